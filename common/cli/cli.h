@@ -1,0 +1,46 @@
+/* cli.h - shared pieces of the flamekit program: the command table entry and
+ * the helpers every subcommand uses (input options, loading, atomic output). */
+#ifndef FK_CLI_H
+#define FK_CLI_H
+
+#include "flamekit.h"
+
+/* Exit codes (docs/DEVELOPING.md). */
+enum { FK_EXIT_OK = 0, FK_EXIT_ERROR = 1, FK_EXIT_USAGE = 2, FK_EXIT_SKIPPED = 3 };
+
+struct fk_cmd {
+	const char *name;
+	const char *summary;                 /* one line for `flamekit --help` */
+	int (*run)(int argc, char **argv);   /* argv[0] is the command name; returns an exit code */
+	void (*help)(FILE *out);             /* full `flamekit NAME --help` text */
+};
+
+/* Print "flamekit: " + message to stderr. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Input options shared by every command that reads stacks (collapse, svg, heatmap...).
+ * If argv[*i] is one of them, consume it (and its value), update o and return 1;
+ * return 0 if it is not an input option, -1 on a usage error (message printed). */
+int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i);
+/* Help text for those options. */
+void cli_input_help(FILE *out);
+
+/* Read every file (or stdin if n == 0; "-" is stdin) into p. Prints the
+ * library's warnings. Returns FK_EXIT_OK, FK_EXIT_SKIPPED (some input was
+ * skipped) or FK_EXIT_ERROR (a file could not be read at all). */
+int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o);
+
+/* Atomic output: opens path.tmp.PID (or stdout for NULL / "-"). */
+typedef struct cli_out {
+	FILE *f;
+	char *path, *tmp;
+} cli_out;
+int cli_out_open(cli_out *o, const char *path);
+/* ok: flush, check errors, rename into place. !ok: remove the temp file.
+ * Returns 0, or -1 after printing an error (write error, full disk). */
+int cli_out_close(cli_out *o, int ok);
+
+/* Parse a number option value; -1 + message on error. */
+int cli_number(const char *opt, const char *s, double *out);
+
+#endif

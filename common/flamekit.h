@@ -1,0 +1,311 @@
+/* flamekit.h - the one public header of libflamekit: profile model, parsers, renderers.
+ * Every adapter (CLI, perf dlfilter, gdb module) goes through this header only.
+ */
+#ifndef FLAMEKIT_H
+#define FLAMEKIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define FK_API __attribute__((visibility("default")))
+#else
+#define FK_API
+#endif
+
+#define FK_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ errors
+ * Conventions for the whole API:
+ *  - int functions return 0 on success or a negative error: -errno for
+ *    system errors, or -FK_E_* (numbered from 4000, far from errno).
+ *  - constructors return NULL on failure and set errno.
+ *  - every *_free() accepts NULL.
+ *  - the library never prints to stdout/stderr directly and never exits: all
+ *    diagnostics go through the print callback (fk_set_print).
+ */
+#define FK_ERRORS(X)                                                        \
+	X(FK_E_NOMEM,     4000, "out of memory")                            \
+	X(FK_E_FORMAT,    4001, "unknown or undetectable input format")     \
+	X(FK_E_SKIPPED,   4002, "some input was malformed and skipped")     \
+	X(FK_E_TRUNCATED, 4003, "input ended in the middle of a record")    \
+	X(FK_E_TOOBIG,    4004, "input exceeds a hard limit")               \
+	X(FK_E_REGEX,     4005, "invalid regular expression")               \
+	X(FK_E_INVAL,     4006, "invalid argument")                         \
+	X(FK_E_EMPTY,     4007, "no stacks in input")                       \
+	X(FK_E_WRITE,     4008, "write error on output")                    \
+	X(FK_E_BINARY,    4009, "input looks binary")
+
+#define FK_ENUM_ENTRY_(name, num, str) name = num,
+enum fk_error { FK_ERRORS(FK_ENUM_ENTRY_) };
+#undef FK_ENUM_ENTRY_
+
+/* Text for an error returned by any fk_ function (accepts the negative value
+ * or its absolute value; errno values go through strerror). Static storage. */
+FK_API const char *fk_strerror(int err);
+
+/* ------------------------------------------------------------------ diagnostics */
+enum fk_level { FK_LEVEL_WARN = 0, FK_LEVEL_INFO = 1, FK_LEVEL_DEBUG = 2 };
+/* msg is one line without trailing newline, already prefixed with
+ * "file:line: " where a location is known. */
+typedef void (*fk_print_fn)(enum fk_level level, const char *msg, void *ctx);
+/* Replace the print callback (process-wide). NULL restores the default, which
+ * writes warnings to stderr prefixed by "flamekit: ". Returns the old one. */
+FK_API fk_print_fn fk_set_print(fk_print_fn fn, void *ctx);
+
+/* ------------------------------------------------------------------ profile model
+ * A profile is a call tree (trie) of interned frame names. Each node has a
+ * self count per column (column 1 is only used by differential profiles).
+ * A unique stack is a path root -> node; adding the same stack twice adds to
+ * the node's self count. Node 0 is the virtual root ("all"), frame id 0 is
+ * its empty name. Counts are doubles: integers stay exact up to 2^53 and
+ * fractional weights are kept.
+ */
+typedef struct fk_profile fk_profile;
+
+#define FK_NONE UINT32_MAX
+
+typedef struct fk_node {
+	uint32_t parent;       /* FK_NONE for the root */
+	uint32_t frame;        /* interned name id */
+	uint32_t first_child;  /* FK_NONE if leaf */
+	uint32_t next_sibling; /* FK_NONE if last */
+	uint32_t depth;        /* root = 0 */
+	double self[2];        /* counts of stacks ending here, per column */
+} fk_node;
+
+/* Per-sample record, kept only by profiles created with FK_PROFILE_SAMPLES. */
+typedef struct fk_sample {
+	double time;     /* seconds (perf: monotonic timestamp); NaN if unknown */
+	double weight;   /* count this sample contributed */
+	uint32_t node;   /* leaf node of its stack */
+	uint32_t comm;   /* interned string id of the process/thread name, 0 if none */
+	int32_t pid;     /* -1 if unknown */
+	int32_t tid;     /* -1 if unknown */
+	int32_t cpu;     /* -1 if unknown */
+	uint32_t col;    /* 0 or 1 */
+} fk_sample;
+
+typedef struct fk_sample_info {
+	double time;          /* NaN if unknown */
+	int32_t pid, tid, cpu;/* -1 if unknown */
+	const char *comm;     /* may be NULL */
+	size_t comm_len;
+} fk_sample_info;
+
+enum fk_profile_flags {
+	FK_PROFILE_SAMPLES = 1u << 0, /* keep one fk_sample per added sample */
+};
+
+/* New empty profile. NULL + errno on failure. */
+FK_API fk_profile *fk_profile_new(unsigned flags);
+FK_API void fk_profile_free(fk_profile *p);
+FK_API unsigned fk_profile_flags(const fk_profile *p);
+
+/* Intern a name (any bytes, may contain ';' or NUL). Returns its id (>= 1 for
+ * non-empty names, 0 for the empty string) or a negative error. */
+FK_API int64_t fk_profile_intern(fk_profile *p, const char *s, size_t len);
+/* Name of an interned id; valid until the profile is freed or more names are
+ * interned. *len may be NULL. The returned bytes are NUL-terminated. */
+FK_API const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len);
+FK_API size_t fk_profile_name_count(const fk_profile *p);
+
+/* Child of node `parent` with frame `frame`, created if missing. Returns the
+ * node id or a negative error. The building block of add_stack; parsers that
+ * walk a stack root-first use it directly. */
+FK_API int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame);
+
+/* Add a stack given as interned frame ids, root first (frames[0] is the
+ * outermost frame). n may be 0 (counts go to the root). Adds `count` to column
+ * `col` (0 or 1). Returns the leaf node id or a negative error. */
+FK_API int64_t fk_profile_add_stack(fk_profile *p, const uint32_t *frames, size_t n,
+				    unsigned col, double count);
+/* Same with names given as a folded string "a;b;c" (split at every ';'). */
+FK_API int64_t fk_profile_add_folded(fk_profile *p, const char *stack, size_t len,
+				     unsigned col, double count);
+/* add_stack plus a per-sample record (if the profile keeps samples). */
+FK_API int64_t fk_profile_add_sample(fk_profile *p, const uint32_t *frames, size_t n,
+				     unsigned col, double weight,
+				     const fk_sample_info *info);
+/* Add count to an existing node's self count (and record a sample when info
+ * is non-NULL and the profile keeps samples). */
+FK_API int fk_profile_add_to_node(fk_profile *p, uint32_t node, unsigned col, double count,
+				  const fk_sample_info *info);
+
+/* Read-only views. Pointers are valid until the profile is next modified. */
+FK_API const fk_node *fk_profile_nodes(const fk_profile *p, size_t *n);
+FK_API const fk_sample *fk_profile_samples(const fk_profile *p, size_t *n);
+/* 1, or 2 once anything was added to column 1. */
+FK_API unsigned fk_profile_columns(const fk_profile *p);
+/* Sum of all self counts in a column. */
+FK_API double fk_profile_total(const fk_profile *p, unsigned col);
+/* Number of nodes with a non-zero self count in any column (unique stacks). */
+FK_API size_t fk_profile_stack_count(const fk_profile *p);
+
+/* Fill totals[i*2+col] with the inclusive count of node i (self + all
+ * descendants). `totals` must hold 2 * node count doubles. */
+FK_API void fk_profile_totals(const fk_profile *p, double *totals);
+
+/* Add everything of src into dst (names are re-interned; samples copied when
+ * both keep them). src is unchanged. */
+FK_API int fk_profile_merge(fk_profile *dst, const fk_profile *src);
+
+/* Make a new profile holding only the stacks whose folded text ("a;b;c")
+ * matches (FK_FILTER_KEEP) or does not match (FK_FILTER_DROP) the POSIX
+ * extended regex. NULL + errno (EINVAL for a bad regex, with a message through
+ * the print callback). */
+enum fk_filter_mode { FK_FILTER_KEEP = 0, FK_FILTER_DROP = 1 };
+FK_API fk_profile *fk_profile_filter(const fk_profile *p, const char *regex, int mode);
+
+/* Write folded stacks "frame;frame;leaf count[ count2]\n", one line per unique
+ * stack, sorted bytewise by stack text. Integers print as integers,
+ * fractions with the shortest text that reads back to the same double. Two
+ * columns are printed when the profile has two. Returns 0 or -FK_E_WRITE. */
+FK_API int fk_profile_write_folded(const fk_profile *p, FILE *out);
+/* Format a count as folded output does; returns chars written (buf >= 32). */
+FK_API int fk_format_count(char *buf, size_t size, double v);
+
+/* Timestamped samples, one per line (format in docs/formats.md):
+ *   "# flamekit samples v1" header, then
+ *   TIME\tPID\tTID\tCPU\tCOMM\tWEIGHT\tframe;frame;leaf
+ * in the order the samples were added. Needs FK_PROFILE_SAMPLES. */
+FK_API int fk_profile_write_samples(const fk_profile *p, FILE *out);
+
+/* ------------------------------------------------------------------ parsers */
+typedef struct fk_parse_stats {
+	uint64_t bytes;           /* bytes read */
+	uint64_t lines;           /* lines read */
+	uint64_t samples;         /* samples/stacks accepted */
+	uint64_t bad_lines;       /* malformed lines skipped */
+	uint64_t filtered;        /* samples dropped on purpose (event/pid filters) */
+	char format[32];          /* name of the format used */
+} fk_parse_stats;
+
+typedef void (*fk_progress_fn)(uint64_t bytes_done, void *ctx);
+
+typedef struct fk_parse_opts {
+	const char *format;       /* NULL or "auto": detect from the first lines */
+	const char *name;         /* file name used in messages ("-" = stdin) */
+	/* perf script options (stackcollapse-perf.pl counterparts) */
+	bool pid;                 /* --pid: append -PID to the process name */
+	bool tid;                 /* --tid: append -PID/TID */
+	bool kernel;              /* --kernel: annotate kernel frames _[k] */
+	bool jit;                 /* --jit: annotate jit frames _[j] */
+	bool all;                 /* --all: kernel + jit annotations */
+	bool addrs;               /* --addrs: show raw addresses for unknown symbols */
+	bool inline_frames;       /* --inline: expand inline frames (_[i]) */
+	bool full_names;          /* --full-names: do not cut names at '(' */
+	bool samples;             /* --samples: count samples, ignore periods */
+	bool no_comm;             /* do not add the process name as root frame */
+	const char *event_filter; /* --event-filter EV; NULL = first seen */
+	/* general */
+	unsigned threads;         /* 0/1 = one thread; 2+ where the parser supports it */
+	unsigned max_warnings;    /* per input; 0 = default (5) */
+	fk_progress_fn progress;  /* called every few MB; may be NULL */
+	void *progress_ctx;
+} fk_parse_opts;
+
+FK_API void fk_parse_opts_init(fk_parse_opts *o);
+
+/* Parse an input stream into the profile (adds to what is there). Streaming:
+ * memory grows with unique stacks, not input size. Returns 0, -FK_E_SKIPPED
+ * when malformed lines were skipped (good lines are still added; warnings name
+ * file:line), or another negative error. stats may be NULL. */
+FK_API int fk_parse_fd(fk_profile *p, int fd, const fk_parse_opts *o, fk_parse_stats *stats);
+/* Same for a path ("-" = stdin). */
+FK_API int fk_parse_file(fk_profile *p, const char *path, const fk_parse_opts *o,
+			 fk_parse_stats *stats);
+/* Same for a memory buffer (used by the fuzzers and bindings). */
+FK_API int fk_parse_buffer(fk_profile *p, const char *buf, size_t len,
+			   const fk_parse_opts *o, fk_parse_stats *stats);
+
+/* Name of the format detected from the start of an input, or NULL. */
+FK_API const char *fk_detect_format(const char *buf, size_t len);
+/* NULL-terminated list of format names and one-line descriptions. */
+FK_API const char *const *fk_format_names(void);
+FK_API const char *fk_format_description(const char *name);
+
+/* ------------------------------------------------------------------ perf script symbol tidying
+ * stackcollapse-perf.pl's name tidying, public so the perf dlfilter folds
+ * exactly like `perf script | flamekit collapse`. Writes the tidied name of
+ * (sym, dso) into out (size >= symlen + dsolen + 16) and returns its length.
+ * kind: 0 user, 1 kernel, 2 jit, 3 inline.  */
+FK_API size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen,
+				const char *dso, size_t dsolen, const fk_parse_opts *o);
+
+/* ------------------------------------------------------------------ SVG renderer */
+enum fk_sort { FK_SORT_NAME = 0, FK_SORT_WEIGHT = 1 };
+enum fk_trunc { FK_TRUNC_RIGHT = 0, FK_TRUNC_LEFT = 1 };
+enum fk_diff_mode { FK_DIFF_SELF = 0, FK_DIFF_TOTAL = 1 };
+
+typedef struct fk_svg_opts {
+	const char *title;        /* default "Flame Graph" / "Icicle Graph" / "Flame Chart" */
+	const char *subtitle;
+	int width;                /* 1200 */
+	int frameheight;          /* 16 (flamegraph.pl --height) */
+	double minwidth;          /* 0.1 px, or percent when minwidth_pct */
+	bool minwidth_pct;
+	const char *fonttype;     /* "Verdana" */
+	double fontsize;          /* 12 */
+	double fontwidth;         /* 0.59 */
+	const char *countname;    /* "samples" */
+	const char *nametype;     /* "Function:" */
+	const char *colors;       /* "hot" (palette name) */
+	const char *bgcolors;     /* NULL = by palette; "yellow" "blue" "green" "grey" or "#rrggbb" */
+	bool hash;                /* colour by name hash */
+	bool random;              /* random colours, seeded */
+	uint64_t seed;
+	const char *cp_file;      /* consistent palette file (read + updated), NULL = none */
+	bool reverse;             /* reverse stacks (leaf first) */
+	bool inverted;            /* icicle */
+	bool flamechart;          /* x = time order; needs samples */
+	bool negate;              /* diff: swap red/blue */
+	const char *notes;
+	double factor;            /* scale counts (1) */
+	double total;             /* override the total (0 = sum) */
+	int sort;                 /* enum fk_sort */
+	int truncate;             /* enum fk_trunc */
+	const char *focus;        /* merge all stacks through this function (callers view) */
+	int diff_mode;            /* enum fk_diff_mode */
+	double range_start, range_end; /* time range; both NaN = all */
+	size_t max_frames;        /* size guard; 0 = default */
+} fk_svg_opts;
+
+FK_API void fk_svg_opts_init(fk_svg_opts *o);
+/* Render a self-contained interactive SVG. Deterministic. Returns 0 or a
+ * negative error (-FK_E_EMPTY for an empty profile, -FK_E_WRITE). */
+FK_API int fk_render_svg(const fk_profile *p, const fk_svg_opts *o, FILE *out);
+
+/* Differential profile (difffolded.pl): stacks of a in column 0, of b in
+ * column 1. normalize scales b's total to a's; strip_hex removes 0x... */
+FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
+				   bool normalize, bool strip_hex);
+
+/* ------------------------------------------------------------------ heat map */
+typedef struct fk_heatmap_opts {
+	unsigned rows;            /* rows per second (50) */
+	double start, end;        /* time range, NaN = all */
+	bool rank;                /* rank colour scale instead of linear */
+	const char *isolate;      /* comm to keep, NULL = all */
+	const char *highlight;    /* comma-separated comms to colour */
+	bool idle_filter;         /* drop idle stacks */
+	const char *title;
+	fk_svg_opts svg;          /* options of the embedded flame graphs */
+} fk_heatmap_opts;
+
+FK_API void fk_heatmap_opts_init(fk_heatmap_opts *o);
+/* Write one self-contained HTML page. Needs a profile with samples. */
+FK_API int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
+/* Per-cell counts as TSV: second<TAB>row<TAB>count, sorted. */
+FK_API int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FLAMEKIT_H */

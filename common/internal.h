@@ -1,0 +1,130 @@
+/* internal.h - private helpers shared by the core's files (never installed).
+ * Growable arrays, hashing, the line reader, the parser table, diagnostics.
+ */
+#ifndef FK_INTERNAL_H
+#define FK_INTERNAL_H
+
+#include "flamekit.h"
+#include <stdarg.h>
+#include <string.h>
+
+#define FK_HIDDEN __attribute__((visibility("hidden")))
+#define FK_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- diagnostics: all go through the print callback */
+FK_HIDDEN void fk_log(enum fk_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define fk_warn(...) fk_log(FK_LEVEL_WARN, __VA_ARGS__)
+
+/* ---- growable arrays: grow *data (of *cap elements of size elem) so that it
+ * holds at least need elements. Overflow-checked; returns 0 or -FK_E_NOMEM. */
+FK_HIDDEN int fk_grow(void **data, size_t *cap, size_t need, size_t elem);
+#define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* ---- hashing (fast, not cryptographic; deterministic across runs) */
+FK_HIDDEN uint64_t fk_hash(const void *p, size_t len);
+static inline uint64_t fk_mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Look up a name without interning it: id or -1. */
+FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
+/* Intern with a precomputed fk_hash(s, len) (hot paths hash once). */
+FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
+/* Existing child or FK_NONE. */
+FK_HIDDEN uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t frame);
+/* Folded text of the path root->node into a growable buffer (no count). */
+FK_HIDDEN int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap,
+				   size_t *len);
+/* Frame ids of the path root->node (root excluded) into a growable array. */
+FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
+				  size_t *n);
+
+/* ---- line reader over an fd or a memory buffer.
+ * Lines are (pointer, length) spans without the '\n' (a trailing '\r' is kept:
+ * parsers decide). Lines may contain NUL bytes. A line longer than
+ * FK_MAX_LINE is reported and skipped by the reader itself. */
+#define FK_MAX_LINE (16u << 20)
+typedef struct fk_reader {
+	int fd;               /* -1 for a memory buffer */
+	const char *name;     /* for messages */
+	char *buf;            /* owned (fd mode) */
+	size_t cap;
+	const char *pos, *end;/* unread bytes */
+	bool eof;
+	bool mem;
+	int err;              /* sticky read error (negative) */
+	uint64_t lineno;      /* number of the last line returned (1-based) */
+	uint64_t bytes;       /* bytes consumed */
+	uint64_t long_lines;  /* lines skipped for length */
+	uint64_t next_progress;
+	const fk_parse_opts *opts;
+} fk_reader;
+
+FK_HIDDEN int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk_parse_opts *o);
+FK_HIDDEN void fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
+				  const fk_parse_opts *o);
+FK_HIDDEN void fk_reader_fini(fk_reader *r);
+/* Next line: 1 with *line/*len set, 0 at end of input, negative on error. */
+FK_HIDDEN int fk_reader_line(fk_reader *r, const char **line, size_t *len);
+/* Peek at up to `want` bytes of the start of the input without consuming
+ * (used by format detection before the first line is read). */
+FK_HIDDEN int fk_reader_peek(fk_reader *r, size_t want, const char **buf, size_t *len);
+/* Block access for fast parsers: returns a span of whole lines (ending with
+ * '\n', except possibly the last block of the input) and consumes it. The
+ * caller counts lines itself and must add them with fk_reader_add_lines() so
+ * messages stay right. 1 = block, 0 = end, negative = error. */
+FK_HIDDEN int fk_reader_block(fk_reader *r, const char **buf, size_t *len);
+static inline void fk_reader_add_lines(fk_reader *r, uint64_t n) { r->lineno += n; }
+
+/* ---- parser table */
+typedef struct fk_parse_ctx {
+	fk_profile *p;
+	const fk_parse_opts *o;
+	fk_parse_stats *st;
+	fk_reader *r;
+	const char *name;     /* file name for messages */
+	unsigned warned;      /* warnings printed so far for this input */
+} fk_parse_ctx;
+
+/* Warn about a malformed line: "name:line: msg"; after max_warnings, only
+ * counts. Also increments st->bad_lines. */
+FK_HIDDEN void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Same wording without counting a bad line (e.g. filtered events notices). */
+FK_HIDDEN void fk_note(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+typedef struct fk_format {
+	const char *name;
+	const char *desc;
+	/* Confidence 0..100 that buf (the first bytes of an input) is this format. */
+	int (*probe)(const char *buf, size_t len);
+	/* Parse the whole input from c->r into c->p. Return 0, or negative error
+	 * (-FK_E_SKIPPED is computed by the caller from st->bad_lines). */
+	int (*parse)(fk_parse_ctx *c);
+} fk_format;
+
+/* One file per format fills one of these (parse-<name>.c). */
+extern const fk_format fk_format_folded FK_HIDDEN;
+extern const fk_format fk_format_samples FK_HIDDEN;
+extern const fk_format fk_format_perf FK_HIDDEN;
+extern const fk_format fk_format_perf_report FK_HIDDEN;
+extern const fk_format fk_format_stap FK_HIDDEN;
+extern const fk_format fk_format_gdb FK_HIDDEN;
+extern const fk_format fk_format_dtrace FK_HIDDEN;
+extern const fk_format fk_format_bpftrace FK_HIDDEN;
+
+/* ---- small text helpers */
+static inline bool fk_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+/* Parse a count (integer or decimal, optional exponent) from [s, s+len). 0 or -1. */
+FK_HIDDEN int fk_parse_count(const char *s, size_t len, double *out);
+
+#endif /* FK_INTERNAL_H */

@@ -1,0 +1,49 @@
+# common/rules.mk - the core library (libflamekit.a/.so, flamekit.pc) and the CLI.
+LIB_SRCS := $(sort $(wildcard common/*.c))
+LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o)
+CLI_SRCS := $(sort $(wildcard common/cli/*.c))
+CLI_OBJS := $(CLI_SRCS:common/cli/%.c=$(BUILD)/cli/%.o)
+LIB_LIBS := -lm -lpthread
+
+ALL_TARGETS += $(BUILD)/libflamekit.a $(BUILD)/libflamekit.so $(BUILD)/flamekit.pc $(BUILD)/flamekit
+
+$(BUILD)/common/%.o: common/%.c common/flamekit.h common/internal.h $(wildcard common/*.h) | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(BUILD)/cli/%.o: common/cli/%.c common/flamekit.h $(wildcard common/cli/*.h) | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(BUILD)/libflamekit.a: $(LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libflamekit.so: $(LIB_OBJS) common/libflamekit.map
+	@$(if $(filter 1,$(V)),,echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libflamekit.so.0 -Wl,--version-script=common/libflamekit.map \
+		-o $@ $(LIB_OBJS) $(BASE_LDFLAGS) $(LIB_LIBS)
+
+$(BUILD)/flamekit.pc: common/flamekit.pc.in common/flamekit.h
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+# The CLI links the static library so it runs from the build tree.
+$(BUILD)/flamekit: $(CLI_OBJS) $(BUILD)/libflamekit.a
+	@$(if $(filter 1,$(V)),,echo "  LD      $@")
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
+
+# Fail on any exported symbol without the fk_ prefix.
+checksymbols: $(BUILD)/libflamekit.so
+	$(Q)bad=$$(nm -D --defined-only $< | awk '$$2 ~ /[TDBR]/ {print $$3}' | grep -v '^fk_' || true); \
+	if [ -n "$$bad" ]; then echo "exported symbols without fk_ prefix:" $$bad >&2; exit 1; fi
+
+install-core: build-all
+	$(call fk_install,$(BUILD)/flamekit,$(PREFIX)/bin,755)
+	$(call fk_install,$(BUILD)/libflamekit.a $(BUILD)/libflamekit.so,$(PREFIX)/lib,644)
+	$(call fk_install,common/flamekit.h,$(PREFIX)/include/flamekit,644)
+	$(call fk_install,$(BUILD)/flamekit.pc,$(PREFIX)/lib/pkgconfig,644)
+	$(call fk_install,docs/flamekit.1,$(PREFIX)/share/man/man1,644)
+INSTALL_TARGETS += install-core
+TEST_DEPS += checksymbols
+.PHONY: checksymbols install-core

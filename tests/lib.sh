@@ -1,0 +1,19 @@
+# tests/lib.sh - sourced by every t-*.sh: helpers that fail loudly.
+set -u
+FK_TOP=${FK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-$FK_TOP/build}
+FLAMEKIT=${FLAMEKIT:-$BUILD/flamekit}
+DATA=$FK_TOP/tests/data
+TMP=$(mktemp -d /tmp/fk-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() { [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"; }
+# assert_files_eq EXPECTED ACTUAL (shows a diff)
+assert_files_eq() { diff -u "$1" "$2" > "$TMP/diff.out" || { head -40 "$TMP/diff.out" >&2; fail "files differ: $1 $2"; }; }
+assert_contains() { grep -qF -- "$2" "$1" || fail "$1 does not contain [$2]"; }
+assert_not_contains() { ! grep -qF -- "$2" "$1" || fail "$1 contains [$2]"; }
+# run_rc EXPECTED_RC cmd...: run and check the exit status
+run_rc() { local want=$1; shift; "$@"; local rc=$?; [ $rc -eq "$want" ] || fail "exit $rc (wanted $want): $*"; }
