@@ -72,7 +72,7 @@ FK_HIDDEN int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk
 FK_HIDDEN void fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
 				  const fk_parse_opts *o);
 FK_HIDDEN void fk_reader_fini(fk_reader *r);
-/* Next line: 1 with *line/*len set, 0 at end of input, negative on error. */
+/* Next line: 1 with line and len set, 0 at end of input, negative on error. */
 FK_HIDDEN int fk_reader_line(fk_reader *r, const char **line, size_t *len);
 /* Peek at up to `want` bytes of the start of the input without consuming
  * (used by format detection before the first line is read). */

@@ -1,0 +1,137 @@
+/* cmd-collapse.c - `flamekit collapse` (any input -> folded stacks) and
+ * `flamekit merge` (many profiles -> one). */
+#include <errno.h>
+#include <string.h>
+#include "cli.h"
+
+static void collapse_help(FILE *out)
+{
+	fputs("usage: flamekit collapse [options] [FILE...]\n\n"
+	      "Reads stack samples (perf script text, perf report -g folded, SystemTap,\n"
+	      "GDB backtraces, DTrace, bpftrace, folded stacks, flamekit samples) from\n"
+	      "FILEs or standard input (no FILE, or -) and writes folded stacks:\n"
+	      "'frame;frame;leaf count', root first, one line per unique stack, sorted.\n\n"
+	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"
+	      "  --keep REGEX        keep only stacks whose folded text matches REGEX (POSIX ERE)\n"
+	      "  --drop REGEX        drop stacks whose folded text matches REGEX\n"
+	      "  --emit FORMAT       folded (default) or samples: one timestamped line per\n"
+	      "                      sample (time pid tid cpu comm weight stack; for heatmap)\n\n", out);
+	cli_input_help(out);
+	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
+	      "3 output written but some input was malformed and skipped (warnings name\n"
+	      "file:line).\n", out);
+}
+
+static void merge_help(FILE *out)
+{
+	fputs("usage: flamekit merge [-o FILE] [--keep RE] [--drop RE] FILE...\n\n"
+	      "Merges profiles (folded stacks or any input format, e.g. one file per host)\n"
+	      "into one folded profile: counts of identical stacks are added.\n"
+	      "Takes the same options as `flamekit collapse`.\n", out);
+}
+
+static int run_common(int argc, char **argv, bool need_files)
+{
+	fk_parse_opts po;
+	fk_parse_opts_init(&po);
+	const char *out_path = NULL, *keep = NULL, *drop = NULL, *emit = "folded";
+	char **files = argv + 1;
+	int nfiles = 0;
+	bool opts_done = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (opts_done || a[0] != '-' || !strcmp(a, "-")) {
+			files[nfiles++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			opts_done = true;
+			continue;
+		}
+		int r = cli_input_option(&po, argc, argv, &i);
+		if (r < 0)
+			return FK_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		const char **target = NULL;
+		if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+			target = &out_path;
+		else if (!strcmp(a, "--keep"))
+			target = &keep;
+		else if (!strcmp(a, "--drop"))
+			target = &drop;
+		else if (!strcmp(a, "--emit"))
+			target = &emit;
+		if (!target) {
+			cli_err("%s: unknown option '%s' (see flamekit %s --help)", argv[0], a, argv[0]);
+			return FK_EXIT_USAGE;
+		}
+		if (i + 1 >= argc) {
+			cli_err("%s needs a value", a);
+			return FK_EXIT_USAGE;
+		}
+		*target = argv[++i];
+	}
+	if (strcmp(emit, "folded") && strcmp(emit, "samples")) {
+		cli_err("--emit: expected folded or samples, got '%s'", emit);
+		return FK_EXIT_USAGE;
+	}
+	if (need_files && nfiles == 0) {
+		cli_err("merge: no input files (see flamekit merge --help)");
+		return FK_EXIT_USAGE;
+	}
+	bool samples = !strcmp(emit, "samples");
+	fk_profile *p = fk_profile_new(samples ? FK_PROFILE_SAMPLES : 0);
+	if (!p) {
+		cli_err("out of memory");
+		return FK_EXIT_ERROR;
+	}
+	int status = cli_load(p, files, nfiles, &po);
+	if (status == FK_EXIT_ERROR) {
+		fk_profile_free(p);
+		return status;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		const char *re = pass ? drop : keep;
+		if (!re)
+			continue;
+		fk_profile *f = fk_profile_filter(p, re, pass ? FK_FILTER_DROP : FK_FILTER_KEEP);
+		if (!f) {
+			if (errno != EINVAL)
+				cli_err("out of memory");
+			fk_profile_free(p);
+			return errno == EINVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
+		}
+		fk_profile_free(p);
+		p = f;
+	}
+	cli_out out;
+	if (cli_out_open(&out, out_path)) {
+		fk_profile_free(p);
+		return FK_EXIT_ERROR;
+	}
+	int rc = samples ? fk_profile_write_samples(p, out.f) : fk_profile_write_folded(p, out.f);
+	fk_profile_free(p);
+	if (rc)
+		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
+	if (cli_out_close(&out, rc == 0) || rc)
+		return FK_EXIT_ERROR;
+	return status;
+}
+
+static int collapse_run(int argc, char **argv) { return run_common(argc, argv, false); }
+static int merge_run(int argc, char **argv) { return run_common(argc, argv, true); }
+
+const struct fk_cmd fk_cmd_collapse = {
+	.name = "collapse",
+	.summary = "fold stack samples of any supported format into folded stacks",
+	.run = collapse_run,
+	.help = collapse_help,
+};
+
+const struct fk_cmd fk_cmd_merge = {
+	.name = "merge",
+	.summary = "merge profiles (e.g. one per host) into one folded profile",
+	.run = merge_run,
+	.help = merge_help,
+};

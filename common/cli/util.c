@@ -1,0 +1,222 @@
+/* util.c - helpers shared by the flamekit subcommands: input options,
+ * loading inputs with messages, atomic output files. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+
+void cli_err(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("flamekit: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_number(const char *opt, const char *s, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = s ? strtod(s, &end) : 0;
+	if (!s || !*s || *end || errno) {
+		cli_err("%s: expected a number, got '%s'", opt, s ? s : "");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "--opt VALUE" or "--opt=VALUE": returns the value and advances *i, or NULL. */
+static const char *opt_value(const char *opt, int argc, char **argv, int *i, int *err)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(opt);
+	if (strncmp(a, opt, n))
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n])
+		return NULL;
+	if (*i + 1 >= argc) {
+		cli_err("%s needs a value", opt);
+		*err = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i)
+{
+	static const struct { const char *name; size_t off; } flags[] = {
+		{ "--pid", offsetof(fk_parse_opts, pid) },
+		{ "--tid", offsetof(fk_parse_opts, tid) },
+		{ "--kernel", offsetof(fk_parse_opts, kernel) },
+		{ "--jit", offsetof(fk_parse_opts, jit) },
+		{ "--all", offsetof(fk_parse_opts, all) },
+		{ "--addrs", offsetof(fk_parse_opts, addrs) },
+		{ "--inline", offsetof(fk_parse_opts, inline_frames) },
+		{ "--full-names", offsetof(fk_parse_opts, full_names) },
+		{ "--samples", offsetof(fk_parse_opts, samples) },
+		{ "--no-comm", offsetof(fk_parse_opts, no_comm) },
+	};
+	const char *a = argv[*i];
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (!strcmp(a, flags[k].name)) {
+			*(bool *)((char *)o + flags[k].off) = true;
+			return 1;
+		}
+	int err = 0;
+	const char *v;
+	if ((v = opt_value("--format", argc, argv, i, &err)) || err) {
+		if (err)
+			return -1;
+		o->format = v;
+		return 1;
+	}
+	if ((v = opt_value("--event-filter", argc, argv, i, &err)) || err) {
+		if (err)
+			return -1;
+		o->event_filter = v;
+		return 1;
+	}
+	if ((v = opt_value("--threads", argc, argv, i, &err)) || err) {
+		double d;
+		if (err || cli_number("--threads", v, &d))
+			return -1;
+		if (d < 1 || d > 64) {
+			cli_err("--threads: expected 1 to 64");
+			return -1;
+		}
+		o->threads = (unsigned)d;
+		return 1;
+	}
+	return 0;
+}
+
+void cli_input_help(FILE *out)
+{
+	fputs("input options (any command that reads stacks):\n"
+	      "  --format NAME       input format (default: detected from the first lines;\n"
+	      "                      `flamekit formats` lists them)\n"
+	      "  --threads N         parse with N threads where the format supports it\n"
+	      "perf script input (same meaning as stackcollapse-perf.pl):\n"
+	      "  --pid               include the PID in the process name (comm-PID)\n"
+	      "  --tid               include PID and TID (comm-PID/TID)\n"
+	      "  --kernel            annotate kernel frames with _[k]\n"
+	      "  --jit               annotate JIT frames with _[j]\n"
+	      "  --all               all annotations (--kernel --jit)\n"
+	      "  --addrs             show raw addresses for unknown symbols\n"
+	      "  --inline            show inline frames (_[i]) perf printed with --inline\n"
+	      "  --event-filter EV   keep only event EV (default: the first event seen)\n"
+	      "  --samples           count samples; default weighs each by its period\n"
+	      "  --full-names        keep C++ names whole (lambdas, operator()) instead of\n"
+	      "                      cutting at the first '('\n"
+	      "  --no-comm           no process name as root frame\n", out);
+}
+
+static void progress(uint64_t bytes, void *ctx)
+{
+	fprintf(stderr, "\rflamekit: %s: %llu MB read", (const char *)ctx,
+		(unsigned long long)(bytes >> 20));
+}
+
+int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
+{
+	static char *stdin_only[] = { "-" };
+	if (n == 0) {
+		files = stdin_only;
+		n = 1;
+	}
+	int ok = 0, skipped = 0;
+	bool tty = isatty(2);
+	for (int i = 0; i < n; i++) {
+		fk_parse_opts local = *o;
+		local.name = strcmp(files[i], "-") ? files[i] : "<stdin>";
+		if (tty) {
+			local.progress = progress;
+			local.progress_ctx = (void *)local.name;
+		}
+		fk_parse_stats st;
+		int rc = fk_parse_file(p, files[i], &local, &st);
+		if (tty && st.bytes >= (64u << 20))
+			fputc('\n', stderr);
+		if (rc == 0) {
+			ok++;
+		} else if (rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
+			ok++;
+			skipped++;
+		} else {
+			skipped++; /* the library already said why, with the file name */
+			if (rc == -FK_E_NOMEM) {
+				cli_err("%s: out of memory", local.name);
+				return FK_EXIT_ERROR;
+			}
+		}
+	}
+	if (!ok)
+		return FK_EXIT_ERROR;
+	return skipped ? FK_EXIT_SKIPPED : FK_EXIT_OK;
+}
+
+int cli_out_open(cli_out *o, const char *path)
+{
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	o->path = strdup(path);
+	size_t n = strlen(path) + 32;
+	o->tmp = malloc(n);
+	if (!o->path || !o->tmp) {
+		cli_err("out of memory");
+		return -1;
+	}
+	snprintf(o->tmp, n, "%s.tmp.%d", path, (int)getpid());
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
+		cli_err("%s: %s", path, strerror(errno));
+		free(o->path);
+		free(o->tmp);
+		o->path = o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int cli_out_close(cli_out *o, int ok)
+{
+	int rc = 0;
+	const char *name = o->path ? o->path : "<stdout>";
+	if (!o->f)
+		return -1;
+	if (fflush(o->f) || ferror(o->f)) {
+		if (ok)
+			cli_err("%s: write error: %s", name, strerror(errno ? errno : EIO));
+		ok = 0;
+		rc = -1;
+	}
+	if (o->path) {
+		if (fclose(o->f) && ok) {
+			cli_err("%s: write error: %s", name, strerror(errno));
+			ok = 0;
+			rc = -1;
+		}
+		if (ok && rename(o->tmp, o->path)) {
+			cli_err("%s: %s", o->path, strerror(errno));
+			rc = -1;
+			ok = 0;
+		}
+		if (!ok)
+			unlink(o->tmp);
+		free(o->path);
+		free(o->tmp);
+	}
+	o->f = NULL;
+	return ok ? rc : -1;
+}

@@ -1,0 +1,114 @@
+/* parse-folded.c - folded stacks "frame;frame;leaf COUNT[ COUNT2]", the
+ * format flamegraph.pl reads: one or two count columns, counts may be
+ * fractional. A trailing number after the stack is a second column, as in
+ * flamegraph.pl's differential input. */
+#include "internal.h"
+
+/* Split "stack COUNT" at the last run of blanks; 0 or -1. */
+static int split_count(const char *s, size_t len, size_t *stack_len, double *count)
+{
+	size_t e = len;
+	while (e && fk_is_space(s[e - 1]))
+		e--;
+	size_t b = e;
+	while (b && !fk_is_space(s[b - 1]))
+		b--;
+	if (b == e || b == 0 || fk_parse_count(s + b, e - b, count))
+		return -1;
+	while (b && fk_is_space(s[b - 1]))
+		b--;
+	*stack_len = b;
+	return 0;
+}
+
+static bool is_count_token(const char *s, size_t len)
+{
+	double d;
+	return len && fk_parse_count(s, len, &d) == 0;
+}
+
+static int probe(const char *buf, size_t len)
+{
+	int good = 0, lines = 0;
+	const char *s = buf, *end = buf + len;
+	while (s < end && lines < 20) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			break; /* ignore a partial last line */
+		size_t l = (size_t)(nl - s);
+		if (l && s[l - 1] == '\r')
+			l--;
+		if (l && s[0] != '#') {
+			size_t sl;
+			double c;
+			lines++;
+			if (!fk_is_space(s[0]) && !split_count(s, l, &sl, &c) && sl > 0)
+				good++;
+		}
+		s = nl + 1;
+	}
+	if (lines == 0 && s < end) {
+		size_t sl;
+		double c;
+		if (!fk_is_space(*s) && !split_count(s, (size_t)(end - s), &sl, &c) && sl > 0)
+			return 30;
+	}
+	if (!lines || good < lines)
+		return good && good * 2 >= lines ? 20 : 0;
+	return 50;
+}
+
+static int parse(fk_parse_ctx *c)
+{
+	const char *line;
+	size_t len;
+	int rc;
+	while ((rc = fk_reader_line(c->r, &line, &len)) > 0) {
+		c->st->lines++;
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (len == 0 || line[0] == '#')
+			continue;
+		size_t sl;
+		double count, count2 = 0;
+		if (split_count(line, len, &sl, &count)) {
+			fk_bad_line(c, c->r->lineno, "no count at the end of the line");
+			continue;
+		}
+		/* A second trailing number makes it differential: "stack BEFORE AFTER". */
+		size_t b = sl;
+		while (b && !fk_is_space(line[b - 1]))
+			b--;
+		bool two = b > 0 && is_count_token(line + b, sl - b);
+		if (two) {
+			count2 = count;
+			size_t sl2;
+			split_count(line, sl, &sl2, &count);
+			sl = sl2;
+		}
+		if (sl == 0) {
+			fk_bad_line(c, c->r->lineno, "empty stack");
+			continue;
+		}
+		int64_t node = fk_profile_add_folded(c->p, line, sl, 0, 0);
+		if (node < 0)
+			return (int)node;
+		/* With samples kept, each line is one record in input order (the
+		 * flame chart's x order for folded input). */
+		fk_sample_info info = { .time = __builtin_nan(""), .pid = -1, .tid = -1, .cpu = -1 };
+		bool keep = fk_profile_flags(c->p) & FK_PROFILE_SAMPLES;
+		if ((rc = fk_profile_add_to_node(c->p, (uint32_t)node, 0, count, keep ? &info : NULL)))
+			return rc;
+		if (two && (rc = fk_profile_add_to_node(c->p, (uint32_t)node, 1, count2, keep ? &info : NULL)))
+			return rc;
+		c->st->samples++;
+	}
+	return rc;
+}
+
+const fk_format fk_format_folded = {
+	.name = "folded",
+	.desc = "folded stacks: frame;frame;leaf COUNT [COUNT2] (flamegraph.pl input)",
+	.probe = probe,
+	.parse = parse,
+};

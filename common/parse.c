@@ -1,0 +1,219 @@
+/* parse.c - the table of input formats, format detection, and the public
+ * fk_parse_* entry points that run one parser over one input. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+/* Formats built by other files are weak until every file is in the tree. */
+#pragma weak fk_format_perf
+#pragma weak fk_format_perf_report
+#pragma weak fk_format_stap
+#pragma weak fk_format_gdb
+#pragma weak fk_format_dtrace
+#pragma weak fk_format_bpftrace
+
+static const fk_format *const formats[] = {
+	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
+	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_folded,
+};
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+void fk_parse_opts_init(fk_parse_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->max_warnings = 5;
+}
+
+static const fk_format *find_format(const char *name)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (formats[i] && !strcmp(formats[i]->name, name))
+			return formats[i];
+	return NULL;
+}
+
+const char *const *fk_format_names(void)
+{
+	static const char *names[NFORMATS + 1];
+	size_t n = 0;
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (formats[i])
+			names[n++] = formats[i]->name;
+	names[n] = NULL;
+	return names;
+}
+
+const char *fk_format_description(const char *name)
+{
+	const fk_format *f = find_format(name);
+	return f ? f->desc : NULL;
+}
+
+/* Text input has few control bytes; binary garbage has many. */
+static bool looks_binary(const char *buf, size_t len)
+{
+	size_t bad = 0, n = len < 4096 ? len : 4096;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+		bad += (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f;
+	}
+	return n && bad * 10 > n;
+}
+
+const char *fk_detect_format(const char *buf, size_t len)
+{
+	int best = 0;
+	const char *name = NULL;
+	for (size_t i = 0; i < NFORMATS; i++) {
+		if (!formats[i] || !formats[i]->probe)
+			continue;
+		int s = formats[i]->probe(buf, len);
+		if (s > best) {
+			best = s;
+			name = formats[i]->name;
+		}
+	}
+	return name;
+}
+
+static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fk_warn("%s:%llu: %s", c->name, (unsigned long long)lineno, msg);
+}
+
+void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
+{
+	c->st->bad_lines++;
+	unsigned max = c->o->max_warnings ? c->o->max_warnings : 5;
+	if (c->warned++ >= max)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(c, lineno, fmt, ap);
+	va_end(ap);
+}
+
+void fk_note(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(c, lineno, fmt, ap);
+	va_end(ap);
+}
+
+static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
+{
+	fk_parse_opts defaults;
+	if (!in) {
+		fk_parse_opts_init(&defaults);
+		in = &defaults;
+	}
+	fk_parse_stats local;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	const char *name = in->name ? in->name : "-";
+	r->name = name;
+	const fk_format *f = NULL;
+	if (in->format && *in->format && strcmp(in->format, "auto")) {
+		f = find_format(in->format);
+		if (!f) {
+			fk_warn("%s: unknown format '%s' (see flamekit formats)", name, in->format);
+			return -FK_E_INVAL;
+		}
+	} else {
+		const char *buf;
+		size_t len;
+		int rc = fk_reader_peek(r, 64 * 1024, &buf, &len);
+		if (rc < 0) {
+			fk_warn("%s: %s", name, fk_strerror(rc));
+			return rc;
+		}
+		if (len == 0) {
+			fk_warn("%s: empty input", name);
+			snprintf(stats->format, sizeof(stats->format), "none");
+			return 0;
+		}
+		if (looks_binary(buf, len)) {
+			fk_warn("%s:1: input looks binary, not stack samples (force a format with --format)", name);
+			return -FK_E_BINARY;
+		}
+		const char *fname = fk_detect_format(buf, len);
+		if (!fname) {
+			fk_warn("%s:1: cannot detect the input format (use --format; see flamekit formats)", name);
+			return -FK_E_FORMAT;
+		}
+		f = find_format(fname);
+	}
+	snprintf(stats->format, sizeof(stats->format), "%s", f->name);
+	fk_parse_ctx c = { .p = p, .o = in, .st = stats, .r = r, .name = name };
+	int rc = f->parse(&c);
+	stats->lines += 0;
+	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
+	stats->bad_lines += r->long_lines;
+	if (rc == 0 && r->err)
+		rc = r->err;
+	if (rc < 0 && rc != -FK_E_SKIPPED && rc != -FK_E_TRUNCATED) {
+		fk_warn("%s:%llu: %s", name, (unsigned long long)r->lineno, fk_strerror(rc));
+		return rc;
+	}
+	unsigned max = in->max_warnings ? in->max_warnings : 5;
+	if (c.warned > max)
+		fk_warn("%s: %llu malformed lines skipped in all (%u shown)", name,
+			(unsigned long long)stats->bad_lines, max);
+	if (stats->bad_lines || rc == -FK_E_TRUNCATED)
+		return rc == -FK_E_TRUNCATED ? rc : -FK_E_SKIPPED;
+	return 0;
+}
+
+int fk_parse_fd(fk_profile *p, int fd, const fk_parse_opts *o, fk_parse_stats *stats)
+{
+	fk_reader r;
+	int rc = fk_reader_init_fd(&r, fd, o && o->name ? o->name : "-", o);
+	if (rc)
+		return rc;
+	rc = run(p, &r, o, stats);
+	fk_reader_fini(&r);
+	return rc;
+}
+
+int fk_parse_buffer(fk_profile *p, const char *buf, size_t len, const fk_parse_opts *o,
+		    fk_parse_stats *stats)
+{
+	fk_reader r;
+	fk_reader_init_mem(&r, buf, len, o && o->name ? o->name : "-", o);
+	return run(p, &r, o, stats);
+}
+
+int fk_parse_file(fk_profile *p, const char *path, const fk_parse_opts *o, fk_parse_stats *stats)
+{
+	if (!strcmp(path, "-"))
+		return fk_parse_fd(p, 0, o, stats);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+		fk_warn("%s: %s", path, strerror(errno));
+		return err;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		fk_warn("%s: is a directory", path);
+		return -EISDIR;
+	}
+	fk_parse_opts local;
+	if (o)
+		local = *o;
+	else
+		fk_parse_opts_init(&local);
+	if (!local.name)
+		local.name = path;
+	int rc = fk_parse_fd(p, fd, &local, stats);
+	close(fd);
+	return rc;
+}

@@ -1,0 +1,725 @@
+/* profile.c - the profile model: interned names, a call tree of index-linked
+ * nodes with per-column self counts, optional per-sample records, merge,
+ * filter, and folded / samples output. */
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct name_ent {
+	uint64_t off;   /* into str */
+	uint32_t len;
+	uint32_t hash;  /* low 32 bits of fk_hash: cheap reject before memcmp */
+};
+
+struct child_ent {
+	uint64_t key;   /* parent << 32 | frame */
+	uint32_t node;  /* 0 = empty slot (node 0 is the root, never a child) */
+	uint32_t pad;
+};
+
+struct fk_profile {
+	unsigned flags;
+	unsigned ncols;
+	char *str;
+	size_t str_len, str_cap;
+	struct name_ent *names;
+	size_t nnames, names_cap;
+	uint32_t *name_tab;     /* id + 1, 0 = empty; size is a power of two */
+	size_t name_tab_mask;
+	fk_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct child_ent *child_tab;
+	size_t child_tab_mask;
+	fk_sample *samples;
+	size_t nsamples, samples_cap;
+	uint32_t *scratch;      /* frame ids for add_folded */
+	size_t scratch_cap;
+};
+
+static int name_tab_rehash(fk_profile *p, size_t size)
+{
+	uint32_t *tab = calloc(size, sizeof(*tab));
+	if (!tab)
+		return -FK_E_NOMEM;
+	for (size_t id = 0; id < p->nnames; id++) {
+		size_t i = p->names[id].hash & (size - 1);
+		while (tab[i])
+			i = (i + 1) & (size - 1);
+		tab[i] = (uint32_t)id + 1;
+	}
+	free(p->name_tab);
+	p->name_tab = tab;
+	p->name_tab_mask = size - 1;
+	return 0;
+}
+
+static int child_tab_rehash(fk_profile *p, size_t size)
+{
+	struct child_ent *tab = calloc(size, sizeof(*tab));
+	if (!tab)
+		return -FK_E_NOMEM;
+	for (size_t n = 1; n < p->nnodes; n++) {
+		uint64_t key = (uint64_t)p->nodes[n].parent << 32 | p->nodes[n].frame;
+		size_t i = fk_mix64(key) & (size - 1);
+		while (tab[i].node)
+			i = (i + 1) & (size - 1);
+		tab[i].key = key;
+		tab[i].node = (uint32_t)n;
+	}
+	free(p->child_tab);
+	p->child_tab = tab;
+	p->child_tab_mask = size - 1;
+	return 0;
+}
+
+fk_profile *fk_profile_new(unsigned flags)
+{
+	fk_profile *p = calloc(1, sizeof(*p));
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->flags = flags;
+	p->ncols = 1;
+	if (name_tab_rehash(p, 1024) || child_tab_rehash(p, 1024) ||
+	    FK_GROW(p->nodes, p->nodes_cap, 1024) || fk_profile_intern(p, "", 0) != 0) {
+		fk_profile_free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->nodes[0] = (fk_node){ .parent = FK_NONE, .frame = 0, .first_child = FK_NONE,
+				 .next_sibling = FK_NONE, .depth = 0 };
+	p->nnodes = 1;
+	return p;
+}
+
+void fk_profile_free(fk_profile *p)
+{
+	if (!p)
+		return;
+	free(p->str);
+	free(p->names);
+	free(p->name_tab);
+	free(p->nodes);
+	free(p->child_tab);
+	free(p->samples);
+	free(p->scratch);
+	free(p);
+}
+
+unsigned fk_profile_flags(const fk_profile *p) { return p->flags; }
+
+int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
+{
+	uint64_t h = fk_hash(s, len);
+	size_t i = (uint32_t)h & p->name_tab_mask;
+	for (uint32_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
+		const struct name_ent *e = &p->names[v - 1];
+		if (e->hash == (uint32_t)h && e->len == len && !memcmp(p->str + e->off, s, len))
+			return v - 1;
+	}
+	return -1;
+}
+
+int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h)
+{
+	size_t i = (uint32_t)h & p->name_tab_mask;
+	for (uint32_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
+		const struct name_ent *e = &p->names[v - 1];
+		if (e->hash == (uint32_t)h && e->len == len && !memcmp(p->str + e->off, s, len))
+			return v - 1;
+	}
+	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
+	    FK_GROW(p->str, p->str_cap, p->str_len + len + 1))
+		return -FK_E_NOMEM;
+	uint32_t id = (uint32_t)p->nnames++;
+	p->names[id] = (struct name_ent){ .off = p->str_len, .len = (uint32_t)len, .hash = (uint32_t)h };
+	if (len)
+		memcpy(p->str + p->str_len, s, len);
+	p->str[p->str_len + len] = 0;
+	p->str_len += len + 1;
+	p->name_tab[i] = id + 1;
+	if (p->nnames * 2 > p->name_tab_mask + 1) {
+		int err = name_tab_rehash(p, (p->name_tab_mask + 1) * 2);
+		if (err)
+			return err; /* the name is interned; the table is merely full-ish */
+	}
+	return id;
+}
+
+int64_t fk_profile_intern(fk_profile *p, const char *s, size_t len)
+{
+	return fk_profile_intern_h(p, s, len, fk_hash(s, len));
+}
+
+const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len)
+{
+	if (id >= p->nnames) {
+		if (len)
+			*len = 0;
+		return "";
+	}
+	if (len)
+		*len = p->names[id].len;
+	return p->str + p->names[id].off;
+}
+
+size_t fk_profile_name_count(const fk_profile *p) { return p->nnames; }
+
+uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t key = (uint64_t)parent << 32 | frame;
+	size_t i = fk_mix64(key) & p->child_tab_mask;
+	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
+		if (p->child_tab[i].key == key)
+			return p->child_tab[i].node;
+	return FK_NONE;
+}
+
+int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t key = (uint64_t)parent << 32 | frame;
+	size_t i = fk_mix64(key) & p->child_tab_mask;
+	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
+		if (p->child_tab[i].key == key)
+			return p->child_tab[i].node;
+	if (parent >= p->nnodes || frame >= p->nnames)
+		return -FK_E_INVAL;
+	if (p->nnodes >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	if (FK_GROW(p->nodes, p->nodes_cap, p->nnodes + 1))
+		return -FK_E_NOMEM;
+	uint32_t n = (uint32_t)p->nnodes++;
+	fk_node *par = &p->nodes[parent];
+	p->nodes[n] = (fk_node){ .parent = parent, .frame = frame, .first_child = FK_NONE,
+				 .next_sibling = par->first_child, .depth = par->depth + 1 };
+	par->first_child = n;
+	p->child_tab[i].key = key;
+	p->child_tab[i].node = n;
+	if (p->nnodes * 2 > p->child_tab_mask + 1) {
+		int err = child_tab_rehash(p, (p->child_tab_mask + 1) * 2);
+		if (err)
+			return err;
+	}
+	return n;
+}
+
+static int record_sample(fk_profile *p, uint32_t node, unsigned col, double w,
+			 const fk_sample_info *info)
+{
+	if (!(p->flags & FK_PROFILE_SAMPLES))
+		return 0;
+	if (FK_GROW(p->samples, p->samples_cap, p->nsamples + 1))
+		return -FK_E_NOMEM;
+	fk_sample *s = &p->samples[p->nsamples];
+	*s = (fk_sample){ .time = NAN, .weight = w, .node = node, .comm = 0,
+			  .pid = -1, .tid = -1, .cpu = -1, .col = col };
+	if (info) {
+		s->time = info->time;
+		s->pid = info->pid;
+		s->tid = info->tid;
+		s->cpu = info->cpu;
+		if (info->comm && info->comm_len) {
+			int64_t c = fk_profile_intern(p, info->comm, info->comm_len);
+			if (c < 0)
+				return (int)c;
+			s->comm = (uint32_t)c;
+		}
+	}
+	p->nsamples++;
+	return 0;
+}
+
+int fk_profile_add_to_node(fk_profile *p, uint32_t node, unsigned col, double count,
+			   const fk_sample_info *info)
+{
+	if (node >= p->nnodes || col > 1)
+		return -FK_E_INVAL;
+	p->nodes[node].self[col] += count;
+	if (col == 1)
+		p->ncols = 2;
+	return info ? record_sample(p, node, col, count, info) : 0;
+}
+
+int64_t fk_profile_add_stack(fk_profile *p, const uint32_t *frames, size_t n, unsigned col,
+			     double count)
+{
+	if (col > 1)
+		return -FK_E_INVAL;
+	uint32_t node = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t c = fk_profile_child(p, node, frames[i]);
+		if (c < 0)
+			return c;
+		node = (uint32_t)c;
+	}
+	p->nodes[node].self[col] += count;
+	if (col == 1)
+		p->ncols = 2;
+	return node;
+}
+
+int64_t fk_profile_add_sample(fk_profile *p, const uint32_t *frames, size_t n, unsigned col,
+			      double weight, const fk_sample_info *info)
+{
+	int64_t node = fk_profile_add_stack(p, frames, n, col, weight);
+	if (node < 0)
+		return node;
+	int err = record_sample(p, (uint32_t)node, col, weight, info);
+	return err ? err : node;
+}
+
+int64_t fk_profile_add_folded(fk_profile *p, const char *stack, size_t len, unsigned col,
+			      double count)
+{
+	size_t n = 0;
+	const char *s = stack, *end = stack + len;
+	while (s <= end && len) {
+		const char *semi = memchr(s, ';', (size_t)(end - s));
+		const char *e = semi ? semi : end;
+		int64_t id = fk_profile_intern(p, s, (size_t)(e - s));
+		if (id < 0)
+			return id;
+		if (FK_GROW(p->scratch, p->scratch_cap, n + 1))
+			return -FK_E_NOMEM;
+		p->scratch[n++] = (uint32_t)id;
+		if (!semi)
+			break;
+		s = semi + 1;
+	}
+	return fk_profile_add_stack(p, p->scratch, n, col, count);
+}
+
+const fk_node *fk_profile_nodes(const fk_profile *p, size_t *n)
+{
+	if (n)
+		*n = p->nnodes;
+	return p->nodes;
+}
+
+const fk_sample *fk_profile_samples(const fk_profile *p, size_t *n)
+{
+	if (n)
+		*n = p->nsamples;
+	return p->samples;
+}
+
+unsigned fk_profile_columns(const fk_profile *p) { return p->ncols; }
+
+double fk_profile_total(const fk_profile *p, unsigned col)
+{
+	double t = 0;
+	if (col > 1)
+		return 0;
+	for (size_t i = 0; i < p->nnodes; i++)
+		t += p->nodes[i].self[col];
+	return t;
+}
+
+size_t fk_profile_stack_count(const fk_profile *p)
+{
+	size_t n = 0;
+	for (size_t i = 1; i < p->nnodes; i++)
+		n += p->nodes[i].self[0] != 0 || p->nodes[i].self[1] != 0;
+	return n;
+}
+
+void fk_profile_totals(const fk_profile *p, double *totals)
+{
+	for (size_t i = 0; i < p->nnodes; i++) {
+		totals[2 * i] = p->nodes[i].self[0];
+		totals[2 * i + 1] = p->nodes[i].self[1];
+	}
+	/* A child is always created after its parent, so one backward pass suffices. */
+	for (size_t i = p->nnodes; i-- > 1;) {
+		uint32_t par = p->nodes[i].parent;
+		totals[2 * par] += totals[2 * i];
+		totals[2 * par + 1] += totals[2 * i + 1];
+	}
+}
+
+int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap, size_t *n)
+{
+	if (node >= p->nnodes)
+		return -FK_E_INVAL;
+	size_t d = p->nodes[node].depth;
+	if (FK_GROW(*ids, *cap, d + 1))
+		return -FK_E_NOMEM;
+	*n = d;
+	for (uint32_t x = node; x != 0; x = p->nodes[x].parent)
+		(*ids)[--d] = p->nodes[x].frame;
+	return 0;
+}
+
+int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap, size_t *len)
+{
+	if (node >= p->nnodes)
+		return -FK_E_INVAL;
+	size_t total = 0;
+	for (uint32_t x = node; x != 0; x = p->nodes[x].parent)
+		total += p->names[p->nodes[x].frame].len + 1;
+	if (FK_GROW(*buf, *cap, total + 1))
+		return -FK_E_NOMEM;
+	size_t pos = total ? total - 1 : 0;
+	(*buf)[pos] = 0;
+	for (uint32_t x = node; x != 0; x = p->nodes[x].parent) {
+		const struct name_ent *e = &p->names[p->nodes[x].frame];
+		pos -= e->len;
+		memcpy(*buf + pos, p->str + e->off, e->len);
+		if (pos)
+			(*buf)[--pos] = ';';
+	}
+	*len = total ? total - 1 : 0;
+	return 0;
+}
+
+int fk_profile_merge(fk_profile *dst, const fk_profile *src)
+{
+	uint32_t *fmap = malloc((src->nnames + 1) * sizeof(*fmap));
+	uint32_t *nmap = malloc((src->nnodes + 1) * sizeof(*nmap));
+	int err = 0;
+	if (!fmap || !nmap) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < src->nnames; i++) {
+		const struct name_ent *e = &src->names[i];
+		int64_t id = fk_profile_intern(dst, src->str + e->off, e->len);
+		if (id < 0) {
+			err = (int)id;
+			goto out;
+		}
+		fmap[i] = (uint32_t)id;
+	}
+	nmap[0] = 0;
+	for (size_t i = 0; i < 2; i++)
+		dst->nodes[0].self[i] += src->nodes[0].self[i];
+	for (size_t n = 1; n < src->nnodes; n++) {
+		const fk_node *sn = &src->nodes[n];
+		int64_t d = fk_profile_child(dst, nmap[sn->parent], fmap[sn->frame]);
+		if (d < 0) {
+			err = (int)d;
+			goto out;
+		}
+		nmap[n] = (uint32_t)d;
+		dst->nodes[d].self[0] += sn->self[0];
+		dst->nodes[d].self[1] += sn->self[1];
+	}
+	if (src->ncols > dst->ncols)
+		dst->ncols = src->ncols;
+	if ((dst->flags & FK_PROFILE_SAMPLES) && src->nsamples) {
+		if (FK_GROW(dst->samples, dst->samples_cap, dst->nsamples + src->nsamples)) {
+			err = -FK_E_NOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < src->nsamples; i++) {
+			fk_sample s = src->samples[i];
+			s.node = nmap[s.node];
+			s.comm = fmap[s.comm];
+			dst->samples[dst->nsamples++] = s;
+		}
+	}
+out:
+	free(fmap);
+	free(nmap);
+	return err;
+}
+
+fk_profile *fk_profile_filter(const fk_profile *p, const char *re, int mode)
+{
+	regex_t rx;
+	int rc = regcomp(&rx, re, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+		regerror(rc, &rx, msg, sizeof(msg));
+		fk_warn("invalid regular expression '%s': %s", re, msg);
+		errno = EINVAL;
+		return NULL;
+	}
+	fk_profile *out = fk_profile_new(p->flags);
+	uint32_t *nmap = calloc(p->nnodes, sizeof(*nmap));
+	uint32_t *ids = NULL;
+	size_t ids_cap = 0, nids = 0, len = 0, cap = 0;
+	char *text = NULL;
+	int err = (!out || !nmap) ? -FK_E_NOMEM : 0;
+	for (size_t n = 1; !err && n < p->nnodes; n++) {
+		const fk_node *nd = &p->nodes[n];
+		nmap[n] = FK_NONE;
+		if (nd->self[0] == 0 && nd->self[1] == 0 && !(p->flags & FK_PROFILE_SAMPLES))
+			continue;
+		if ((err = fk_profile_path_text(p, (uint32_t)n, &text, &cap, &len)))
+			break;
+		/* regexec stops at NUL: names with NUL bytes match on their prefix. */
+		bool match = regexec(&rx, text, 0, NULL, 0) == 0;
+		if (match != (mode == FK_FILTER_KEEP))
+			continue;
+		if ((err = fk_profile_path_ids(p, (uint32_t)n, &ids, &ids_cap, &nids)))
+			break;
+		for (size_t i = 0; i < nids; i++) {
+			size_t l;
+			const char *s = fk_profile_name(p, ids[i], &l);
+			int64_t id = fk_profile_intern(out, s, l);
+			if (id < 0) {
+				err = (int)id;
+				break;
+			}
+			ids[i] = (uint32_t)id;
+		}
+		if (err)
+			break;
+		int64_t node = fk_profile_add_stack(out, ids, nids, 0, nd->self[0]);
+		if (node < 0) {
+			err = (int)node;
+			break;
+		}
+		out->nodes[node].self[1] += nd->self[1];
+		nmap[n] = (uint32_t)node;
+	}
+	if (!err && p->ncols > 1)
+		out->ncols = p->ncols;
+	for (size_t i = 0; !err && i < p->nsamples; i++) {
+		fk_sample s = p->samples[i];
+		if (s.node == 0 || nmap[s.node] == FK_NONE)
+			continue;
+		size_t l;
+		const char *c = fk_profile_name(p, s.comm, &l);
+		int64_t cid = fk_profile_intern(out, c, l);
+		if (cid < 0 || FK_GROW(out->samples, out->samples_cap, out->nsamples + 1)) {
+			err = -FK_E_NOMEM;
+			break;
+		}
+		s.node = nmap[s.node];
+		s.comm = (uint32_t)cid;
+		out->samples[out->nsamples++] = s;
+	}
+	regfree(&rx);
+	free(nmap);
+	free(ids);
+	free(text);
+	if (err) {
+		fk_profile_free(out);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return out;
+}
+
+/* ---- folded output, sorted bytewise by stack text.
+ * Depth-first over the tree with each sibling group sorted. A node that has
+ * both its own count and children gives two entries: its own line sorts as
+ * the bare name, its subtree as name + ';'. Comparing names with those
+ * virtual terminators orders every line exactly as a bytewise sort of the
+ * whole stack texts would (e.g. "a;b" < "a;b.c" < "a;b;x"), without building
+ * all the strings at once. */
+struct entry {
+	uint32_t node;
+	int own;        /* 1: the node's own line, 0: its subtree */
+};
+
+static int entry_cmp(const void *a, const void *b, void *ctx)
+{
+	const fk_profile *sort_p = ctx;
+	const struct entry *x = a, *y = b;
+	const struct name_ent *nx = &sort_p->names[sort_p->nodes[x->node].frame];
+	const struct name_ent *ny = &sort_p->names[sort_p->nodes[y->node].frame];
+	size_t lx = nx->len, ly = ny->len, l = lx < ly ? lx : ly;
+	int c = memcmp(sort_p->str + nx->off, sort_p->str + ny->off, l);
+	if (c)
+		return c;
+	/* Virtual next character: -1 (end) for an own line, ';' for a subtree. */
+	int cx = lx > l ? (unsigned char)sort_p->str[nx->off + l] : (x->own ? -1 : ';');
+	int cy = ly > l ? (unsigned char)sort_p->str[ny->off + l] : (y->own ? -1 : ';');
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return x->own != y->own ? (x->own ? -1 : 1) : 0;
+}
+
+struct outbuf {
+	FILE *f;
+	char *b;
+	size_t len, cap;
+	int err;
+};
+
+static void ob_flush(struct outbuf *o)
+{
+	if (o->len && fwrite(o->b, 1, o->len, o->f) != o->len)
+		o->err = -FK_E_WRITE;
+	o->len = 0;
+}
+
+static void ob_put(struct outbuf *o, const char *s, size_t n)
+{
+	if (o->len + n > o->cap) {
+		ob_flush(o);
+		if (n > o->cap) {
+			if (fwrite(s, 1, n, o->f) != n)
+				o->err = -FK_E_WRITE;
+			return;
+		}
+	}
+	memcpy(o->b + o->len, s, n);
+	o->len += n;
+}
+
+static void put_counts(struct outbuf *o, const fk_profile *p, const fk_node *nd)
+{
+	char num[64];
+	for (unsigned c = 0; c < p->ncols; c++) {
+		num[0] = ' ';
+		int k = fk_format_count(num + 1, sizeof(num) - 1, nd->self[c]);
+		ob_put(o, num, (size_t)k + 1);
+	}
+	ob_put(o, "\n", 1);
+}
+
+int fk_profile_write_folded(const fk_profile *p, FILE *f)
+{
+	struct outbuf o = { .f = f, .cap = 1 << 16 };
+	struct entry *ents = NULL;         /* stack of sibling groups */
+	size_t nents = 0, ents_cap = 0;
+	struct level { size_t start, next, end, pathlen; } *lv = NULL;
+	size_t nlv = 0, lv_cap = 0;
+	char *path = NULL;
+	size_t path_cap = 0;
+	int err = 0;
+
+	o.b = malloc(o.cap);
+	if (!o.b)
+		return -FK_E_NOMEM;
+	/* Push the root's children as the first group. */
+	uint32_t parent = 0;
+	size_t pathlen = 0;
+	for (;;) {
+		/* Open the group of `parent`'s children. */
+		size_t start = nents;
+		for (uint32_t c = p->nodes[parent].first_child; c != FK_NONE; c = p->nodes[c].next_sibling) {
+			bool has_self = p->nodes[c].self[0] != 0 || p->nodes[c].self[1] != 0;
+			bool has_kids = p->nodes[c].first_child != FK_NONE;
+			if (FK_GROW(ents, ents_cap, nents + 2)) {
+				err = -FK_E_NOMEM;
+				goto out;
+			}
+			if (has_self)
+				ents[nents++] = (struct entry){ c, 1 };
+			if (has_kids)
+				ents[nents++] = (struct entry){ c, 0 };
+		}
+		qsort_r(ents + start, nents - start, sizeof(*ents), entry_cmp, (void *)p);
+		if (FK_GROW(lv, lv_cap, nlv + 1)) {
+			err = -FK_E_NOMEM;
+			goto out;
+		}
+		lv[nlv++] = (struct level){ start, start, nents, pathlen };
+		/* Walk groups until one entry needs descending. */
+		for (;;) {
+			if (!nlv)
+				goto done;
+			struct level *L = &lv[nlv - 1];
+			if (L->next == L->end) {
+				nents = L->start;
+				nlv--;
+				continue;
+			}
+			struct entry e = ents[L->next++];
+			const struct name_ent *ne = &p->names[p->nodes[e.node].frame];
+			size_t base = L->pathlen;
+			if (FK_GROW(path, path_cap, base + ne->len + 2)) {
+				err = -FK_E_NOMEM;
+				goto out;
+			}
+			size_t pl = base;
+			if (base)
+				path[pl++] = ';';
+			memcpy(path + pl, p->str + ne->off, ne->len);
+			pl += ne->len;
+			if (e.own) {
+				ob_put(&o, path, pl);
+				put_counts(&o, p, &p->nodes[e.node]);
+				if (o.err) {
+					err = o.err;
+					goto out;
+				}
+				continue;
+			}
+			parent = e.node;
+			pathlen = pl;
+			break;
+		}
+	}
+done:
+	ob_flush(&o);
+	if (!err && o.err)
+		err = o.err;
+	if (!err && (fflush(f) || ferror(f)))
+		err = -FK_E_WRITE;
+out:
+	free(o.b);
+	free(ents);
+	free(lv);
+	free(path);
+	return err;
+}
+
+int fk_profile_write_samples(const fk_profile *p, FILE *f)
+{
+	if (!(p->flags & FK_PROFILE_SAMPLES))
+		return -FK_E_INVAL;
+	struct outbuf o = { .f = f, .cap = 1 << 16 };
+	char *path = NULL;
+	size_t path_cap = 0, plen = 0;
+	uint32_t cached = FK_NONE;
+	int err = 0;
+	o.b = malloc(o.cap);
+	if (!o.b)
+		return -FK_E_NOMEM;
+	static const char hdr[] = "# flamekit samples v1\n"
+				  "# time\tpid\ttid\tcpu\tcomm\tweight\tstack\n";
+	ob_put(&o, hdr, sizeof(hdr) - 1);
+	for (size_t i = 0; i < p->nsamples && !o.err; i++) {
+		const fk_sample *s = &p->samples[i];
+		char head[160];
+		int k;
+		if (isnan(s->time))
+			k = snprintf(head, sizeof(head), "-\t");
+		else
+			k = snprintf(head, sizeof(head), "%.9f\t", s->time);
+		k += snprintf(head + k, sizeof(head) - (size_t)k, "%d\t%d\t%d\t", s->pid, s->tid, s->cpu);
+		ob_put(&o, head, (size_t)k);
+		size_t cl;
+		const char *comm = fk_profile_name(p, s->comm, &cl);
+		for (size_t j = 0; j < cl; j++) {
+			char ch = comm[j];
+			if (ch == '\t' || ch == '\n' || ch == '\r')
+				ch = ' ';
+			ob_put(&o, &ch, 1);
+		}
+		char num[40];
+		num[0] = '\t';
+		k = fk_format_count(num + 1, sizeof(num) - 2, s->weight);
+		num[k + 1] = '\t';
+		ob_put(&o, num, (size_t)k + 2);
+		if (s->node != cached) {
+			if ((err = fk_profile_path_text(p, s->node, &path, &path_cap, &plen)))
+				break;
+			cached = s->node;
+		}
+		ob_put(&o, path, plen);
+		ob_put(&o, "\n", 1);
+	}
+	ob_flush(&o);
+	if (!err && o.err)
+		err = o.err;
+	if (!err && (fflush(f) || ferror(f)))
+		err = -FK_E_WRITE;
+	free(o.b);
+	free(path);
+	return err;
+}

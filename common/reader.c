@@ -1,0 +1,193 @@
+/* reader.c - buffered line reader over a file descriptor or a memory buffer.
+ * Hands out (pointer, length) spans; keeps line numbers for messages. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define READ_CHUNK (4u << 20)
+#define PROGRESS_STEP (64ull << 20)
+
+int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk_parse_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->name = name;
+	r->opts = o;
+	r->cap = READ_CHUNK + 1;
+	r->buf = malloc(r->cap);
+	if (!r->buf)
+		return -FK_E_NOMEM;
+	r->pos = r->end = r->buf;
+	r->next_progress = PROGRESS_STEP;
+	return 0;
+}
+
+void fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
+			const fk_parse_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->mem = true;
+	r->eof = true;
+	r->name = name;
+	r->opts = o;
+	r->pos = buf;
+	r->end = buf + len;
+}
+
+void fk_reader_fini(fk_reader *r)
+{
+	if (!r->mem)
+		free(r->buf);
+	r->buf = NULL;
+}
+
+/* Read more input after the unread bytes. Grows the buffer when it is full
+ * (a long line) up to FK_MAX_LINE + one chunk. 1 = got bytes, 0 = EOF or
+ * buffer at its limit, negative = error. */
+static int fill(fk_reader *r)
+{
+	if (r->mem || r->eof)
+		return 0;
+	size_t unread = (size_t)(r->end - r->pos);
+	if (r->pos != r->buf) {
+		memmove(r->buf, r->pos, unread);
+		r->pos = r->buf;
+		r->end = r->buf + unread;
+	}
+	if (r->cap - 1 - unread < READ_CHUNK / 4) {
+		if (r->cap > FK_MAX_LINE + READ_CHUNK)
+			return 0;
+		size_t ncap = r->cap * 2;
+		char *nb = realloc(r->buf, ncap);
+		if (!nb)
+			return -FK_E_NOMEM;
+		r->buf = nb;
+		r->cap = ncap;
+		r->pos = nb;
+		r->end = nb + unread;
+	}
+	for (;;) {
+		ssize_t n = read(r->fd, (char *)r->end, r->cap - 1 - unread);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r->err = -errno;
+			return r->err;
+		}
+		if (n == 0) {
+			r->eof = true;
+			return 0;
+		}
+		r->end += n;
+		r->bytes += (uint64_t)n;
+		if (r->opts && r->opts->progress && r->bytes >= r->next_progress) {
+			r->opts->progress(r->bytes, r->opts->progress_ctx);
+			r->next_progress = r->bytes + PROGRESS_STEP;
+		}
+		return 1;
+	}
+}
+
+int fk_reader_peek(fk_reader *r, size_t want, const char **buf, size_t *len)
+{
+	while ((size_t)(r->end - r->pos) < want) {
+		int rc = fill(r);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			break;
+	}
+	*buf = r->pos;
+	*len = (size_t)(r->end - r->pos);
+	return 0;
+}
+
+/* Drop the rest of an over-long line (the buffer is full of it). */
+static int skip_long_line(fk_reader *r)
+{
+	r->lineno++;
+	r->long_lines++;
+	fk_warn("%s:%llu: line longer than %u MiB skipped", r->name,
+		(unsigned long long)r->lineno, FK_MAX_LINE >> 20);
+	for (;;) {
+		const char *nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
+		if (nl) {
+			r->pos = nl + 1;
+			return 0;
+		}
+		r->pos = r->end;
+		int rc = fill(r);
+		if (rc <= 0)
+			return rc;
+	}
+}
+
+int fk_reader_line(fk_reader *r, const char **line, size_t *len)
+{
+	for (;;) {
+		const char *nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
+		if (nl) {
+			*line = r->pos;
+			*len = (size_t)(nl - r->pos);
+			r->pos = nl + 1;
+			r->lineno++;
+			return 1;
+		}
+		int rc = fill(r);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
+			continue;
+		if (!r->eof && !r->mem) {
+			if ((rc = skip_long_line(r)) < 0)
+				return rc;
+			continue;
+		}
+		if (r->pos == r->end)
+			return 0;
+		*line = r->pos;
+		*len = (size_t)(r->end - r->pos);
+		r->pos = r->end;
+		r->lineno++;
+		return 1;
+	}
+}
+
+int fk_reader_block(fk_reader *r, const char **buf, size_t *len)
+{
+	for (;;) {
+		size_t avail = (size_t)(r->end - r->pos);
+		const char *nl = avail ? memrchr(r->pos, '\n', avail) : NULL;
+		/* Hand out a block once it is reasonably big or input is complete. */
+		if (nl && (r->eof || r->mem || avail >= READ_CHUNK / 2)) {
+			*buf = r->pos;
+			*len = (size_t)(nl + 1 - r->pos);
+			r->pos = nl + 1;
+			return 1;
+		}
+		int rc = fill(r);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
+			continue;
+		if (!r->eof && !r->mem) {
+			if (nl) {
+				*buf = r->pos;
+				*len = (size_t)(nl + 1 - r->pos);
+				r->pos = nl + 1;
+				return 1;
+			}
+			if ((rc = skip_long_line(r)) < 0)
+				return rc;
+			continue;
+		}
+		if (r->pos == r->end)
+			return 0;
+		*buf = r->pos;
+		*len = (size_t)(r->end - r->pos);
+		r->pos = r->end;
+		return 1;
+	}
+}

@@ -1,0 +1,134 @@
+/* util.c - errors, the print callback, growable arrays, hashing and count
+ * formatting shared by every part of the core. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+const char *fk_strerror(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+#define FK_ERR_CASE_(name, num, str) case num: return str;
+		FK_ERRORS(FK_ERR_CASE_)
+#undef FK_ERR_CASE_
+	default:
+		return strerror(err);
+	}
+}
+
+static void default_print(enum fk_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == FK_LEVEL_WARN)
+		fprintf(stderr, "flamekit: %s\n", msg);
+}
+
+static fk_print_fn print_fn = default_print;
+static void *print_ctx;
+
+fk_print_fn fk_set_print(fk_print_fn fn, void *ctx)
+{
+	fk_print_fn old = print_fn;
+	print_fn = fn ? fn : default_print;
+	print_ctx = fn ? ctx : NULL;
+	return old;
+}
+
+void fk_log(enum fk_level level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	print_fn(level, msg, print_ctx);
+}
+
+int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -FK_E_NOMEM;
+		ncap *= 2;
+	}
+	if (elem && ncap > SIZE_MAX / elem)
+		return -FK_E_NOMEM;
+	void *n = realloc(*data, ncap * elem);
+	if (!n)
+		return -FK_E_NOMEM;
+	*data = n;
+	*cap = ncap;
+	return 0;
+}
+
+/* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */
+uint64_t fk_hash(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (len * 0x100000001b3ULL);
+	while (len >= 8) {
+		uint64_t v;
+		memcpy(&v, s, 8);
+		h = (h ^ (v * 0x87c37b91114253d5ULL)) * 0x4cf5ad432745937fULL;
+		h ^= h >> 29;
+		s += 8;
+		len -= 8;
+	}
+	if (len) {
+		uint64_t v = 0;
+		memcpy(&v, s, len);
+		h = (h ^ (v * 0x87c37b91114253d5ULL)) * 0x4cf5ad432745937fULL;
+	}
+	return fk_mix64(h);
+}
+
+int fk_parse_count(const char *s, size_t len, double *out)
+{
+	if (len == 0 || len > 64)
+		return -1;
+	/* Fast path: plain digits. */
+	uint64_t v = 0;
+	size_t i = 0;
+	for (; i < len && i < 19 && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (i == len) {
+		*out = (double)v;
+		return 0;
+	}
+	char tmp[72];
+	memcpy(tmp, s, len);
+	tmp[len] = 0;
+	for (size_t k = 0; k < len; k++) {
+		char c = tmp[k];
+		if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '-' || c == '+'))
+			return -1;
+	}
+	char *end;
+	errno = 0;
+	double d = strtod(tmp, &end);
+	if (end != tmp + len || errno || !isfinite(d))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+int fk_format_count(char *buf, size_t size, double v)
+{
+	if (v == 0)
+		v = 0; /* no "-0" */
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return snprintf(buf, size, "%lld", (long long)v);
+	/* Shortest text that reads back to the same double. */
+	for (int prec = 1; prec <= 17; prec++) {
+		int n = snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return n;
+	}
+	return snprintf(buf, size, "%.17g", v);
+}
