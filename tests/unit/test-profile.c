@@ -1,0 +1,214 @@
+/* test-profile.c - unit tests of the profile model: interning, the call tree,
+ * totals, merge, filter, count formatting, and the exact bytewise order of
+ * folded output (checked against a brute-force sort of random stacks). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "flamekit.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+static char *folded(const fk_profile *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(fk_profile_write_folded(p, f) == 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_intern(void)
+{
+	fk_profile *p = fk_profile_new(0);
+	int64_t a = fk_profile_intern(p, "main", 4);
+	int64_t b = fk_profile_intern(p, "ma\0in", 5);
+	CHECK(a > 0 && b > 0 && a != b);
+	CHECK(fk_profile_intern(p, "main", 4) == a);
+	CHECK(fk_profile_intern(p, "", 0) == 0);
+	size_t len;
+	const char *s = fk_profile_name(p, (uint32_t)b, &len);
+	CHECK(len == 5 && !memcmp(s, "ma\0in", 5));
+	/* Many names force several rehashes; all must stay findable. */
+	char name[32];
+	for (int i = 0; i < 100000; i++) {
+		int n = snprintf(name, sizeof(name), "fn_%d", i);
+		CHECK(fk_profile_intern(p, name, (size_t)n) == i + 3);
+	}
+	for (int i = 0; i < 100000; i += 997) {
+		int n = snprintf(name, sizeof(name), "fn_%d", i);
+		CHECK(fk_profile_intern(p, name, (size_t)n) == i + 3);
+	}
+	fk_profile_free(p);
+	fk_profile_free(NULL);
+}
+
+static void test_tree_totals(void)
+{
+	fk_profile *p = fk_profile_new(0);
+	CHECK(fk_profile_add_folded(p, "a;b;c", 5, 0, 3) > 0);
+	CHECK(fk_profile_add_folded(p, "a;b", 3, 0, 2) > 0);
+	CHECK(fk_profile_add_folded(p, "a;d", 3, 0, 1.5) > 0);
+	CHECK(fk_profile_add_folded(p, "a;b;c", 5, 0, 1) > 0);
+	size_t n;
+	const fk_node *nodes = fk_profile_nodes(p, &n);
+	CHECK(n == 5); /* root a b c d */
+	double *t = calloc(2 * n, sizeof(double));
+	fk_profile_totals(p, t);
+	CHECK(t[0] == 7.5);
+	uint32_t a = nodes[0].first_child;
+	CHECK(t[2 * a] == 7.5 && nodes[a].depth == 1);
+	CHECK(fk_profile_total(p, 0) == 7.5);
+	CHECK(fk_profile_stack_count(p) == 3);
+	CHECK(fk_profile_columns(p) == 1);
+	char *out = folded(p);
+	CHECK(!strcmp(out, "a;b 2\na;b;c 4\na;d 1.5\n"));
+	free(out);
+	free(t);
+	fk_profile_free(p);
+}
+
+static void test_counts(void)
+{
+	char buf[64];
+	fk_format_count(buf, sizeof buf, 42);
+	CHECK(!strcmp(buf, "42"));
+	fk_format_count(buf, sizeof buf, 1.5);
+	CHECK(!strcmp(buf, "1.5"));
+	fk_format_count(buf, sizeof buf, 1e15);
+	CHECK(!strcmp(buf, "1000000000000000"));
+	double vals[] = { 0.1, 1.0 / 3, 2.0 / 3 * 1e-7, 123456.789, 0.30000000000000004 };
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		fk_format_count(buf, sizeof buf, vals[i]);
+		CHECK(strtod(buf, NULL) == vals[i]);
+	}
+	fk_format_count(buf, sizeof buf, -0.0);
+	CHECK(!strcmp(buf, "0"));
+}
+
+static void test_two_columns_merge_filter(void)
+{
+	fk_profile *a = fk_profile_new(0), *b = fk_profile_new(0);
+	fk_profile_add_folded(a, "m;x", 3, 0, 5);
+	fk_profile_add_folded(a, "m;y", 3, 0, 1);
+	fk_profile_add_folded(b, "m;x", 3, 0, 2);
+	fk_profile_add_folded(b, "n;z", 3, 1, 7);
+	CHECK(fk_profile_merge(a, b) == 0);
+	CHECK(fk_profile_columns(a) == 2);
+	char *out = folded(a);
+	CHECK(!strcmp(out, "m;x 7 0\nm;y 1 0\nn;z 0 7\n"));
+	free(out);
+	fk_profile *k = fk_profile_filter(a, "^m;", FK_FILTER_KEEP);
+	fk_profile *d = fk_profile_filter(a, "x$", FK_FILTER_DROP);
+	CHECK(k && d);
+	out = folded(k);
+	CHECK(!strcmp(out, "m;x 7 0\nm;y 1 0\n"));
+	free(out);
+	out = folded(d);
+	CHECK(!strcmp(out, "m;y 1 0\nn;z 0 7\n"));
+	free(out);
+	CHECK(fk_profile_filter(a, "([", FK_FILTER_KEEP) == NULL);
+	fk_profile_free(k);
+	fk_profile_free(d);
+	fk_profile_free(a);
+	fk_profile_free(b);
+}
+
+static void test_samples(void)
+{
+	fk_profile *p = fk_profile_new(FK_PROFILE_SAMPLES);
+	uint32_t ids[2];
+	ids[0] = (uint32_t)fk_profile_intern(p, "proc", 4);
+	ids[1] = (uint32_t)fk_profile_intern(p, "work", 4);
+	fk_sample_info in = { .time = 12.5, .pid = 7, .tid = 8, .cpu = 1, .comm = "proc", .comm_len = 4 };
+	CHECK(fk_profile_add_sample(p, ids, 2, 0, 1, &in) > 0);
+	in.time = 12.75;
+	CHECK(fk_profile_add_sample(p, ids, 1, 0, 2, &in) > 0);
+	size_t n;
+	const fk_sample *s = fk_profile_samples(p, &n);
+	CHECK(n == 2 && s[1].time == 12.75 && s[0].pid == 7 && s[1].weight == 2);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	CHECK(fk_profile_write_samples(p, f) == 0);
+	fclose(f);
+	/* Round trip through the samples parser. */
+	fk_profile *q = fk_profile_new(FK_PROFILE_SAMPLES);
+	fk_parse_stats st;
+	CHECK(fk_parse_buffer(q, buf, len, NULL, &st) == 0);
+	CHECK(!strcmp(st.format, "samples") && st.samples == 2);
+	const fk_sample *t = fk_profile_samples(q, &n);
+	CHECK(n == 2 && t[0].time == 12.5 && t[1].tid == 8 && t[1].weight == 2);
+	char *a = folded(p), *b = folded(q);
+	CHECK(!strcmp(a, b));
+	free(a);
+	free(b);
+	free(buf);
+	fk_profile_free(q);
+	fk_profile_free(p);
+}
+
+/* Brute force: the folded output must equal sorting "stack" keys with strcmp. */
+static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+static void test_sort_order(void)
+{
+	static const char *parts[] = { "b", "b.", "b.c", "b;", "bc", "b:x", "b(", "a b", "B", "b0", "b-1", "\xc3\xa9" };
+	srand(1234);
+	for (int round = 0; round < 200; round++) {
+		fk_profile *p = fk_profile_new(0);
+		char *keys[64];
+		int nkeys = 0;
+		for (int i = 0; i < 40; i++) {
+			char stack[256] = "";
+			int depth = 1 + rand() % 4;
+			for (int d = 0; d < depth; d++) {
+				const char *x = parts[rand() % (sizeof(parts) / sizeof(parts[0]))];
+				if (strchr(x, ';'))
+					x = "b~"; /* ';' separates frames */
+				if (d)
+					strcat(stack, ";");
+				strcat(stack, x);
+			}
+			int dup = 0;
+			for (int k = 0; k < nkeys; k++)
+				dup |= !strcmp(keys[k], stack);
+			fk_profile_add_folded(p, stack, strlen(stack), 0, 1);
+			if (!dup)
+				keys[nkeys++] = strdup(stack);
+		}
+		qsort(keys, (size_t)nkeys, sizeof(char *), cmp_str);
+		char *out = folded(p);
+		char *pos = out;
+		for (int k = 0; k < nkeys; k++) {
+			size_t l = strlen(keys[k]);
+			int ok = !strncmp(pos, keys[k], l) && pos[l] == ' ';
+			if (!ok) {
+				fprintf(stderr, "order mismatch at key %d: want '%s', got '%.40s'\n", k, keys[k], pos);
+				failures++;
+				break;
+			}
+			pos = strchr(pos, '\n') + 1;
+			free(keys[k]);
+		}
+		free(out);
+		fk_profile_free(p);
+	}
+}
+
+int main(void)
+{
+	test_intern();
+	test_tree_totals();
+	test_counts();
+	test_two_columns_merge_filter();
+	test_samples();
+	test_sort_order();
+	if (failures) {
+		fprintf(stderr, "test-profile: %d failures\n", failures);
+		return 1;
+	}
+	printf("test-profile: all checks passed\n");
+	return 0;
+}
