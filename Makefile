@@ -83,8 +83,9 @@ install-begin:
 
 uninstall:
 	$(Q)if [ ! -f $(MANIFEST) ]; then echo "uninstall: no manifest at $(MANIFEST)" >&2; exit 1; fi
-	$(Q)while read -r f; do rm -f "$(DESTDIR)$$f"; done < $(MANIFEST)
-	$(Q)rmdir -p --ignore-fail-on-non-empty $$(sed 's|/[^/]*$$||' $(MANIFEST:$(DESTDIR)%=%) 2>/dev/null | sort -u | sed 's|^|$(DESTDIR)|') 2>/dev/null || true
+	$(Q)files=$$(cat $(MANIFEST)); for f in $$files; do rm -f "$(DESTDIR)$$f"; done; \
+	for d in $$(printf '%s\n' $$files | sed 's|/[^/]*$$||' | sort -ru); do \
+		rmdir -p --ignore-fail-on-non-empty "$(DESTDIR)$$d" 2>/dev/null || true; done
 	@echo "uninstalled from $(DESTDIR)$(PREFIX)"
 
 clean:

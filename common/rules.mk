@@ -25,7 +25,8 @@ $(BUILD)/libflamekit.so: $(LIB_OBJS) common/libflamekit.map
 	$(Q)$(CC) -shared -Wl,-soname,libflamekit.so.0 -Wl,--version-script=common/libflamekit.map \
 		-o $@ $(LIB_OBJS) $(BASE_LDFLAGS) $(LIB_LIBS)
 
-$(BUILD)/flamekit.pc: common/flamekit.pc.in common/flamekit.h
+# Regenerated every time: it embeds PREFIX, which may differ per invocation.
+$(BUILD)/flamekit.pc: common/flamekit.pc.in common/flamekit.h FORCE | $(BUILD)/.dir
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # The CLI links the static library so it runs from the build tree.
@@ -46,4 +47,5 @@ install-core: build-all
 	$(call fk_install,docs/flamekit.1,$(PREFIX)/share/man/man1,644)
 INSTALL_TARGETS += install-core
 TEST_DEPS += checksymbols
-.PHONY: checksymbols install-core
+.PHONY: checksymbols install-core FORCE
+FORCE:
