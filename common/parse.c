@@ -9,11 +9,6 @@
 
 /* Formats built by other files are weak until every file is in the tree. */
 #pragma weak fk_format_perf
-#pragma weak fk_format_perf_report
-#pragma weak fk_format_stap
-#pragma weak fk_format_gdb
-#pragma weak fk_format_dtrace
-#pragma weak fk_format_bpftrace
 
 static const fk_format *const formats[] = {
 	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
