@@ -612,7 +612,8 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			if (has_kids)
 				ents[nents++] = (struct entry){ c, 0 };
 		}
-		qsort_r(ents + start, nents - start, sizeof(*ents), entry_cmp, (void *)p);
+		if (nents > start)
+			qsort_r(ents + start, nents - start, sizeof(*ents), entry_cmp, (void *)p);
 		if (FK_GROW(lv, lv_cap, nlv + 1)) {
 			err = -FK_E_NOMEM;
 			goto out;
