@@ -1,0 +1,866 @@
+/* heatmap.c - subsecond-offset heat map: bins timestamped samples into (second, row)
+ * cells, keeps per-cell counts of deduplicated stacks, and writes the --cells TSV or
+ * the self-contained HTML page (its script and style live in heatmap-page.c). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+extern const char fk_heatmap_css[] FK_HIDDEN;
+extern const char fk_heatmap_js[] FK_HIDDEN;
+
+#define HM_MAX_ROWS 1000
+/* Dense cell arrays: 16M cells (e.g. 93 hours at 50 rows) is far beyond what a
+ * page can show; past it the user narrows with --start/--end. */
+#define HM_MAX_CELLS (16u << 20)
+#define HM_MAX_SECS 86400
+#define HM_MAX_HL 8
+#define NS_PER_SEC 1000000000LL
+
+void fk_heatmap_opts_init(fk_heatmap_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rows = 50;
+	o->start = NAN;
+	o->end = NAN;
+	/* The defaults of the fields the page uses (fk_svg_opts_init's, set here so
+	 * the heat map does not need the SVG renderer linked in). */
+	o->svg.frameheight = 16;
+	o->svg.fontsize = 12;
+	o->svg.fontwidth = 0.59;
+	o->svg.fonttype = "Verdana";
+	o->svg.minwidth = 0.1;
+	o->svg.countname = "samples";
+	o->svg.colors = "hot";
+	o->svg.factor = 1;
+	o->svg.range_start = NAN;
+	o->svg.range_end = NAN;
+}
+
+/* Everything the page and the TSV need, computed once. */
+struct hm {
+	const fk_profile *p;
+	const fk_heatmap_opts *o;
+	const fk_sample *s;
+	size_t ns;
+	const fk_node *nd;
+	size_t nn;
+	unsigned rows;
+	int64_t base;            /* absolute second of the earliest timestamped sample */
+	int64_t first, nsecs;    /* shown seconds, relative to base */
+	size_t ncells;
+	uint32_t *cell_of;       /* per sample: cell index, FK_NONE when dropped */
+	double *cell;            /* per cell: summed weight */
+	size_t kept;
+	uint64_t no_time;        /* samples without a timestamp */
+	/* stack table: used nodes renumbered in preorder, children sorted by name */
+	uint32_t *new_id;        /* old node -> new id (FK_NONE if unused) */
+	uint32_t *old_of;        /* new id -> old node */
+	uint32_t nnew;
+	uint32_t *name_new;      /* old name id -> new name id (FK_NONE if unused) */
+	uint32_t *name_old;      /* new name id -> old */
+	uint32_t nnames;
+	/* per cell (stack, count) pairs, cells in order, stacks ascending */
+	size_t *pair_start;      /* ncells + 1 */
+	uint32_t *pair_leaf;
+	double *pair_count;
+	size_t npairs;
+	/* highlighted comms */
+	size_t nhl;
+	int64_t hl_id[HM_MAX_HL];
+	const char *hl_name[HM_MAX_HL];
+	size_t hl_len[HM_MAX_HL];
+	double *hl_cell;         /* nhl * ncells */
+};
+
+static void hm_free(struct hm *h)
+{
+	free(h->cell_of);
+	free(h->cell);
+	free(h->new_id);
+	free(h->old_of);
+	free(h->name_new);
+	free(h->name_old);
+	free(h->pair_start);
+	free(h->pair_leaf);
+	free(h->pair_count);
+	free(h->hl_cell);
+}
+
+/* Timestamps go through integer nanoseconds so that bins do not depend on how
+ * 12345.200000 happens to round as a double (0.2 * 50 must land in row 10). */
+static int64_t time_ns(double t)
+{
+	return llround(t * 1e9);
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* Frames that mean "this CPU had nothing to do"; perf annotations (_[k]) and
+ * suffixes like ".isra.0" are ignored when matching. */
+static bool idle_name(const char *s, size_t len)
+{
+	static const char *const idle[] = {
+		"cpu_idle", "cpu_idle_loop", "do_idle", "default_idle", "default_idle_call",
+		"arch_cpu_idle", "cpu_startup_entry", "cpu_bringup_and_idle", "native_safe_halt",
+		"intel_idle", "intel_idle_irq", "poll_idle", "acpi_idle_do_entry", "acpi_idle_enter",
+		"acpi_safe_halt", "mwait_idle", "mwait_idle_with_hints", "cpuidle_enter",
+		"cpuidle_enter_state", "cpuidle_idle_call", "sched_idle", "xen_hypercall_sched_op",
+		"hv_native_safe_halt", "pv_native_safe_halt", "swapper", "start_secondary",
+	};
+	size_t n = len;
+	if (n > 4 && s[n - 1] == ']' && s[n - 4] == '[' && s[n - 5] == '_')
+		n -= 5;
+	const char *dot = memchr(s, '.', n);
+	if (dot)
+		n = (size_t)(dot - s);
+	if (n >= 7 && !memcmp(s, "swapper", 7))
+		return true; /* swapper, swapper/3 */
+	for (size_t i = 0; i < sizeof(idle) / sizeof(idle[0]); i++)
+		if (strlen(idle[i]) == n && !memcmp(idle[i], s, n))
+			return true;
+	return false;
+}
+
+/* Preorder over the whole tree from the root (parents before children whatever
+ * the node numbering). */
+static int preorder(const fk_node *nd, size_t nn, uint32_t **out)
+{
+	uint32_t *ord = malloc((nn ? nn : 1) * sizeof(*ord));
+	uint32_t *stack = malloc((nn ? nn : 1) * sizeof(*stack));
+	if (!ord || !stack) {
+		free(ord);
+		free(stack);
+		return -FK_E_NOMEM;
+	}
+	size_t k = 0, sp = 0;
+	if (nn)
+		stack[sp++] = 0;
+	while (sp) {
+		uint32_t n = stack[--sp];
+		ord[k++] = n;
+		for (uint32_t c = nd[n].first_child; c != FK_NONE && sp < nn; c = nd[c].next_sibling)
+			stack[sp++] = c;
+	}
+	free(stack);
+	*out = ord;
+	/* every node hangs under the root, so k == nn; anything else is a broken tree */
+	return k == nn ? 0 : -FK_E_INVAL;
+}
+
+struct name_cmp_ctx {
+	const fk_profile *p;
+	const fk_node *nd;
+};
+
+static int child_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct name_cmp_ctx *c = ctx;
+	size_t la, lb;
+	const char *na = fk_profile_name(c->p, c->nd[*(const uint32_t *)a].frame, &la);
+	const char *nb = fk_profile_name(c->p, c->nd[*(const uint32_t *)b].frame, &lb);
+	int r = memcmp(na, nb, la < lb ? la : lb);
+	if (r)
+		return r;
+	return la < lb ? -1 : la > lb;
+}
+
+/* Does the sample belong to comm id `id`? Samples without a comm (folded-like
+ * inputs) are matched on their root frame, which parsers set to the comm. */
+static bool sample_comm_is(const struct hm *h, const fk_sample *s, const uint32_t *root_frame,
+			   int64_t id)
+{
+	if (id < 0)
+		return false;
+	if (s->comm)
+		return s->comm == (uint32_t)id;
+	return root_frame[s->node] == (uint32_t)id;
+}
+
+static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
+{
+	int err = 0;
+	uint32_t *ord = NULL, *root_frame = NULL, *stack = NULL, *kids = NULL;
+	uint8_t *idle = NULL, *used = NULL;
+	size_t *bucket = NULL;
+	uint32_t *members = NULL;
+	struct { uint32_t leaf; double w; } *tmp = NULL;
+	size_t tmp_cap = 0;
+
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+	h->o = o;
+	h->rows = o->rows ? o->rows : 50;
+	if (!(fk_profile_flags(p) & FK_PROFILE_SAMPLES)) {
+		fk_warn("heat map: the profile keeps no per-sample records");
+		return -FK_E_INVAL;
+	}
+	if (h->rows > HM_MAX_ROWS) {
+		fk_warn("heat map: %u rows per second is more than %d", h->rows, HM_MAX_ROWS);
+		return -FK_E_INVAL;
+	}
+	if (!isnan(o->start) && !isnan(o->end) && o->end <= o->start) {
+		fk_warn("heat map: empty time range %g-%g", o->start, o->end);
+		return -FK_E_INVAL;
+	}
+	h->s = fk_profile_samples(p, &h->ns);
+	h->nd = fk_profile_nodes(p, &h->nn);
+	size_t nnames = fk_profile_name_count(p);
+
+	/* Per node: root frame (for comm matching) and idle flag. */
+	if ((err = preorder(h->nd, h->nn, &ord)))
+		goto out;
+	root_frame = malloc(h->nn * sizeof(*root_frame));
+	idle = calloc(h->nn, 1);
+	uint8_t *idle_nm = calloc(nnames ? nnames : 1, 1);
+	if (!root_frame || !idle || !idle_nm) {
+		free(idle_nm);
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	if (o->idle_filter)
+		for (size_t i = 1; i < nnames; i++) {
+			size_t l;
+			const char *s = fk_profile_name(p, (uint32_t)i, &l);
+			idle_nm[i] = idle_name(s, l);
+		}
+	for (size_t k = 0; k < h->nn; k++) {
+		uint32_t n = ord[k], par = h->nd[n].parent;
+		if (par == FK_NONE) {
+			root_frame[n] = 0;
+			continue;
+		}
+		root_frame[n] = par == 0 ? h->nd[n].frame : root_frame[par];
+		idle[n] = idle[par] | idle_nm[h->nd[n].frame];
+	}
+
+	int64_t iso = -1;
+	if (o->isolate) {
+		iso = fk_profile_find_name(p, o->isolate, strlen(o->isolate));
+		if (iso < 0) {
+			fk_warn("heat map: no samples of comm '%s'", o->isolate);
+			free(idle_nm);
+			err = -FK_E_EMPTY;
+			goto out;
+		}
+	}
+	int64_t swapper = o->idle_filter ? fk_profile_find_name(p, "swapper", 7) : -1;
+
+	/* Base second: the earliest timestamped sample, before any filter, so that
+	 * second numbers stay the same whatever --start/--end/--isolate select. */
+	int64_t min_ns = INT64_MAX;
+	for (size_t i = 0; i < h->ns; i++) {
+		double t = h->s[i].time;
+		if (!isfinite(t) || fabs(t) > 9.0e9) {
+			h->no_time++;
+			continue;
+		}
+		int64_t t_ns = time_ns(t);
+		if (t_ns < min_ns)
+			min_ns = t_ns;
+	}
+	if (min_ns == INT64_MAX) {
+		fk_warn("heat map: no sample has a timestamp (perf script text, or the samples "
+			"format, carries them)");
+		free(idle_nm);
+		err = -FK_E_EMPTY;
+		goto out;
+	}
+	h->base = floor_div(min_ns, NS_PER_SEC);
+	int64_t lo_ns = isnan(o->start) ? INT64_MIN : h->base * NS_PER_SEC + time_ns(o->start);
+	int64_t hi_ns = isnan(o->end) ? INT64_MAX : h->base * NS_PER_SEC + time_ns(o->end);
+
+	h->cell_of = malloc((h->ns ? h->ns : 1) * sizeof(*h->cell_of));
+	if (!h->cell_of) {
+		free(idle_nm);
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	int64_t smin = INT64_MAX, smax = INT64_MIN;
+	for (size_t i = 0; i < h->ns; i++) {
+		const fk_sample *s = &h->s[i];
+		h->cell_of[i] = FK_NONE;
+		if (!isfinite(s->time) || fabs(s->time) > 9.0e9)
+			continue;
+		int64_t t_ns = time_ns(s->time);
+		if (t_ns < lo_ns || t_ns >= hi_ns)
+			continue;
+		if (o->isolate && !sample_comm_is(h, s, root_frame, iso))
+			continue;
+		if (o->idle_filter && (idle[s->node] || (swapper >= 0 && s->comm == swapper)))
+			continue;
+		if (o->idle_filter && s->comm) {
+			size_t cl;
+			const char *cn = fk_profile_name(p, s->comm, &cl);
+			if (cl >= 7 && !memcmp(cn, "swapper", 7))
+				continue;
+		}
+		int64_t sec = floor_div(t_ns, NS_PER_SEC) - h->base;
+		if (sec < smin)
+			smin = sec;
+		if (sec > smax)
+			smax = sec;
+		h->cell_of[i] = 0; /* kept; the index is set once the range is known */
+		h->kept++;
+	}
+	free(idle_nm);
+	if (!h->kept) {
+		fk_warn("heat map: no samples left after the time range and comm/idle filters");
+		err = -FK_E_EMPTY;
+		goto out;
+	}
+	h->first = smin;
+	h->nsecs = smax - smin + 1;
+	if (h->nsecs > HM_MAX_SECS || (uint64_t)h->nsecs * h->rows > HM_MAX_CELLS) {
+		fk_warn("heat map: samples span %lld seconds (more than %d, or %u cells); "
+			"choose a range with --start/--end", (long long)h->nsecs, HM_MAX_SECS,
+			HM_MAX_CELLS);
+		err = -FK_E_TOOBIG;
+		goto out;
+	}
+	h->ncells = (size_t)h->nsecs * h->rows;
+
+	/* Highlighted comms (by name; unknown names simply never match). */
+	if (o->highlight) {
+		const char *q = o->highlight;
+		while (*q && h->nhl < HM_MAX_HL) {
+			const char *e = strchr(q, ',');
+			size_t l = e ? (size_t)(e - q) : strlen(q);
+			if (l) {
+				h->hl_name[h->nhl] = q;
+				h->hl_len[h->nhl] = l;
+				h->hl_id[h->nhl] = fk_profile_find_name(p, q, l);
+				h->nhl++;
+			}
+			q += l + (e ? 1 : 0);
+		}
+		if (*q)
+			fk_warn("heat map: only the first %d highlighted comms are coloured", HM_MAX_HL);
+	}
+
+	h->cell = calloc(h->ncells, sizeof(*h->cell));
+	bucket = calloc(h->ncells + 1, sizeof(*bucket));
+	h->hl_cell = calloc(h->nhl * h->ncells + 1, sizeof(*h->hl_cell));
+	used = calloc(h->nn, 1);
+	if (!h->cell || !bucket || !h->hl_cell || !used) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < h->ns; i++) {
+		if (h->cell_of[i] == FK_NONE)
+			continue;
+		const fk_sample *s = &h->s[i];
+		int64_t t_ns = time_ns(s->time);
+		int64_t sec = floor_div(t_ns, NS_PER_SEC);
+		int64_t off = t_ns - sec * NS_PER_SEC;
+		size_t row = (size_t)((uint64_t)off * h->rows / (uint64_t)NS_PER_SEC);
+		size_t c = (size_t)(sec - h->base - h->first) * h->rows + row;
+		h->cell_of[i] = (uint32_t)c;
+		h->cell[c] += s->weight;
+		bucket[c + 1]++;
+		for (size_t k = 0; k < h->nhl; k++)
+			if (sample_comm_is(h, s, root_frame, h->hl_id[k]))
+				h->hl_cell[k * h->ncells + c] += s->weight;
+		for (uint32_t n = s->node; n != FK_NONE && !used[n]; n = h->nd[n].parent)
+			used[n] = 1;
+	}
+	used[0] = 1;
+
+	/* Stack table: used nodes in preorder with children sorted by name, so the
+	 * numbering (and the page) depends only on the stacks, not on input order. */
+	h->new_id = malloc(h->nn * sizeof(*h->new_id));
+	h->old_of = malloc(h->nn * sizeof(*h->old_of));
+	h->name_new = malloc((nnames ? nnames : 1) * sizeof(*h->name_new));
+	h->name_old = malloc((nnames ? nnames : 1) * sizeof(*h->name_old));
+	stack = malloc(h->nn * sizeof(*stack));
+	kids = malloc(h->nn * sizeof(*kids));
+	if (!h->new_id || !h->old_of || !h->name_new || !h->name_old || !stack || !kids) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < h->nn; i++)
+		h->new_id[i] = FK_NONE;
+	for (size_t i = 0; i < nnames; i++)
+		h->name_new[i] = FK_NONE;
+	struct name_cmp_ctx cctx = { p, h->nd };
+	size_t sp = 0;
+	stack[sp++] = 0;
+	while (sp) {
+		uint32_t n = stack[--sp];
+		h->new_id[n] = h->nnew;
+		h->old_of[h->nnew++] = n;
+		uint32_t f = h->nd[n].frame;
+		if (h->name_new[f] == FK_NONE) {
+			h->name_new[f] = h->nnames;
+			h->name_old[h->nnames++] = f;
+		}
+		size_t nk = 0;
+		for (uint32_t c = h->nd[n].first_child; c != FK_NONE; c = h->nd[c].next_sibling)
+			if (used[c])
+				kids[nk++] = c;
+		qsort_r(kids, nk, sizeof(*kids), child_cmp, &cctx);
+		/* pushed last-first so the smallest name is numbered first */
+		while (nk)
+			stack[sp++] = kids[--nk];
+	}
+
+	/* Bucket the kept samples by cell (counting sort), then merge equal stacks
+	 * within each cell. */
+	for (size_t c = 0; c < h->ncells; c++)
+		bucket[c + 1] += bucket[c];
+	members = malloc((h->kept ? h->kept : 1) * sizeof(*members));
+	h->pair_start = malloc((h->ncells + 1) * sizeof(*h->pair_start));
+	if (!members || !h->pair_start) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	{
+		size_t *fill = bucket; /* reused: advances to the next cell's start */
+		for (size_t i = 0; i < h->ns; i++)
+			if (h->cell_of[i] != FK_NONE)
+				members[fill[h->cell_of[i]]++] = (uint32_t)i;
+		/* fill[c] now equals the old bucket[c + 1]: cell c is [fill[c-1], fill[c]) */
+	}
+	size_t pair_cap = 0;
+	size_t from = 0;
+	for (size_t c = 0; c < h->ncells; c++) {
+		size_t to = bucket[c], m = to - from;
+		h->pair_start[c] = h->npairs;
+		if (m > tmp_cap) {
+			void *nt = realloc(tmp, m * sizeof(*tmp));
+			if (!nt) {
+				err = -FK_E_NOMEM;
+				goto out;
+			}
+			tmp = nt;
+			tmp_cap = m;
+		}
+		for (size_t k = 0; k < m; k++) {
+			const fk_sample *s = &h->s[members[from + k]];
+			tmp[k].leaf = h->new_id[s->node];
+			tmp[k].w = s->weight;
+		}
+		/* insertion sort: cells hold tens of samples; stable keeps sums in input order */
+		for (size_t k = 1; k < m; k++) {
+			__typeof__(*tmp) v = tmp[k];
+			size_t j = k;
+			while (j && tmp[j - 1].leaf > v.leaf) {
+				tmp[j] = tmp[j - 1];
+				j--;
+			}
+			tmp[j] = v;
+		}
+		for (size_t k = 0; k < m;) {
+			uint32_t leaf = tmp[k].leaf;
+			double sum = 0;
+			while (k < m && tmp[k].leaf == leaf)
+				sum += tmp[k++].w;
+			if (h->npairs == pair_cap) {
+				if (FK_GROW(h->pair_leaf, pair_cap, h->npairs + 1)) {
+					err = -FK_E_NOMEM;
+					goto out;
+				}
+				size_t cap2 = pair_cap;
+				void *nc = realloc(h->pair_count, cap2 * sizeof(*h->pair_count));
+				if (!nc) {
+					err = -FK_E_NOMEM;
+					goto out;
+				}
+				h->pair_count = nc;
+			}
+			h->pair_leaf[h->npairs] = leaf;
+			h->pair_count[h->npairs] = sum;
+			h->npairs++;
+		}
+		from = to;
+	}
+	h->pair_start[h->ncells] = h->npairs;
+out:
+	free(ord);
+	free(root_frame);
+	free(idle);
+	free(used);
+	free(stack);
+	free(kids);
+	free(bucket);
+	free(members);
+	free(tmp);
+	if (err)
+		hm_free(h);
+	return err;
+}
+
+int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out)
+{
+	struct hm h;
+	int err = build(&h, p, o);
+	if (err)
+		return err;
+	for (size_t c = 0; c < h.ncells; c++) {
+		if (h.cell[c] == 0)
+			continue;
+		char num[40];
+		fk_format_count(num, sizeof(num), h.cell[c]);
+		fprintf(out, "%lld\t%zu\t%s\n", (long long)(h.first + (int64_t)(c / h.rows)),
+			c % h.rows, num);
+	}
+	hm_free(&h);
+	if (fflush(out) || ferror(out))
+		return -FK_E_WRITE;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ page output */
+
+/* Buffered writer: the page for millions of samples is tens of MB of small pieces. */
+struct wr {
+	FILE *f;
+	char buf[1 << 16];
+	size_t n;
+	uint64_t total;          /* bytes written so far (offsets into the page data) */
+	bool err;
+};
+
+static void w_flush(struct wr *w)
+{
+	if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n)
+		w->err = true;
+	w->n = 0;
+}
+
+static void w_put(struct wr *w, const char *s, size_t n)
+{
+	w->total += n;
+	if (w->n + n > sizeof(w->buf)) {
+		w_flush(w);
+		if (n > sizeof(w->buf)) {
+			if (fwrite(s, 1, n, w->f) != n)
+				w->err = true;
+			return;
+		}
+	}
+	memcpy(w->buf + w->n, s, n);
+	w->n += n;
+}
+
+static void w_str(struct wr *w, const char *s) { w_put(w, s, strlen(s)); }
+
+static void w_fmt(struct wr *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void w_fmt(struct wr *w, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		w_put(w, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t need;
+	unsigned min;
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		need = 2, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		need = 3, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		need = 4, min = 0x10000;
+	else
+		return 0;
+	if (n < need)
+		return 0;
+	unsigned cp = c & (0x7f >> need);
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return need;
+}
+
+/* JSON string for a <script> block: besides JSON's own escapes, '<', '>' and '&'
+ * become \u003c etc. so that no name can close the script element or open a
+ * comment, U+2028/9 are escaped for older JS parsers, and invalid UTF-8 becomes
+ * U+FFFD (JSON text must be Unicode). */
+static void w_json_str(struct wr *w, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	w_put(w, "\"", 1);
+	size_t i = 0, run = 0;
+	while (i < n) {
+		unsigned c = u[i];
+		const char *esc = NULL;
+		char tmp[8];
+		size_t l = 1;
+		if (c == '"')
+			esc = "\\\"";
+		else if (c == '\\')
+			esc = "\\\\";
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
+			snprintf(tmp, sizeof(tmp), "\\u%04x", c);
+			esc = tmp;
+		} else if (c >= 0x80) {
+			l = utf8_len(u + i, n - i);
+			if (!l) {
+				esc = "\\ufffd";
+				l = 1;
+			} else if (l == 3 && c == 0xe2 && u[i + 1] == 0x80 && (u[i + 2] == 0xa8 || u[i + 2] == 0xa9)) {
+				esc = u[i + 2] == 0xa8 ? "\\u2028" : "\\u2029";
+			}
+		}
+		if (esc) {
+			w_put(w, s + i - run, run);
+			run = 0;
+			w_str(w, esc);
+		} else {
+			run += l;
+		}
+		i += l;
+	}
+	w_put(w, s + n - run, run);
+	w_put(w, "\"", 1);
+}
+
+/* Text for HTML element content or a quoted attribute. */
+static void w_html(struct wr *w, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < n;) {
+		unsigned c = u[i];
+		size_t l = 1;
+		switch (c) {
+		case '<': w_str(w, "&lt;"); break;
+		case '>': w_str(w, "&gt;"); break;
+		case '&': w_str(w, "&amp;"); break;
+		case '"': w_str(w, "&quot;"); break;
+		case '\'': w_str(w, "&#39;"); break;
+		default:
+			if (c < 0x20 && c != '\t') {
+				w_str(w, " ");
+			} else if (c >= 0x80) {
+				l = utf8_len(u + i, n - i);
+				if (!l) {
+					w_str(w, "\xef\xbf\xbd");
+					l = 1;
+				} else {
+					w_put(w, s + i, l);
+				}
+			} else {
+				w_put(w, s + i, 1);
+			}
+		}
+		i += l;
+	}
+}
+
+/* Compact unsigned integers for the page: 5 bits per character, bit 5 set on
+ * every character but the last, in the URL-safe base64 alphabet (no character
+ * that needs escaping in JSON or HTML). The page decodes with a lookup table. */
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static void w_uv(struct wr *w, uint64_t v)
+{
+	char t[16];
+	size_t k = 0;
+	while (v >= 32) {
+		t[k++] = b64[32 | (v & 31)];
+		v >>= 5;
+	}
+	t[k++] = b64[v];
+	w_put(w, t, k);
+}
+
+/* Counts: integers as 2n, anything else as 2i+1 with i an index into the
+ * "floats" table (fractional weights are rare: perf periods are integers). */
+struct floats {
+	double *v;
+	size_t n, cap;
+	int err;
+};
+
+static void w_num(struct wr *w, struct floats *fl, double v)
+{
+	if (v >= 0 && v < 4.5e15 && v == floor(v)) {
+		w_uv(w, (uint64_t)v * 2);
+		return;
+	}
+	if (FK_GROW(fl->v, fl->cap, fl->n + 1)) {
+		fl->err = -FK_E_NOMEM;
+		return;
+	}
+	fl->v[fl->n] = v;
+	w_uv(w, (uint64_t)fl->n * 2 + 1);
+	fl->n++;
+}
+
+static void w_count(struct wr *w, double v)
+{
+	char num[40];
+	int k = fk_format_count(num, sizeof(num), v);
+	if (!isfinite(v))
+		w_str(w, "0");
+	else
+		w_put(w, num, (size_t)k);
+}
+
+static void w_head(struct wr *w, const struct hm *h, const char *title)
+{
+	w_str(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+		 "<meta name=\"generator\" content=\"flamekit " FK_VERSION_STRING "\">\n"
+		 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
+	w_html(w, title, strlen(title));
+	w_str(w, "</title>\n<style>\n");
+	w_str(w, fk_heatmap_css);
+	w_str(w, "</style>\n</head>\n<body>\n<header><h1>");
+	w_html(w, title, strlen(title));
+	w_str(w, "</h1>\n<span id=\"summary\"></span>\n"
+		 "<span class=\"ctl\"><label>scale <select id=\"scale\">"
+		 "<option value=\"linear\">linear</option><option value=\"rank\">rank</option>"
+		 "</select></label>\n<button id=\"clear\" type=\"button\">Clear selection</button></span>\n"
+		 "<div id=\"legend\"></div>\n</header>\n"
+		 "<main>\n<section id=\"hmpane\"><div id=\"hmhelp\">Drag over the cells (or click a start "
+		 "cell, then an end cell) to select a time range. A second range shows a differential "
+		 "flame graph (red: more in the second range, blue: less).</div>\n"
+		 "<div id=\"hmscroll\"><div id=\"hmwrap\"></div></div>\n<div id=\"sel\"></div></section>\n"
+		 "<section id=\"fgpane\"><div id=\"fgbar\"><button id=\"unzoom\" type=\"button\" "
+		 "disabled>Reset zoom</button> <input id=\"search\" type=\"search\" "
+		 "placeholder=\"search (regex)\" size=\"24\"> <span id=\"matched\"></span></div>\n"
+		 "<div id=\"fgtitle\">Select a range in the heat map.</div>\n"
+		 "<div id=\"fg\"></div>\n<div id=\"fgdetails\">&nbsp;</div></section>\n</main>\n"
+		 "<div id=\"tip\" hidden></div>\n"
+		 "<noscript>This page needs JavaScript.</noscript>\n");
+	(void)h;
+}
+
+static int write_page(struct hm *h, FILE *f)
+{
+	const fk_heatmap_opts *o = h->o;
+	const fk_svg_opts *so = &o->svg;
+	struct floats fl = { 0 };
+	struct wr *w = malloc(sizeof(*w));
+	if (!w)
+		return -FK_E_NOMEM;
+	w->f = f;
+	w->n = 0;
+	w->total = 0;
+	w->err = false;
+	const char *title = o->title && *o->title ? o->title : "Subsecond Offset Heat Map";
+
+	w_head(w, h, title);
+	w_str(w, "<script id=\"fkdata\" type=\"application/json\">{\"v\":1,\"title\":");
+	w_json_str(w, title, strlen(title));
+	w_fmt(w, ",\"rows\":%u,\"base\":%lld,\"first\":%lld,\"nsecs\":%lld,\"scale\":\"%s\"",
+	      h->rows, (long long)h->base, (long long)h->first, (long long)h->nsecs,
+	      o->rank ? "rank" : "linear");
+	w_fmt(w, ",\"samples\":%zu,\"notime\":%llu", h->kept, (unsigned long long)h->no_time);
+	const char *cn = so->countname && *so->countname ? so->countname : "samples";
+	w_str(w, ",\"countname\":");
+	w_json_str(w, cn, strlen(cn));
+	w_fmt(w, ",\"fh\":%d,\"fs\":%g,\"minw\":%g,\"inverted\":%s", so->frameheight > 0 ? so->frameheight : 16,
+	      so->fontsize > 0 ? so->fontsize : 12, so->minwidth > 0 ? so->minwidth : 0.1,
+	      so->inverted ? "true" : "false");
+	const char *font = so->fonttype && *so->fonttype ? so->fonttype : "Verdana";
+	w_str(w, ",\"font\":");
+	w_json_str(w, font, strlen(font));
+
+	w_str(w, ",\n\"names\":[");
+	for (uint32_t i = 0; i < h->nnames; i++) {
+		size_t l;
+		const char *s = fk_profile_name(h->p, h->name_old[i], &l);
+		if (i)
+			w_put(w, i % 16 ? "," : ",\n", i % 16 ? 1 : 2);
+		w_json_str(w, s, l);
+	}
+	/* nodes 1..n-1: parent as a distance back in preorder, then name id */
+	w_fmt(w, "],\n\"nnodes\":%u,\"nodes\":\"", h->nnew);
+	for (uint32_t i = 1; i < h->nnew; i++) {
+		const fk_node *n = &h->nd[h->old_of[i]];
+		w_uv(w, i - h->new_id[n->parent]);
+		w_uv(w, h->name_new[n->frame]);
+	}
+	w_str(w, "\",\n\"cells\":\"");
+	for (size_t c = 0; c < h->ncells; c++)
+		w_num(w, &fl, h->cell[c]);
+	/* pairs: per cell its pair count, then (stack id delta, count); secoff[s] is
+	 * where second s starts, so the page decodes only the seconds it needs */
+	w_str(w, "\",\n\"pairs\":\"");
+	int64_t *secoff = malloc((size_t)(h->nsecs + 1) * sizeof(*secoff));
+	if (!secoff) {
+		free(w);
+		free(fl.v);
+		return -FK_E_NOMEM;
+	}
+	uint64_t pairs0 = w->total;
+	for (size_t c = 0; c < h->ncells; c++) {
+		if (c % h->rows == 0)
+			secoff[c / h->rows] = (int64_t)(w->total - pairs0);
+		size_t a = h->pair_start[c], b = h->pair_start[c + 1];
+		w_uv(w, b - a);
+		uint32_t prev = 0;
+		for (size_t j = a; j < b; j++) {
+			w_uv(w, h->pair_leaf[j] - prev);
+			w_num(w, &fl, h->pair_count[j]);
+			prev = h->pair_leaf[j];
+		}
+	}
+	secoff[h->nsecs] = (int64_t)(w->total - pairs0);
+	w_str(w, "\",\n\"secoff\":[");
+	for (int64_t s = 0; s <= h->nsecs; s++)
+		w_fmt(w, s ? (s % 32 ? ",%lld" : ",\n%lld") : "%lld", (long long)secoff[s]);
+	free(secoff);
+	w_str(w, "],\n\"hl\":[");
+	for (size_t k = 0; k < h->nhl; k++) {
+		w_str(w, k ? ",{\"comm\":" : "{\"comm\":");
+		w_json_str(w, h->hl_name[k], h->hl_len[k]);
+		w_str(w, ",\"cells\":\"");
+		size_t prev = 0;
+		const double *hc = h->hl_cell + k * h->ncells;
+		for (size_t c = 0; c < h->ncells; c++)
+			if (hc[c] != 0) {
+				w_uv(w, c - prev);
+				w_num(w, &fl, hc[c]);
+				prev = c;
+			}
+		w_str(w, "\"}");
+	}
+	w_str(w, "],\n\"floats\":[");
+	for (size_t i = 0; i < fl.n; i++) {
+		if (i)
+			w_str(w, ",");
+		w_count(w, fl.v[i]);
+	}
+	w_str(w, "]}</script>\n<script>\n");
+	w_str(w, fk_heatmap_js);
+	w_str(w, "</script>\n</body></html>\n");
+	w_flush(w);
+	int err = fl.err ? fl.err : 0;
+	if (!err && (w->err || fflush(f) || ferror(f)))
+		err = -FK_E_WRITE;
+	free(w);
+	free(fl.v);
+	return err;
+}
+
+int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *o, FILE *out)
+{
+	struct hm h;
+	int err = build(&h, p, o);
+	if (err)
+		return err;
+	err = write_page(&h, out);
+	hm_free(&h);
+	return err;
+}
