@@ -171,6 +171,19 @@ int cli_out_open(cli_out *o, const char *path)
 		return 0;
 	}
 	o->path = strdup(path);
+	struct stat st;
+	if (o->path && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* a device or FIFO (/dev/stdout, /dev/full): write in place; renaming a
+		 * temp file over it would replace the device node */
+		o->f = fopen(path, "w");
+		if (!o->f) {
+			cli_err("%s: %s", path, strerror(errno));
+			free(o->path);
+			o->path = NULL;
+			return -1;
+		}
+		return 0;
+	}
 	size_t n = strlen(path) + 32;
 	o->tmp = malloc(n);
 	if (!o->path || !o->tmp) {
@@ -207,12 +220,12 @@ int cli_out_close(cli_out *o, int ok)
 			ok = 0;
 			rc = -1;
 		}
-		if (ok && rename(o->tmp, o->path)) {
+		if (o->tmp && ok && rename(o->tmp, o->path)) {
 			cli_err("%s: %s", o->path, strerror(errno));
 			rc = -1;
 			ok = 0;
 		}
-		if (!ok)
+		if (o->tmp && !ok)
 			unlink(o->tmp);
 		free(o->path);
 		free(o->tmp);
