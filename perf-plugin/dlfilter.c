@@ -1,0 +1,801 @@
+/* dlfilter.c - flamekit-dlfilter.so, a `perf script --dlfilter` plugin that folds
+ * every sample's callchain into a flamekit profile inside perf (no text round
+ * trip), pairs sched_switch events into off-CPU time, and writes folded stacks,
+ * timestamped samples and/or an SVG at the end. Options come from --dlarg. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <perf/perf_dlfilter.h>
+#include "flamekit.h"
+#include "dlfilter.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define PREFIX "flamekit-dlfilter: "
+const char *fkd_prog = "flamekit-dlfilter";
+
+/* perf fills this in after dlopen (looked up by name). */
+EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
+
+enum { EV_UNKNOWN = 0, EV_ONCPU, EV_SWITCH, EV_SKIP };
+#define MAX_EVENTS 32
+
+struct cache_ent {            /* (pid, comm, lookup address) -> frame id */
+	uint64_t addr;
+	int32_t pid;
+	uint32_t comm;        /* interned comm id: an exec changes the maps */
+	uint32_t frame;       /* 0 = empty slot (names are never empty) */
+	uint32_t kernel;
+};
+
+struct pend_ent {             /* thread switched out, waiting for its switch-in */
+	int32_t tid;          /* 0 = empty (idle is never tracked) */
+	int32_t pid;
+	uint32_t node;
+	uint32_t comm;
+	uint64_t t_out;
+	int32_t cpu;
+};
+
+struct out_file {
+	const char *path;     /* NULL = not requested, "-" = stdout */
+	char *tmp;
+	FILE *f;
+};
+
+struct state {
+	fk_profile *on, *off;           /* on-CPU (period or samples), off-CPU (us) */
+	struct fkd_opts o;
+	struct out_file folded, svgf, samples;
+	char *event_owned;
+	struct fkd_sched *sched;
+	struct { const char *name; int kind; } events[MAX_EVENTS];
+	unsigned nevents;
+	/* caches */
+	struct cache_ent *cache;
+	size_t cache_mask, cache_used;
+	struct pend_ent *pend;
+	size_t pend_mask, pend_used;
+	uint32_t *frames;
+	size_t frames_cap;
+	char *namebuf;
+	size_t namebuf_cap;
+	char *rootbuf;
+	size_t rootbuf_cap;
+	/* counters */
+	uint64_t n_on, n_switch, n_filtered, n_resolves, n_unpaired, n_nochain;
+	double cpu_period_ns;           /* sum of on-CPU periods of time-based events */
+	bool on_time_based, on_other;   /* kinds of on-CPU events seen */
+	bool failed;
+};
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs(PREFIX, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void lib_print(enum fk_level level, const char *msg, void *ctx)
+{
+	struct state *st = ctx;
+	if (level == FK_LEVEL_WARN || (st && st->o.verbose))
+		say("%s", msg);
+}
+
+/* ------------------------------------------------------------ output files */
+
+static int out_open(struct out_file *o)
+{
+	if (!o->path)
+		return 0;
+	if (strcmp(o->path, "-") == 0) {
+		o->f = stdout;
+		return 0;
+	}
+	size_t n = strlen(o->path) + 32;
+	o->tmp = malloc(n);
+	if (!o->tmp) {
+		say("out of memory");
+		return -1;
+	}
+	snprintf(o->tmp, n, "%s.tmp.%ld", o->path, (long)getpid());
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
+		say("cannot write %s: %s", o->path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ok: flush, check and rename into place; !ok: drop the temp file. */
+static int out_close(struct out_file *o, bool ok)
+{
+	int rc = 0;
+	if (!o->f)
+		return 0;
+	if (o->f == stdout) {
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			say("write error on stdout: %s", strerror(errno));
+			rc = -1;
+		}
+		o->f = NULL;
+		return rc;
+	}
+	if (ok && (fflush(o->f) != 0 || ferror(o->f))) {
+		say("write error on %s: %s", o->path, strerror(errno));
+		ok = false;
+		rc = -1;
+	}
+	if (fclose(o->f) != 0 && ok) {
+		say("write error on %s: %s", o->path, strerror(errno));
+		ok = false;
+		rc = -1;
+	}
+	o->f = NULL;
+	if (ok && rename(o->tmp, o->path) != 0) {
+		say("cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
+		ok = false;
+		rc = -1;
+	}
+	if (!ok)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	return rc;
+}
+
+/* ------------------------------------------------------------ start */
+
+static void state_free(struct state *st)
+{
+	if (!st)
+		return;
+	fk_profile_free(st->on);
+	fk_profile_free(st->off);
+	fkd_sched_free(st->sched);
+	free(st->cache);
+	free(st->pend);
+	free(st->frames);
+	free(st->namebuf);
+	free(st->rootbuf);
+	free(st->event_owned);
+	free(st);
+}
+
+EXPORT int start(void **data, void *ctx)
+{
+	struct state *st = calloc(1, sizeof(*st));
+	*data = NULL;
+	if (!st) {
+		say("out of memory");
+		return -ENOMEM;
+	}
+	fkd_opts_init(&st->o);
+	int argc = 0;
+	char **argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
+	for (int i = 0; i < argc; i++) {
+		if (fkd_parse_arg(&st->o, argv[i]) != 0) {
+			state_free(st);
+			return -EINVAL;
+		}
+	}
+	if (st->o.kernel_only && st->o.user_only) {
+		say("--dlarg kernel-only and user-only exclude each other");
+		state_free(st);
+		return -EINVAL;
+	}
+	st->folded.path = st->o.folded;
+	st->svgf.path = st->o.svg_path;
+	st->samples.path = st->o.samples;
+	if (!st->folded.path && !st->svgf.path && !st->samples.path)
+		st->folded.path = "-";
+	unsigned flags = (st->samples.path || st->o.svg.flamechart) ? FK_PROFILE_SAMPLES : 0;
+	fk_set_print(lib_print, st);
+	st->on = fk_profile_new(flags);
+	st->off = fk_profile_new(flags);
+	st->cache_mask = 4095;
+	st->cache = calloc(st->cache_mask + 1, sizeof(*st->cache));
+	st->pend_mask = 255;
+	st->pend = calloc(st->pend_mask + 1, sizeof(*st->pend));
+	if (!st->on || !st->off || !st->cache || !st->pend) {
+		say("out of memory");
+		state_free(st);
+		return -ENOMEM;
+	}
+	/* Open outputs now so a bad path fails before perf reads the whole file. */
+	if (out_open(&st->folded) || out_open(&st->svgf) || out_open(&st->samples)) {
+		out_close(&st->folded, false);
+		out_close(&st->svgf, false);
+		out_close(&st->samples, false);
+		state_free(st);
+		return -EINVAL;
+	}
+	*data = st;
+	return 0;
+}
+
+/* ------------------------------------------------------------ per sample */
+
+static int fail(struct state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct state *st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs(PREFIX, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	st->failed = true;
+	return -1;
+}
+
+static bool is_time_event(const char *name)
+{
+	/* Software clocks count nanoseconds: their period converts to time. */
+	return strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
+}
+
+static int classify(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
+{
+	const char *name = s->event ? s->event : "";
+	for (unsigned i = 0; i < st->nevents; i++)
+		if (st->events[i].name == name || strcmp(st->events[i].name, name) == 0)
+			return st->events[i].kind;
+	int kind;
+	struct perf_event_attr *attr = perf_dlfilter_fns.attr ? perf_dlfilter_fns.attr(ctx) : NULL;
+	if (attr && (attr->sample_type & PERF_SAMPLE_STACK_USER) && !st->o.dwarf_partial) {
+		fail(st, "event %s was recorded with --call-graph dwarf: perf unwinds its user "
+		     "stacks only when printing, so a dlfilter sees just the kernel frames and "
+		     "the sampled ip. Use `perf flame report` (it falls back to perf script text "
+		     "for such files) or --dlarg dwarf=partial", name);
+		return -1;
+	}
+	bool sw = strcmp(name, "sched:sched_switch") == 0;
+	if (sw && st->o.mode != MODE_CPU) {
+		kind = EV_SWITCH;
+		if (!st->sched) {
+			char err[512];
+			st->sched = fkd_sched_new(st->o.sched_format, err, sizeof(err));
+			if (!st->sched) {
+				fail(st, "%s", err);
+				return -1;
+			}
+		}
+	} else if (st->o.mode == MODE_OFFCPU) {
+		kind = EV_SKIP;
+	} else if (!st->o.event) {
+		/* Like stackcollapse-perf: the first on-CPU event seen is the one folded. */
+		st->event_owned = strdup(name);
+		if (!st->event_owned) {
+			fail(st, "out of memory");
+			return -1;
+		}
+		st->o.event = st->event_owned;
+		kind = EV_ONCPU;
+	} else {
+		kind = strcmp(st->o.event, name) == 0 ? EV_ONCPU : EV_SKIP;
+	}
+	if (kind == EV_ONCPU) {
+		if (is_time_event(name))
+			st->on_time_based = true;
+		else
+			st->on_other = true;
+	}
+	if (st->nevents < MAX_EVENTS) {
+		st->events[st->nevents].name = name;
+		st->events[st->nevents].kind = kind;
+		st->nevents++;
+	}
+	return kind;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 64;
+	while (n < need)
+		n *= 2;
+	void *np = realloc(*p, n * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = n;
+	return 0;
+}
+
+static inline uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int cache_grow(struct state *st)
+{
+	size_t nsize = (st->cache_mask + 1) * 2;
+	struct cache_ent *nt = calloc(nsize, sizeof(*nt));
+	if (!nt)
+		return -1;
+	for (size_t i = 0; i <= st->cache_mask; i++) {
+		struct cache_ent *e = &st->cache[i];
+		if (!e->frame)
+			continue;
+		size_t j = mix(e->addr ^ ((uint64_t)(uint32_t)e->pid << 32) ^ e->comm) & (nsize - 1);
+		while (nt[j].frame)
+			j = (j + 1) & (nsize - 1);
+		nt[j] = *e;
+	}
+	free(st->cache);
+	st->cache = nt;
+	st->cache_mask = nsize - 1;
+	return 0;
+}
+
+/* Frame id of the symbol at addr, resolved through perf once per (pid, comm, addr).
+ * Kernel addresses map the same in every process: one entry for all. */
+static int64_t frame_of(struct state *st, fk_profile *p, void *ctx, int32_t pid, uint32_t comm,
+			uint64_t addr, bool kernel)
+{
+	if (kernel) {
+		pid = -1;
+		comm = 0;
+	}
+	size_t i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
+	for (;;) {
+		struct cache_ent *e = &st->cache[i];
+		if (!e->frame)
+			break;
+		if (e->addr == addr && e->pid == pid && e->comm == comm) {
+			/* the cache is shared by both profiles: names are interned in each */
+			if (p == st->on)
+				return e->frame;
+			size_t len;
+			const char *nm = fk_profile_name(st->on, e->frame, &len);
+			return fk_profile_intern(p, nm, len);
+		}
+		i = (i + 1) & st->cache_mask;
+	}
+	struct perf_dlfilter_al al;
+	memset(&al, 0, sizeof(al));
+	al.size = sizeof(al);
+	const char *sym = NULL, *dso = NULL;
+	st->n_resolves++;
+	if (perf_dlfilter_fns.resolve_address(ctx, addr, &al) == 0) {
+		sym = al.sym;
+		dso = al.dso;
+	}
+	/* perf script prints "[unknown]" for both; fk_perf_tidy_name sees the same. */
+	if (!sym)
+		sym = "[unknown]";
+	if (!dso)
+		dso = "[unknown]";
+	size_t sl = strlen(sym), dl = strlen(dso);
+	if (grow((void **)&st->namebuf, &st->namebuf_cap, sl + dl + 16, 1))
+		return -FK_E_NOMEM;
+	size_t n = fk_perf_tidy_name(st->namebuf, sym, sl, dso, dl, &st->o.popts);
+	int64_t id = fk_profile_intern(st->on, st->namebuf, n);
+	if (id <= 0)
+		return id < 0 ? id : fk_profile_intern(st->on, "[unknown]", 9);
+	if ((st->cache_used + 1) * 2 > st->cache_mask + 1) {
+		if (cache_grow(st))
+			return -FK_E_NOMEM;
+		i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
+		while (st->cache[i].frame)
+			i = (i + 1) & st->cache_mask;
+	}
+	st->cache[i] = (struct cache_ent){ addr, pid, comm, (uint32_t)id, kernel };
+	st->cache_used++;
+	if (p == st->on)
+		return id;
+	return fk_profile_intern(p, st->namebuf, n);
+}
+
+/* Root frame: the process name as perf script prints it, spaces made '_'
+ * (stackcollapse-perf), optionally with -PID or -PID/TID. */
+static int64_t root_of(struct state *st, fk_profile *p, const char *comm, int32_t pid, int32_t tid)
+{
+	size_t cl = strlen(comm);
+	if (grow((void **)&st->rootbuf, &st->rootbuf_cap, cl + 32, 1))
+		return -FK_E_NOMEM;
+	char *b = st->rootbuf;
+	for (size_t i = 0; i < cl; i++)
+		b[i] = comm[i] == ' ' ? '_' : comm[i];
+	size_t n = cl;
+	if (st->o.tid)
+		n += (size_t)snprintf(b + n, 32, "-%d/%d", pid, tid);
+	else if (st->o.pid)
+		n += (size_t)snprintf(b + n, 32, "-%d", pid);
+	return fk_profile_intern(p, b, n);
+}
+
+/* Build root-first frame ids of the sample into st->frames; returns the count,
+ * 0 if the kernel/user filter leaves nothing, or a negative error. */
+static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dlfilter_sample *s,
+			   void *ctx, const char *comm, uint32_t comm_id)
+{
+	size_t nchain = s->raw_callchain_nr;
+	if (grow((void **)&st->frames, &st->frames_cap, nchain + 2, sizeof(uint32_t)))
+		return -FK_E_NOMEM;
+	/* Fill leaf-first from index 1, then reverse (slot 0 gets the root). */
+	uint32_t *fr = st->frames;
+	size_t n = 1;
+	if (nchain == 0) {
+		st->n_nochain++;
+		bool kernel = s->cpumode == PERF_RECORD_MISC_KERNEL ||
+			      s->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+		if (s->ip && !(kernel ? st->o.user_only : st->o.kernel_only)) {
+			int64_t id = frame_of(st, p, ctx, s->pid, comm_id, s->ip, kernel);
+			if (id < 0)
+				return id;
+			fr[n++] = (uint32_t)id;
+		}
+	} else {
+		bool kernel = false, first = true;
+		unsigned depth = 0;
+		for (size_t i = 0; i < nchain; i++) {
+			uint64_t ip = s->raw_callchain[i];
+			if (ip >= PERF_CONTEXT_MAX) {
+				kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_GUEST_KERNEL ||
+					 ip == PERF_CONTEXT_HV;
+				first = true;
+				continue;
+			}
+			if (depth++ >= st->o.max_stack)
+				break;
+			/* The first ip of a context is where it was interrupted; the
+			 * others are return addresses, which point after the call and
+			 * may already be in the next function. */
+			uint64_t look = (first || st->o.exact_ret || ip == 0) ? ip : ip - 1;
+			first = false;
+			if (kernel ? st->o.user_only : st->o.kernel_only)
+				continue;
+			int64_t id = frame_of(st, p, ctx, s->pid, comm_id, look, kernel);
+			if (id < 0)
+				return id;
+			fr[n++] = (uint32_t)id;
+		}
+	}
+	if (n == 1 && (st->o.kernel_only || st->o.user_only))
+		return 0;
+	int64_t root = root_of(st, p, comm, s->pid, s->tid);
+	if (root < 0)
+		return root;
+	fr[0] = (uint32_t)root;
+	for (size_t a = 1, b = n - 1; a < b; a++, b--) {
+		uint32_t t = fr[a];
+		fr[a] = fr[b];
+		fr[b] = t;
+	}
+	return (int64_t)n;
+}
+
+static struct pend_ent *pend_slot(struct state *st, int32_t tid, bool create)
+{
+	if (create && (st->pend_used + 1) * 2 > st->pend_mask + 1) {
+		size_t nsize = (st->pend_mask + 1) * 2;
+		struct pend_ent *nt = calloc(nsize, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i <= st->pend_mask; i++) {
+			if (!st->pend[i].tid)
+				continue;
+			size_t j = mix((uint32_t)st->pend[i].tid) & (nsize - 1);
+			while (nt[j].tid)
+				j = (j + 1) & (nsize - 1);
+			nt[j] = st->pend[i];
+		}
+		free(st->pend);
+		st->pend = nt;
+		st->pend_mask = nsize - 1;
+	}
+	size_t i = mix((uint32_t)tid) & st->pend_mask;
+	while (st->pend[i].tid && st->pend[i].tid != tid)
+		i = (i + 1) & st->pend_mask;
+	if (!st->pend[i].tid && !create)
+		return NULL;
+	return &st->pend[i];
+}
+
+/* Linear probing delete: re-insert the rest of the cluster. */
+static void pend_delete(struct state *st, struct pend_ent *e)
+{
+	size_t i = (size_t)(e - st->pend);
+	st->pend[i].tid = 0;
+	st->pend_used--;
+	for (size_t j = (i + 1) & st->pend_mask; st->pend[j].tid; j = (j + 1) & st->pend_mask) {
+		struct pend_ent moved = st->pend[j];
+		st->pend[j].tid = 0;
+		size_t k = mix((uint32_t)moved.tid) & st->pend_mask;
+		while (st->pend[k].tid)
+			k = (k + 1) & st->pend_mask;
+		st->pend[k] = moved;
+	}
+}
+
+static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
+{
+	struct fkd_switch sw;
+	char err[512];
+	if (!s->raw_data || fkd_sched_decode(st->sched, s->raw_data, s->raw_size, &sw, err,
+					     sizeof(err)) != 0)
+		return fail(st, "sample at %llu.%09llu: %s", (unsigned long long)(s->time / 1000000000),
+			    (unsigned long long)(s->time % 1000000000),
+			    s->raw_data ? err : "sched_switch sample without raw data (record with -R?)");
+	st->n_switch++;
+	/* Switch-in of a thread we saw leave: its blocked interval ends now. */
+	if (sw.next_pid > 0) {
+		struct pend_ent *e = pend_slot(st, sw.next_pid, false);
+		if (e) {
+			int64_t dt = (int64_t)(s->time - e->t_out);
+			if (dt >= 0 && dt >= st->o.offcpu_min_ns) {
+				fk_sample_info info = { .time = (double)e->t_out / 1e9, .pid = e->pid,
+							.tid = e->tid, .cpu = e->cpu };
+				size_t cl = 0;
+				info.comm = fk_profile_name(st->off, e->comm, &cl);
+				info.comm_len = cl;
+				/* whole microseconds keep sums exact (no 0.1-style fractions) */
+				double us = (double)((dt + 500) / 1000);
+				int rc = fk_profile_add_to_node(st->off, e->node, 0, us, &info);
+				if (rc < 0)
+					return fail(st, "%s", fk_strerror(rc));
+			}
+			pend_delete(st, e);
+		}
+	}
+	/* Switch-out: the callchain is the stack the thread blocks in. Idle
+	 * (pid 0) never blocks. */
+	if (sw.prev_pid > 0 && !(st->o.blocked_only && sw.prev_state == 0)) {
+		const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
+		const char *comm = ip_al && ip_al->comm ? ip_al->comm : sw.prev_comm;
+		int64_t cid = fk_profile_intern(st->off, comm, strlen(comm));
+		if (cid < 0)
+			return fail(st, "%s", fk_strerror((int)cid));
+		int64_t n = build_stack(st, st->off, s, ctx, comm, (uint32_t)cid);
+		if (n < 0)
+			return fail(st, "%s", fk_strerror((int)n));
+		if (n == 0) {
+			st->n_filtered++;
+			return 1;
+		}
+		/* Zero-count path now; the blocked time is added at switch-in. */
+		int64_t node = fk_profile_add_stack(st->off, st->frames, (size_t)n, 0, 0.0);
+		if (node < 0)
+			return fail(st, "%s", fk_strerror((int)node));
+		struct pend_ent *e = pend_slot(st, sw.prev_pid, true);
+		if (!e)
+			return fail(st, "out of memory");
+		if (!e->tid)
+			st->pend_used++;
+		else
+			st->n_unpaired++;
+		*e = (struct pend_ent){ sw.prev_pid, s->pid, (uint32_t)node, (uint32_t)cid, s->time,
+					s->cpu };
+	}
+	return 1;
+}
+
+EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *ctx)
+{
+	struct state *st = data;
+	if (!st || st->failed)
+		return -1;
+	int kind = classify(st, s, ctx);
+	if (kind < 0)
+		return -1;
+	if (kind == EV_SKIP) {
+		st->n_filtered++;
+		return 1;
+	}
+	if (kind == EV_SWITCH)
+		return do_switch(st, s, ctx);
+
+	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
+	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
+	int64_t cid = fk_profile_intern(st->on, comm, strlen(comm));
+	if (cid < 0)
+		return fail(st, "%s", fk_strerror((int)cid));
+	int64_t n = build_stack(st, st->on, s, ctx, comm, (uint32_t)cid);
+	if (n < 0)
+		return fail(st, "%s", fk_strerror((int)n));
+	if (n == 0) {
+		st->n_filtered++;
+		return 1;
+	}
+	double w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
+	st->cpu_period_ns += (double)s->period;
+	int64_t rc;
+	if (fk_profile_flags(st->on) & FK_PROFILE_SAMPLES) {
+		fk_sample_info info = { .time = (double)s->time / 1e9, .pid = s->pid, .tid = s->tid,
+					.cpu = s->cpu, .comm = comm, .comm_len = strlen(comm) };
+		rc = fk_profile_add_sample(st->on, st->frames, (size_t)n, 0, w, &info);
+	} else {
+		rc = fk_profile_add_stack(st->on, st->frames, (size_t)n, 0, w);
+	}
+	if (rc < 0)
+		return fail(st, "%s", fk_strerror((int)rc));
+	st->n_on++;
+	return 1;   /* perf prints nothing */
+}
+
+/* ------------------------------------------------------------ stop */
+
+/* Scaled counts are rounded to whole units (ns periods -> us) so sums stay exact. */
+static double scale(double v, double factor)
+{
+	return factor == 1.0 ? v : round(v * factor);
+}
+
+/* Copy src into dst scaling counts by factor and, when mark is non-NULL,
+ * appending that frame on top of every stack (samples kept if both keep them). */
+static int copy_into(fk_profile *dst, const fk_profile *src, double factor, const char *mark)
+{
+	size_t nn;
+	const fk_node *nodes = fk_profile_nodes(src, &nn);
+	uint32_t *map = calloc(nn ? nn : 1, sizeof(*map));  /* src node -> dst node */
+	if (!map)
+		return -FK_E_NOMEM;
+	int64_t markid = 0;
+	if (mark && (markid = fk_profile_intern(dst, mark, strlen(mark))) < 0) {
+		free(map);
+		return (int)markid;
+	}
+	/* Parents come before children in the node array (created root first). */
+	map[0] = 0;
+	for (size_t i = 1; i < nn; i++) {
+		size_t len;
+		const char *nm = fk_profile_name(src, nodes[i].frame, &len);
+		int64_t f = fk_profile_intern(dst, nm, len);
+		if (f < 0) {
+			free(map);
+			return (int)f;
+		}
+		int64_t c = fk_profile_child(dst, map[nodes[i].parent], (uint32_t)f);
+		if (c < 0) {
+			free(map);
+			return (int)c;
+		}
+		map[i] = (uint32_t)c;
+	}
+	if (mark) {
+		for (size_t i = 1; i < nn; i++) {
+			if (nodes[i].self[0] == 0)
+				continue;
+			int64_t c = fk_profile_child(dst, map[i], (uint32_t)markid);
+			if (c < 0) {
+				free(map);
+				return (int)c;
+			}
+			map[i] = (uint32_t)c;
+		}
+	}
+	size_t ns;
+	const fk_sample *smp = fk_profile_samples(src, &ns);
+	int rc = 0;
+	if ((fk_profile_flags(dst) & FK_PROFILE_SAMPLES) && ns) {
+		for (size_t i = 0; i < ns && rc == 0; i++) {
+			size_t cl = 0;
+			const char *cm = smp[i].comm ? fk_profile_name(src, smp[i].comm, &cl) : NULL;
+			fk_sample_info info = { .time = smp[i].time, .pid = smp[i].pid, .tid = smp[i].tid,
+						.cpu = smp[i].cpu, .comm = cm, .comm_len = cl };
+			rc = fk_profile_add_to_node(dst, map[smp[i].node], 0,
+						    scale(smp[i].weight, factor), &info);
+		}
+	} else {
+		for (size_t i = 1; i < nn && rc == 0; i++)
+			if (nodes[i].self[0] != 0)
+				rc = fk_profile_add_to_node(dst, map[i], 0,
+							    scale(nodes[i].self[0], factor), NULL);
+	}
+	free(map);
+	return rc;
+}
+
+static int write_outputs(struct state *st, const fk_profile *p)
+{
+	int rc = 0;
+	if (st->folded.f && (rc = fk_profile_write_folded(p, st->folded.f)) < 0) {
+		say("writing folded stacks to %s: %s", st->folded.path, fk_strerror(rc));
+		return -1;
+	}
+	if (st->samples.f && (rc = fk_profile_write_samples(p, st->samples.f)) < 0) {
+		say("writing samples to %s: %s", st->samples.path, fk_strerror(rc));
+		return -1;
+	}
+	if (st->svgf.f && (rc = fk_render_svg(p, &st->o.svg, st->svgf.f)) < 0) {
+		say("rendering %s: %s", st->svgf.path, fk_strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+EXPORT int stop(void *data, void *ctx)
+{
+	struct state *st = data;
+	if (!st)
+		return 0;   /* start failed: perf still calls stop */
+	bool ok = !st->failed;
+	fk_profile *combined = NULL;
+	const fk_profile *p = st->on;
+	bool have_on = fk_profile_total(st->on, 0) > 0, have_off = st->n_switch > 0;
+	if (ok && have_off && have_on) {
+		/* On- and off-CPU time in one graph: both in microseconds. */
+		if (st->o.count_samples || !st->on_time_based || st->on_other) {
+			say("a combined on/off-CPU graph needs a cpu-clock or task-clock on-CPU "
+			    "event weighted by period (got %s%s); use --dlarg mode=cpu or mode=offcpu",
+			    st->o.event ? st->o.event : "?", st->o.count_samples ? " with count=samples" : "");
+			ok = false;
+		} else {
+			combined = fk_profile_new(fk_profile_flags(st->on));
+			int rc = combined ? copy_into(combined, st->on, 1e-3, NULL) : -FK_E_NOMEM;
+			if (rc == 0)
+				rc = copy_into(combined, st->off, 1.0, "[off-cpu]");
+			if (rc < 0) {
+				say("combining on/off-CPU stacks: %s", fk_strerror(rc));
+				ok = false;
+			}
+			p = combined;
+			if (!st->o.svg.countname)
+				st->o.svg.countname = "us";
+			if (!st->o.svg.title)
+				st->o.svg.title = "On/Off-CPU Time Flame Graph";
+		}
+	} else if (have_off) {
+		p = st->off;
+		if (!st->o.svg.countname)
+			st->o.svg.countname = "us";
+		if (!st->o.svg.colors)
+			st->o.svg.colors = "io";
+		if (!st->o.svg.title)
+			st->o.svg.title = "Off-CPU Time Flame Graph";
+	}
+	if (ok && fk_profile_total(p, 0) <= 0)
+		say("warning: no samples were folded%s", st->n_filtered ? " (all were filtered)" : "");
+	if (ok && write_outputs(st, p) != 0)
+		ok = false;
+	int rc = 0;
+	rc |= out_close(&st->folded, ok);
+	rc |= out_close(&st->svgf, ok);
+	rc |= out_close(&st->samples, ok);
+	if (st->o.verbose || st->n_filtered)
+		say("%llu on-CPU samples, %llu sched_switch events, %llu filtered out, %llu "
+		    "addresses resolved, %zu unique stacks",
+		    (unsigned long long)st->n_on, (unsigned long long)st->n_switch,
+		    (unsigned long long)st->n_filtered, (unsigned long long)st->n_resolves,
+		    fk_profile_stack_count(p));
+	if (st->o.verbose && st->n_unpaired)
+		say("%llu switch-outs had no matching switch-in", (unsigned long long)st->n_unpaired);
+	fk_profile_free(combined);
+	bool failed_before = st->failed;
+	fk_set_print(NULL, NULL);
+	state_free(st);
+	if (!ok || rc) {
+		/* perf ignores stop()'s return value: end perf with a failing status
+		 * so a caller never mistakes missing output for success. */
+		if (!failed_before)
+			say("no output written");
+		fflush(stdout);
+		exit(1);
+	}
+	return 0;
+}
+
+EXPORT const char *filter_description(const char **long_description)
+{
+	if (long_description)
+		*long_description = fkd_usage_text;
+	return "flamekit: fold callchains into flame graph stacks (folded/SVG), on- and off-CPU";
+}

@@ -1,0 +1,49 @@
+/* dlfilter.h - private state of flamekit-dlfilter.so shared by its files
+ * (entry points and options in dlfilter.c, sched_switch decoding in sched.c). */
+#ifndef FK_DLFILTER_H
+#define FK_DLFILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "flamekit.h"
+
+enum { MODE_AUTO = 0, MODE_CPU, MODE_OFFCPU };
+
+/* Options of one folding run: --dlarg KEY[=VALUE] strings, parsed by opts.c. */
+struct fkd_opts {
+	fk_parse_opts popts;            /* name tidying (kernel/jit/all/full-names) */
+	fk_svg_opts svg;
+	const char *folded, *svg_path, *samples;   /* outputs; "-" = stdout */
+	bool pid, tid, kernel_only, user_only, count_samples, dwarf_partial, verbose;
+	bool exact_ret, blocked_only;
+	int mode;
+	unsigned max_stack;
+	const char *event;              /* on-CPU event to keep; NULL = first seen */
+	const char *sched_format;
+	int64_t offcpu_min_ns;
+};
+
+/* Program name for messages ("flamekit-dlfilter" or "perf flame"). */
+extern const char *fkd_prog;
+extern const char *const fkd_usage_text;
+void fkd_opts_init(struct fkd_opts *o);
+/* Parse one KEY[=VALUE]; 0, or -1 after printing why. Values are borrowed. */
+int fkd_parse_arg(struct fkd_opts *o, const char *arg);
+
+/* Decoded sched:sched_switch payload. */
+struct fkd_switch {
+	int32_t prev_pid, next_pid;
+	int64_t prev_state;
+	char prev_comm[17], next_comm[17];
+};
+
+struct fkd_sched;
+/* Load the sched_switch format (path NULL = tracefs). NULL + message on error. */
+struct fkd_sched *fkd_sched_new(const char *format_path, char *err, size_t errlen);
+void fkd_sched_free(struct fkd_sched *s);
+/* Decode one raw tracepoint record; 0 or -1 (err filled) if it is not a
+ * sched_switch record of the loaded format. */
+int fkd_sched_decode(struct fkd_sched *s, const void *raw, uint32_t size, struct fkd_switch *out,
+		     char *err, size_t errlen);
+
+#endif
