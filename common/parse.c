@@ -7,9 +7,6 @@
 #include <unistd.h>
 #include "internal.h"
 
-/* Formats built by other files are weak until every file is in the tree. */
-#pragma weak fk_format_perf
-
 static const fk_format *const formats[] = {
 	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
 	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_folded,

@@ -1,0 +1,1546 @@
+/* parse-perf.c - `perf script` text -> stacks, folded exactly as FlameGraph's
+ * stackcollapse-perf.pl folds them (same regex semantics, tidying and options), at
+ * GB/s: lines found with vector compares, each distinct frame line tidied once. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "parse-perf.h"
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ character classes
+ * Perl's ASCII rules on byte strings: \s = [\t\n\v\f\r ], \w = [A-Za-z0-9_], \d = [0-9]. */
+enum { C_WS = 1, C_W = 2, C_D = 4 };
+static const unsigned char ctab[256] = {
+	['\t'] = C_WS, ['\n'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS, ['\r'] = C_WS, [' '] = C_WS,
+	['0'] = C_W | C_D, ['1'] = C_W | C_D, ['2'] = C_W | C_D, ['3'] = C_W | C_D,
+	['4'] = C_W | C_D, ['5'] = C_W | C_D, ['6'] = C_W | C_D, ['7'] = C_W | C_D,
+	['8'] = C_W | C_D, ['9'] = C_W | C_D, ['_'] = C_W,
+	['A'] = C_W, ['B'] = C_W, ['C'] = C_W, ['D'] = C_W, ['E'] = C_W, ['F'] = C_W, ['G'] = C_W,
+	['H'] = C_W, ['I'] = C_W, ['J'] = C_W, ['K'] = C_W, ['L'] = C_W, ['M'] = C_W, ['N'] = C_W,
+	['O'] = C_W, ['P'] = C_W, ['Q'] = C_W, ['R'] = C_W, ['S'] = C_W, ['T'] = C_W, ['U'] = C_W,
+	['V'] = C_W, ['W'] = C_W, ['X'] = C_W, ['Y'] = C_W, ['Z'] = C_W,
+	['a'] = C_W, ['b'] = C_W, ['c'] = C_W, ['d'] = C_W, ['e'] = C_W, ['f'] = C_W, ['g'] = C_W,
+	['h'] = C_W, ['i'] = C_W, ['j'] = C_W, ['k'] = C_W, ['l'] = C_W, ['m'] = C_W, ['n'] = C_W,
+	['o'] = C_W, ['p'] = C_W, ['q'] = C_W, ['r'] = C_W, ['s'] = C_W, ['t'] = C_W, ['u'] = C_W,
+	['v'] = C_W, ['w'] = C_W, ['x'] = C_W, ['y'] = C_W, ['z'] = C_W,
+};
+#define IS_WS(c) (ctab[(unsigned char)(c)] & C_WS)
+#define IS_W(c) (ctab[(unsigned char)(c)] & C_W)
+#define IS_D(c) (ctab[(unsigned char)(c)] & C_D)
+
+/* ------------------------------------------------------------------ hashing: 8 bytes a step,
+ * four independent lanes so long C++ names hash at several bytes per cycle. */
+#define HK1 0x9e3779b97f4a7c15ULL
+#define HK2 0xc2b2ae3d27d4eb4fULL
+static inline uint64_t rd64(const char *s) { uint64_t w; memcpy(&w, s, 8); return w; }
+static inline uint32_t rd32(const char *s) { uint32_t w; memcpy(&w, s, 4); return w; }
+static inline uint64_t rotl(uint64_t x, int r) { return x << r | x >> (64 - r); }
+
+static uint64_t hash_bytes(const char *s, size_t n, uint64_t seed)
+{
+	uint64_t a = seed ^ (n * HK2), b = HK1, c = HK2 ^ n, d = seed + HK1;
+	while (n >= 32) {
+		a = rotl((a ^ rd64(s)) * HK1, 29);
+		b = rotl((b ^ rd64(s + 8)) * HK2, 31);
+		c = rotl((c ^ rd64(s + 16)) * HK1, 27);
+		d = rotl((d ^ rd64(s + 24)) * HK2, 33);
+		s += 32;
+		n -= 32;
+	}
+	while (n >= 8) {
+		a = rotl((a ^ rd64(s)) * HK1, 29);
+		a ^= b;
+		s += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	if (n >= 4)
+		w = (uint64_t)rd32(s) | (uint64_t)rd32(s + n - 4) << 32;
+	else if (n)
+		w = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n >> 1] << 8 |
+		    (uint64_t)(unsigned char)s[n - 1] << 16;
+	b = (b ^ w) * HK2;
+	return fk_mix64(a ^ rotl(b, 17) ^ rotl(c, 31) ^ rotl(d, 47));
+}
+
+/* ------------------------------------------------------------------ caches
+ * Frame cache: the raw bytes of a frame line (from the end of the address on) -> the
+ * frame ids it folds to. The pname cache is the same structure keyed by the
+ * process-name text. Keys live in one arena addressed by offsets. */
+#define NRES_BAD UINT32_MAX
+#define KEY_FLAGS_SHIFT 28
+#define KEY_MAX_CACHED (1u << KEY_FLAGS_SHIFT) /* longer keys are tidied each time */
+
+struct fent {
+	uint64_t hash;  /* 0 = empty slot (real hashes are forced non-zero) */
+	uint32_t koff;
+	uint32_t klen;  /* low 28 bits length, top bits flags */
+	uint32_t res;   /* nres == 1: the frame id; > 1: offset in rids */
+	uint32_t nres;  /* NRES_BAD: line does not parse */
+};
+
+struct sent {
+	uint64_t hash;
+	uint32_t off, n; /* ids in sids */
+	uint32_t leaf;
+	uint32_t pad;
+};
+
+struct ftab {
+	struct fent *t;
+	size_t mask, n;
+};
+
+struct evfilter {
+	char name[256];
+	size_t len;
+	bool set, defaulted, too_long;
+};
+
+struct warn {
+	uint64_t line;
+	char msg[240];
+};
+
+/* One parsing thread: its profile, caches, the state of the sample being read. */
+struct pp {
+	fk_profile *p;
+	const fk_parse_opts *o;
+	fk_perf_scan_fn scan;
+	bool keep_samples, pc_key, mapped;
+	struct evfilter ev;
+
+	struct ftab fc, pc;
+	char *keys;
+	size_t keys_len, keys_cap;
+	uint32_t *rids;
+	size_t rids_len, rids_cap;
+	struct sent *st;
+	size_t st_mask, st_n;
+	uint32_t *sids;
+	size_t sids_len, sids_cap;
+
+	/* sample being read: perl's $pname, @stack, $m_period */
+	bool have_pname, java;
+	uint32_t pn_res, pn_n;
+	double weight;
+	fk_sample_info info;
+	char *comm;
+	size_t comm_cap;
+	uint32_t *fr; /* frame ids, leaf first */
+	size_t fr_n, fr_cap;
+
+	uint32_t *tmp;
+	size_t tmp_n, tmp_cap;
+	char *sbuf;
+	size_t sbuf_cap;
+	char *kbuf;
+	size_t kbuf_cap;
+	uint32_t *ends;
+
+	/* per block accounting; line numbers relative to the region start */
+	uint64_t lineno, samples, filtered;
+	struct warn *warns;
+	unsigned nwarns, maxwarns;
+	uint64_t unshown;
+	uint64_t skip_line;
+	char skip_ev[80];
+	bool skipped;
+	uint64_t nul_line, utf8_line;
+	bool saw_nul, saw_utf8;
+	int err;
+
+	/* --inline: nm output per module */
+	struct nmc { char *mod; char *out; size_t len; } *nm;
+	size_t nm_n;
+};
+
+static int grow_bytes(char **b, size_t *cap, size_t need)
+{
+	return fk_grow((void **)b, cap, need, 1);
+}
+
+static void set_err(struct pp *t, int err)
+{
+	if (!t->err)
+		t->err = err;
+}
+
+/* Printable excerpt of an untrusted line for a message. */
+static void excerpt(char *out, size_t size, const char *l, size_t len)
+{
+	size_t n = len < size - 4 ? len : size - 4, i;
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)l[i];
+		out[i] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+	}
+	if (n < len)
+		memcpy(out + i, "...", 3), i += 3;
+	out[i] = 0;
+}
+
+static void bad(struct pp *t, const char *what, const char *l, size_t len)
+{
+	if (t->nwarns >= t->maxwarns) {
+		t->unshown++;
+		return;
+	}
+	struct warn *w = &t->warns[t->nwarns++];
+	char ex[72];
+	excerpt(ex, sizeof(ex), l, len);
+	w->line = t->lineno;
+	snprintf(w->msg, sizeof(w->msg), "%s: '%s'", what, ex);
+}
+
+/* UTF-8 validity (names are kept byte for byte either way; this only feeds a note). */
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if (w & 0x8080808080808080ULL)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		unsigned c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t k;
+		unsigned min;
+		if (c >= 0xc2 && c <= 0xdf)
+			k = 1, min = 0x80;
+		else if (c >= 0xe0 && c <= 0xef)
+			k = 2, min = 0x800;
+		else if (c >= 0xf0 && c <= 0xf4)
+			k = 3, min = 0x10000;
+		else
+			return false;
+		if (i + k >= n)
+			return false;
+		unsigned cp = c & (0x3f >> k);
+		for (size_t j = 1; j <= k; j++) {
+			if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + j] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += k + 1;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------ perl's regexes */
+
+/* the regex ^(\S.+?)\s+(\d+)[/]*(\d+)*\s+ : the sample header. */
+struct hdr {
+	size_t comm_len;
+	size_t a0, a1;    /* $2 */
+	size_t b0, b1;    /* $3 (b0 == b1: undef) */
+	size_t end;       /* end of the match */
+};
+
+static bool match_header(const char *l, size_t len, struct hdr *h)
+{
+	if (len < 4 || IS_WS(l[0]))
+		return false;
+	for (size_t i = 2; i < len; i++) {
+		if (!IS_WS(l[i]))
+			continue;
+		size_t j = i;
+		while (j < len && IS_WS(l[j]))
+			j++;
+		size_t wsend = j, a0 = j;
+		while (j < len && IS_D(l[j]))
+			j++;
+		if (j > a0) {
+			size_t a1 = j;
+			while (j < len && l[j] == '/')
+				j++;
+			size_t b0 = j;
+			while (j < len && IS_D(l[j]))
+				j++;
+			if (j < len && IS_WS(l[j])) {
+				*h = (struct hdr){ i, a0, a1, b0, j, j };
+				return true;
+			}
+		}
+		i = wsend - 1; /* later starts inside this blank run fail the same way */
+	}
+	return false;
+}
+
+/* /:\s*(\d+)*\s+(\S+):\s*$/ : period and event at the end of the header. */
+static bool match_event(const char *l, size_t len, size_t *e0, size_t *e1, size_t *d0, size_t *d1)
+{
+	size_t e = len;
+	while (e > 0 && IS_WS(l[e - 1]))
+		e--;
+	if (e < 2 || l[e - 1] != ':')
+		return false;
+	size_t t = e - 1;
+	while (t > 0 && !IS_WS(l[t - 1]))
+		t--;
+	if (t == 0 || e - t < 2)
+		return false;
+	size_t w0 = t;
+	while (w0 > 0 && IS_WS(l[w0 - 1]))
+		w0--;
+	if (w0 == 0)
+		return false;
+	*e0 = t;
+	*e1 = e - 1;
+	if (l[w0 - 1] == ':') {
+		*d0 = *d1 = 0;
+		return true;
+	}
+	size_t g = w0;
+	while (g > 0 && IS_D(l[g - 1]))
+		g--;
+	if (g == w0 || g == 0)
+		return false;
+	*d0 = g;
+	*d1 = w0;
+	if (l[g - 1] == ':')
+		return true;
+	size_t v = g;
+	while (v > 0 && IS_WS(l[v - 1]))
+		v--;
+	return v < g && v > 0 && l[v - 1] == ':';
+}
+
+/* /^\s*(\w+)\s*(.+) \((.*)\)/ : a stack frame line. pc, raw function and module spans. */
+struct frm {
+	size_t pc0, pc1, f0, f1, m0, m1;
+};
+
+static bool match_frame(const char *l, size_t len, struct frm *f)
+{
+	size_t s = 0;
+	while (s < len && IS_WS(l[s]))
+		s++;
+	size_t w = s;
+	while (w < len && IS_W(l[w]))
+		w++;
+	if (w == s)
+		return false;
+	size_t q0 = w;
+	while (q0 < len && IS_WS(l[q0]))
+		q0++;
+	const char *rp = memrchr(l, ')', len);
+	if (!rp || rp - l < 2)
+		return false;
+	size_t lp = (size_t)(rp - l), P = lp - 2;
+	for (;; P--) {
+		if (l[P] == ' ' && l[P + 1] == '(')
+			break;
+		if (P == 0)
+			return false;
+	}
+	if (P >= q0 + 1)
+		*f = (struct frm){ s, w, q0, P, P + 2, lp };
+	else if (P >= w + 1)
+		*f = (struct frm){ s, w, P - 1, P, P + 2, lp };
+	else if (P >= s + 2)
+		*f = (struct frm){ s, P - 1, P - 1, P, P + 2, lp };
+	else
+		return false;
+	return true;
+}
+
+/* ------------------------------------------------------------------ name tidying */
+
+static bool contains(const char *s, size_t n, const char *needle)
+{
+	return memmem(s, n, needle, strlen(needle)) != NULL;
+}
+
+/* $mod =~ m:/tmp/perf-\d+\.map: */
+static bool is_jit_mod(const char *m, size_t n)
+{
+	const char *p = m, *end = m + n;
+	while ((p = memmem(p, (size_t)(end - p), "/tmp/perf-", 10))) {
+		const char *q = p + 10, *d = q;
+		while (q < end && IS_D(*q))
+			q++;
+		if (q > d && end - q >= 4 && !memcmp(q, ".map", 4))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+/* $mod =~ m/(^\[|vmlinux$)/ && $mod !~ /unknown/ */
+static bool is_kernel_mod(const char *m, size_t n)
+{
+	bool k = (n && m[0] == '[') || (n >= 7 && !memcmp(m + n - 7, "vmlinux", 7));
+	return k && !contains(m, n, "unknown");
+}
+
+/* $func =~ m/\.\(.*\)\./ : a Go method name such as net/http.(*Client).Do */
+static bool go_method(const char *s, size_t n)
+{
+	const char *a = memmem(s, n, ".(", 2);
+	if (!a)
+		return false;
+	for (size_t j = n - 1; j > 0; j--)
+		if (s[j - 1] == ')' && s[j] == '.')
+			return (size_t)(j - 1) >= (size_t)(a - s) + 2;
+	return false;
+}
+
+/* Tidy one "->" piece of a raw function name, as stackcollapse-perf.pl's loop body does.
+ * out needs n + mlen + pclen + 16 bytes. Returns the length. */
+static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, size_t pclen,
+			 const char *mod, size_t mlen, bool java, bool first, const fk_parse_opts *o)
+{
+	size_t len;
+	if (n == 9 && !memcmp(f, "[unknown]", 9)) {
+		const char *b = "unknown";
+		size_t bl = 7;
+		if (!(mlen == 9 && !memcmp(mod, "[unknown]", 9))) {
+			const char *sl = memrchr(mod, '/', mlen);
+			b = sl ? sl + 1 : mod;
+			bl = (size_t)(mod + mlen - b);
+		}
+		char *w = out;
+		*w++ = '[';
+		memcpy(w, b, bl);
+		w += bl;
+		if (o->addrs && pc) {
+			*w++ = ' ';
+			*w++ = '<';
+			memcpy(w, pc, pclen);
+			w += pclen;
+			*w++ = '>';
+		}
+		*w++ = ']';
+		len = (size_t)(w - out);
+	} else {
+		memcpy(out, f, n);
+		len = n;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (out[i] == ';')
+			out[i] = ':';
+	if (!o->full_names && !go_method(out, len)) {
+		for (size_t i = 0; i < len; i++) {
+			if (out[i] != '(')
+				continue;
+			if (len - i - 1 >= 20 && !memcmp(out + i + 1, "anonymous namespace)", 20))
+				continue;
+			len = i;
+			break;
+		}
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < len; i++)
+		if (out[i] != '"' && out[i] != '\'')
+			out[k++] = out[i];
+	len = k;
+	if (java && len && out[0] == 'L' && memchr(out, '/', len)) {
+		memmove(out, out + 1, len - 1);
+		len--;
+	}
+	bool kernel = o->kernel || o->all, jit = o->jit || o->all;
+	if (!first) {
+		if (!contains(out, len, "_[i]"))
+			memcpy(out + len, "_[i]", 4), len += 4;
+	} else if (kernel && is_kernel_mod(mod, mlen)) {
+		memcpy(out + len, "_[k]", 4), len += 4;
+	} else if (jit && is_jit_mod(mod, mlen)) {
+		if (!contains(out, len, "_[j]"))
+			memcpy(out + len, "_[j]", 4), len += 4;
+	}
+	return len;
+}
+
+/* s/\+0x[\da-f]+$// */
+static size_t strip_offset(const char *f, size_t n)
+{
+	size_t h = n;
+	while (h > 0 && ((f[h - 1] >= '0' && f[h - 1] <= '9') || (f[h - 1] >= 'a' && f[h - 1] <= 'f')))
+		h--;
+	if (h < n && h >= 3 && !memcmp(f + h - 3, "+0x", 3))
+		return h - 3;
+	return n;
+}
+
+size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen, const char *dso, size_t dsolen,
+			 const fk_parse_opts *o)
+{
+	fk_parse_opts def;
+	if (!o) {
+		fk_parse_opts_init(&def);
+		o = &def;
+	}
+	size_t cap = symlen + dsolen + 16, w = 0;
+	size_t n = strip_offset(sym, symlen);
+	if (n && sym[0] == '(')
+		return 0;
+	/* split /->/ drops trailing empty fields */
+	while (n >= 2 && sym[n - 1] == '>' && sym[n - 2] == '-')
+		n -= 2;
+	size_t i = 0;
+	bool first = true;
+	while (n && i <= n) {
+		const char *a = memmem(sym + i, n - i, "->", 2);
+		size_t pe = a ? (size_t)(a - sym) : n;
+		size_t pl = pe - i;
+		size_t need = pl + dsolen + 16 + (first ? 0 : 1);
+		if (w + need > cap)
+			break; /* documented: a name of many "->" pieces may be cut */
+		if (!first)
+			out[w++] = ';';
+		char tmp[4096];
+		char *buf = pl + dsolen + 16 <= sizeof(tmp) ? tmp : malloc(pl + dsolen + 16);
+		if (!buf)
+			break;
+		size_t tl = tidy_piece(buf, sym + i, pl, NULL, 0, dso, dsolen, false, first, o);
+		memcpy(out + w, buf, tl);
+		w += tl;
+		if (buf != tmp)
+			free(buf);
+		first = false;
+		if (!a)
+			break;
+		i = pe + 2;
+	}
+	return w;
+}
+
+/* ------------------------------------------------------------------ --inline (addr2line) */
+
+/* Run argv with stdout captured (stderr to /dev/null). 0 or negative error. */
+static int run_capture(char *const argv[], char **out, size_t *outlen)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	if (rc) {
+		close(pfd[0]);
+		return -rc;
+	}
+	char *b = NULL;
+	size_t cap = 0, n = 0;
+	for (;;) {
+		if (grow_bytes(&b, &cap, n + 4096 + 1)) {
+			rc = -FK_E_NOMEM;
+			break;
+		}
+		ssize_t k = read(pfd[0], b + n, cap - n - 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	close(pfd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc) {
+		free(b);
+		return rc;
+	}
+	if (!b && !(b = malloc(1)))
+		return -FK_E_NOMEM;
+	b[n] = 0;
+	*out = b;
+	*outlen = n;
+	return 0;
+}
+
+/* $mod !~ m/(perf-\d+.map|kernel\.|\[[^\]]+\])/ */
+static bool inline_mod_ok(const char *m, size_t n)
+{
+	if (contains(m, n, "kernel."))
+		return false;
+	for (const char *p = m, *end = m + n; (p = memmem(p, (size_t)(end - p), "perf-", 5)); p++) {
+		const char *q = p + 5, *d = q;
+		while (q < end && IS_D(*q))
+			q++;
+		if (q > d && end - q >= 4 && q[1] == 'm' && q[2] == 'a' && q[3] == 'p')
+			return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (m[i] != '[')
+			continue;
+		size_t j = i + 1;
+		while (j < n && m[j] != ']')
+			j++;
+		if (j < n && j > i + 1)
+			return false;
+	}
+	return true;
+}
+
+/* addr2line -a PC -e MOD -i -f -s -C, as the perl's inline(): "outer;...;inner" or "" */
+static char *addr2line_frames(struct pp *t, const char *pc, const char *mod, const char *rawfunc,
+			      int depth)
+{
+	char *argv[] = { "addr2line", "-a", (char *)pc, "-e", (char *)mod, "-i", "-f", "-s", "-C", NULL };
+	char *out;
+	size_t n;
+	if (run_capture(argv, &out, &n))
+		return strdup("");
+	char *body = strchr(out, '\n');
+	body = body ? body + 1 : out + n;
+	if (depth == 0 && strstr(body, "??\n??:0")) {
+		/* addr2line failed: fall back to nm's address of func when rawfunc is func+0xOFF */
+		size_t rl = strlen(rawfunc), h = rl;
+		while (h > 0 && ((rawfunc[h - 1] >= '0' && rawfunc[h - 1] <= '9') ||
+				 (rawfunc[h - 1] >= 'a' && rawfunc[h - 1] <= 'f')))
+			h--;
+		if (h < rl && h >= 4 && !memcmp(rawfunc + h - 3, "+0x", 3)) {
+			size_t fl = h - 3;
+			struct nmc *c = NULL;
+			for (size_t i = 0; i < t->nm_n; i++)
+				if (!strcmp(t->nm[i].mod, mod))
+					c = &t->nm[i];
+			if (!c) {
+				struct nmc *nn = realloc(t->nm, (t->nm_n + 1) * sizeof(*nn));
+				char *nargv[] = { "nm", (char *)mod, NULL };
+				if (nn) {
+					t->nm = nn;
+					c = &t->nm[t->nm_n];
+					if (run_capture(nargv, &c->out, &c->len) == 0 && (c->mod = strdup(mod)))
+						t->nm_n++;
+					else
+						c = NULL;
+				}
+			}
+			/* /^([0-9a-f]+) . \Qfunc\E$/m */
+			for (const char *l = c ? c->out : NULL; l && *l;) {
+				const char *e = strchr(l, '\n');
+				size_t ll = e ? (size_t)(e - l) : strlen(l);
+				size_t x = 0;
+				while (x < ll && ((l[x] >= '0' && l[x] <= '9') || (l[x] >= 'a' && l[x] <= 'f')))
+					x++;
+				if (x > 0 && ll == x + 3 + fl && l[x] == ' ' && l[x + 1] != '\n' &&
+				    l[x + 2] == ' ' && !memcmp(l + x + 3, rawfunc, fl)) {
+					unsigned long long base = strtoull(l, NULL, 16);
+					unsigned long long off = strtoull(rawfunc + h, NULL, 16);
+					char npc[32];
+					snprintf(npc, sizeof(npc), "0x%llx", base + off);
+					free(out);
+					return addr2line_frames(t, npc, mod, "", depth + 1);
+				}
+				l = e ? e + 1 : l + ll;
+			}
+		}
+	}
+	/* pairs of lines: function, file:line; kept outermost first */
+	size_t cap = strlen(body) + 1, rl = 0;
+	char *res = malloc(cap + 1);
+	if (!res) {
+		free(out);
+		return NULL;
+	}
+	res[0] = 0;
+	const char *item = NULL;
+	size_t item_len = 0;
+	for (char *l = body; *l;) {
+		char *e = strchr(l, '\n');
+		size_t ll = e ? (size_t)(e - l) : strlen(l);
+		char *d = memmem(l, ll, " (discriminator ", 16);
+		if (d) { /* s/ \(discriminator \S+\)// */
+			char *q = d + 16, *qe = q;
+			while (qe < l + ll && !IS_WS(*qe))
+				qe++;
+			while (qe > q && qe[-1] != ')')
+				qe--;
+			if (qe > q + 1) {
+				memmove(d, qe, (size_t)(l + ll - qe));
+				ll -= (size_t)(qe - d);
+			}
+		}
+		if (!item || item_len == 0) {
+			item = l;
+			item_len = ll;
+			if (ll == 0)
+				item = NULL;
+		} else {
+			/* unshift: prepend */
+			memmove(res + item_len + (rl ? 1 : 0), res, rl);
+			memcpy(res, item, item_len);
+			if (rl)
+				res[item_len] = ';';
+			rl += item_len + (rl ? 1 : 0);
+			item = NULL;
+			item_len = 0;
+		}
+		l = e ? e + 1 : l + ll;
+	}
+	res[rl] = 0;
+	free(out);
+	return res;
+}
+
+/* ------------------------------------------------------------------ cache tables */
+
+static int ftab_init(struct ftab *f, size_t size)
+{
+	f->t = calloc(size, sizeof(*f->t));
+	if (!f->t)
+		return -FK_E_NOMEM;
+	f->mask = size - 1;
+	f->n = 0;
+	return 0;
+}
+
+static int ftab_grow(struct ftab *f)
+{
+	size_t size = (f->mask + 1) * 2;
+	struct fent *nt = calloc(size, sizeof(*nt));
+	if (!nt)
+		return -FK_E_NOMEM;
+	for (size_t i = 0; i <= f->mask; i++) {
+		if (!f->t[i].hash)
+			continue;
+		size_t j = f->t[i].hash & (size - 1);
+		while (nt[j].hash)
+			j = (j + 1) & (size - 1);
+		nt[j] = f->t[i];
+	}
+	free(f->t);
+	f->t = nt;
+	f->mask = size - 1;
+	return 0;
+}
+
+/* Intern a name (maybe holding ';': a folded name is several frames) into tmp. */
+static int push_name(struct pp *t, const char *s, size_t n, bool split)
+{
+	size_t i = 0;
+	for (;;) {
+		const char *sc = split ? memchr(s + i, ';', n - i) : NULL;
+		size_t e = sc ? (size_t)(sc - s) : n;
+		int64_t id = fk_profile_intern(t->p, s + i, e - i);
+		if (id < 0)
+			return (int)id;
+		if (FK_GROW(t->tmp, t->tmp_cap, t->tmp_n + 1))
+			return -FK_E_NOMEM;
+		t->tmp[t->tmp_n++] = (uint32_t)id;
+		if (!sc)
+			return 0;
+		i = e + 1;
+	}
+}
+
+/* The frame ids of one frame line, root-first within the line, into tmp.
+ * Returns 0, 1 when the line does not parse, or a negative error. */
+static int frame_compute(struct pp *t, const char *l, size_t len)
+{
+	struct frm f;
+	t->tmp_n = 0;
+	if (!match_frame(l, len, &f))
+		return 1;
+	const char *mod = l + f.m0, *func = l + f.f0;
+	size_t mlen = f.m1 - f.m0, flen = f.f1 - f.f0, pclen = f.pc1 - f.pc0;
+	if (!valid_utf8((const unsigned char *)func, flen) && !t->saw_utf8) {
+		t->saw_utf8 = true;
+		t->utf8_line = t->lineno;
+	}
+	if (t->o->inline_frames && inline_mod_ok(mod, mlen)) {
+		char *pc = strndup(l + f.pc0, pclen), *m = strndup(mod, mlen), *rf = strndup(func, flen);
+		char *res = pc && m && rf ? addr2line_frames(t, pc, m, rf, 0) : NULL;
+		free(pc), free(m), free(rf);
+		if (!res)
+			return -FK_E_NOMEM;
+		bool ok = *res && strcmp(res, "??") && strcmp(res, "??:??:0");
+		int rc = ok ? push_name(t, res, strlen(res), true) : 0;
+		free(res);
+		if (rc || ok)
+			return rc;
+	}
+	flen = strip_offset(func, flen);
+	if (flen && func[0] == '(')
+		return 0;
+	while (flen >= 2 && func[flen - 1] == '>' && func[flen - 2] == '-')
+		flen -= 2;
+	if (!flen)
+		return 0;
+	if (grow_bytes(&t->sbuf, &t->sbuf_cap, flen + mlen + pclen + 16))
+		return -FK_E_NOMEM;
+	for (size_t i = 0, first = 1;; first = 0) {
+		const char *a = memmem(func + i, flen - i, "->", 2);
+		size_t pe = a ? (size_t)(a - func) : flen;
+		size_t tl = tidy_piece(t->sbuf, func + i, pe - i, l + f.pc0, pclen, mod, mlen, t->java,
+				       first, t->o);
+		int rc = push_name(t, t->sbuf, tl, false);
+		if (rc)
+			return rc;
+		if (!a)
+			return 0;
+		i = pe + 2;
+	}
+}
+
+/* Look a key up in a cache table; on a miss compute it with fn and insert.
+ * res and nres describe the ids (in tmp after a miss on an uncachable key). */
+static int cache_lookup(struct pp *t, struct ftab *tab, const char *key, size_t klen, unsigned flags,
+			uint64_t h, const uint32_t **ids, uint32_t *nres, bool is_pname,
+			const char *line, size_t llen)
+{
+	h |= 1; /* 0 marks an empty slot */
+	uint32_t kl = (uint32_t)klen | (uint32_t)flags << KEY_FLAGS_SHIFT;
+	size_t i = h & tab->mask;
+	if (klen < KEY_MAX_CACHED) {
+		for (struct fent *e; (e = &tab->t[i])->hash; i = (i + 1) & tab->mask) {
+			if (e->hash == h && e->klen == kl && !memcmp(t->keys + e->koff, key, klen)) {
+				*nres = e->nres;
+				*ids = e->nres == 1 ? &e->res : t->rids + e->res;
+				return 0;
+			}
+		}
+	}
+	int rc;
+	if (is_pname) {
+		t->tmp_n = 0;
+		rc = push_name(t, line, llen, true);
+		if (!t->saw_utf8 && !valid_utf8((const unsigned char *)line, llen)) {
+			t->saw_utf8 = true;
+			t->utf8_line = t->lineno;
+		}
+	} else {
+		rc = frame_compute(t, line, llen);
+	}
+	if (rc < 0)
+		return rc;
+	uint32_t nr = rc == 1 ? NRES_BAD : (uint32_t)t->tmp_n;
+	*nres = nr;
+	*ids = t->tmp;
+	if (klen >= KEY_MAX_CACHED || t->keys_len + klen > UINT32_MAX ||
+	    t->rids_len + t->tmp_n > UINT32_MAX)
+		return 0;
+	if (grow_bytes(&t->keys, &t->keys_cap, t->keys_len + klen + 1) ||
+	    (nr > 1 && nr != NRES_BAD && FK_GROW(t->rids, t->rids_cap, t->rids_len + nr)))
+		return -FK_E_NOMEM;
+	struct fent *e = &tab->t[i];
+	e->hash = h;
+	e->koff = (uint32_t)t->keys_len;
+	e->klen = kl;
+	e->nres = nr;
+	memcpy(t->keys + t->keys_len, key, klen);
+	t->keys_len += klen;
+	if (nr == 1) {
+		e->res = t->tmp[0];
+		*ids = &e->res;
+	} else if (nr != NRES_BAD && nr) {
+		e->res = (uint32_t)t->rids_len;
+		memcpy(t->rids + t->rids_len, t->tmp, nr * sizeof(uint32_t));
+		t->rids_len += nr;
+	}
+	if (++tab->n * 2 > tab->mask + 1) {
+		/* ids may point into the old slot: re-read them after growing */
+		uint32_t one = e->res;
+		if (ftab_grow(tab))
+			return -FK_E_NOMEM;
+		if (nr == 1) {
+			t->tmp_n = 1;
+			t->tmp[0] = one;
+			*ids = t->tmp;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ per-line handlers */
+
+static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
+{
+	if (FK_UNLIKELY(t->fr_n + n > t->fr_cap) && FK_GROW(t->fr, t->fr_cap, t->fr_n + n))
+		return -FK_E_NOMEM;
+	uint32_t *d = t->fr + t->fr_n;
+	for (uint32_t i = n; i-- > 0;)
+		*d++ = ids[i];
+	t->fr_n += n;
+	return 0;
+}
+
+static void frame_line(struct pp *t, const char *l, size_t len)
+{
+	if (!t->have_pname) {
+		struct frm f;
+		if (!match_frame(l, len, &f))
+			bad(t, "unrecognized line", l, len);
+		return;
+	}
+	size_t s = 0;
+	while (s < len && IS_WS(l[s]))
+		s++;
+	size_t w = s;
+	while (w < len && IS_W(l[w]))
+		w++;
+	/* The folded result depends on the bytes after the address, except when the address
+	 * itself can end up in the name (--addrs, --inline, or perl's regex backtracking into
+	 * it when " (" follows the address directly). */
+	bool whole = t->pc_key || (w + 1 < len && l[w] == ' ' && l[w + 1] == '(');
+	size_t k0 = whole ? s : w;
+	unsigned flags = (unsigned)t->java | (unsigned)(w > s) << 1 | (unsigned)whole << 2;
+	const uint32_t *ids;
+	uint32_t n;
+	uint64_t h = hash_bytes(l + k0, len - k0, HK1 * (flags + 1));
+	int rc = cache_lookup(t, &t->fc, l + k0, len - k0, flags, h, &ids, &n, false, l, len);
+	if (rc < 0) {
+		set_err(t, rc);
+		return;
+	}
+	if (n == NRES_BAD) {
+		bad(t, "unrecognized line", l, len);
+		return;
+	}
+	if (n && (rc = push_frames(t, ids, n)))
+		set_err(t, rc);
+}
+
+static void end_sample(struct pp *t)
+{
+	if (!t->have_pname)
+		return;
+	const uint32_t *pn = t->pn_n == 1 ? &t->pn_res : t->rids + t->pn_res;
+	uint32_t npn = t->o->no_comm ? 0 : t->pn_n;
+	t->have_pname = false;
+	size_t nfr = t->fr_n;
+	t->fr_n = 0;
+	if (nfr + npn == 0)
+		return;
+	if (FK_GROW(t->fr, t->fr_cap, nfr + npn)) {
+		set_err(t, -FK_E_NOMEM);
+		return;
+	}
+	memcpy(t->fr + nfr, pn, npn * sizeof(uint32_t));
+	size_t n = nfr + npn;
+	uint64_t h = hash_bytes((const char *)t->fr, n * sizeof(uint32_t), HK2) | 1;
+	size_t i = h & t->st_mask;
+	uint32_t leaf = FK_NONE;
+	for (struct sent *e; (e = &t->st[i])->hash; i = (i + 1) & t->st_mask) {
+		if (e->hash == h && e->n == n && !memcmp(t->sids + e->off, t->fr, n * sizeof(uint32_t))) {
+			leaf = e->leaf;
+			break;
+		}
+	}
+	if (leaf == FK_NONE) {
+		uint32_t node = 0;
+		for (size_t k = nfr; k < n; k++) {
+			int64_t c = fk_profile_child(t->p, node, t->fr[k]);
+			if (c < 0)
+				return set_err(t, (int)c);
+			node = (uint32_t)c;
+		}
+		for (size_t k = nfr; k-- > 0;) {
+			int64_t c = fk_profile_child(t->p, node, t->fr[k]);
+			if (c < 0)
+				return set_err(t, (int)c);
+			node = (uint32_t)c;
+		}
+		leaf = node;
+		if (t->sids_len + n <= UINT32_MAX && n <= UINT32_MAX &&
+		    !FK_GROW(t->sids, t->sids_cap, t->sids_len + n)) {
+			memcpy(t->sids + t->sids_len, t->fr, n * sizeof(uint32_t));
+			t->st[i] = (struct sent){ h, (uint32_t)t->sids_len, (uint32_t)n, leaf, 0 };
+			t->sids_len += n;
+			if (++t->st_n * 2 > t->st_mask + 1) {
+				size_t size = (t->st_mask + 1) * 2;
+				struct sent *nt = calloc(size, sizeof(*nt));
+				if (!nt)
+					return set_err(t, -FK_E_NOMEM);
+				for (size_t k = 0; k <= t->st_mask; k++) {
+					if (!t->st[k].hash)
+						continue;
+					size_t j = t->st[k].hash & (size - 1);
+					while (nt[j].hash)
+						j = (j + 1) & (size - 1);
+					nt[j] = t->st[k];
+				}
+				free(t->st);
+				t->st = nt;
+				t->st_mask = size - 1;
+			}
+		}
+	}
+	int rc = fk_profile_add_to_node(t->p, leaf, 0, t->weight, t->keep_samples ? &t->info : NULL);
+	if (rc)
+		return set_err(t, rc);
+	t->samples++;
+}
+
+/* Digits -> number as perl numifies them (exact below 2^53). */
+static double digits_value(const char *s, size_t n)
+{
+	double v = 0;
+	for (size_t i = 0; i < n; i++)
+		v = v * 10 + (s[i] - '0');
+	return v;
+}
+
+static void parse_info(struct pp *t, const char *l, size_t len, const struct hdr *h)
+{
+	fk_sample_info *in = &t->info;
+	in->time = NAN;
+	in->cpu = -1;
+	bool has_b = h->b1 > h->b0;
+	in->pid = has_b ? (int32_t)digits_value(l + h->a0, h->a1 - h->a0) : -1;
+	in->tid = (int32_t)digits_value(l + (has_b ? h->b0 : h->a0), has_b ? h->b1 - h->b0 : h->a1 - h->a0);
+	if (!has_b && in->tid == 0)
+		in->pid = 0; /* "swapper 0" is the idle task */
+	if (grow_bytes(&t->comm, &t->comm_cap, h->comm_len + 1) == 0) {
+		memcpy(t->comm, l, h->comm_len);
+		in->comm = t->comm;
+		in->comm_len = h->comm_len;
+	} else {
+		in->comm = NULL;
+		in->comm_len = 0;
+	}
+	/* then optional "[CPU]" and "SECONDS.FRACTION:" */
+	size_t i = h->end;
+	while (i < len) {
+		while (i < len && IS_WS(l[i]))
+			i++;
+		size_t s = i;
+		while (i < len && !IS_WS(l[i]))
+			i++;
+		if (i - s >= 3 && l[s] == '[' && l[i - 1] == ']') {
+			size_t k = s + 1;
+			while (k < i - 1 && IS_D(l[k]))
+				k++;
+			if (k == i - 1)
+				in->cpu = (int32_t)digits_value(l + s + 1, k - s - 1);
+			continue;
+		}
+		size_t k = s;
+		while (k < i && IS_D(l[k]))
+			k++;
+		if (k > s && k < i && l[k] == '.' && l[i - 1] == ':') {
+			size_t f0 = k + 1, f = f0;
+			while (f < i - 1 && IS_D(l[f]))
+				f++;
+			if (f == i - 1) {
+				in->time = digits_value(l + s, k - s) +
+					   digits_value(l + f0, f - f0) / pow(10, (double)(f - f0));
+			}
+		}
+		break;
+	}
+}
+
+static void header_line(struct pp *t, const char *l, size_t len)
+{
+	struct hdr h;
+	if (!match_header(l, len, &h)) {
+		/* perl then tries the frame regex on it */
+		frame_line(t, l, len);
+		return;
+	}
+	size_t e0, e1, d0, d1;
+	double period = 1;
+	if (match_event(l, len, &e0, &e1, &d0, &d1)) {
+		size_t el = e1 - e0;
+		struct evfilter *ev = &t->ev;
+		if (!ev->set) {
+			ev->set = ev->defaulted = true;
+			if (el > sizeof(ev->name)) { /* absurd event name: compare by a prefix */
+				el = sizeof(ev->name);
+				ev->too_long = true;
+			}
+			memcpy(ev->name, l + e0, el);
+			ev->len = el;
+		} else if (el != ev->len || memcmp(l + e0, ev->name, el)) {
+			if (!(ev->too_long && el > ev->len && !memcmp(l + e0, ev->name, ev->len))) {
+				t->filtered++;
+				if (!t->skipped) {
+					t->skipped = true;
+					t->skip_line = t->lineno;
+					excerpt(t->skip_ev, sizeof(t->skip_ev), l + e0, el);
+				}
+				return;
+			}
+		}
+		if (d1 > d0 && !(d1 - d0 == 1 && l[d0] == '0'))
+			period = digits_value(l + d0, d1 - d0);
+	}
+	t->weight = t->o->samples ? 1 : period;
+
+	/* $pname: comm[-pid[/tid]] with spaces made underscores */
+	bool has_b = h.b1 > h.b0 && !(h.b1 - h.b0 == 1 && l[h.b0] == '0');
+	size_t need = h.comm_len + (h.a1 - h.a0) + (h.b1 - h.b0) + 4;
+	if (grow_bytes(&t->kbuf, &t->kbuf_cap, need))
+		return set_err(t, -FK_E_NOMEM);
+	char *k = t->kbuf;
+	size_t n = h.comm_len;
+	memcpy(k, l, n);
+	if (t->o->tid || t->o->pid) {
+		k[n++] = '-';
+		if (has_b) {
+			memcpy(k + n, l + h.a0, h.a1 - h.a0);
+			n += h.a1 - h.a0;
+		} else {
+			k[n++] = '?';
+		}
+		if (t->o->tid) {
+			size_t t0 = has_b ? h.b0 : h.a0, t1 = has_b ? h.b1 : h.a1;
+			k[n++] = '/';
+			memcpy(k + n, l + t0, t1 - t0);
+			n += t1 - t0;
+		}
+	}
+	for (size_t i = 0; i < h.comm_len; i++)
+		if (k[i] == ' ')
+			k[i] = '_';
+	const uint32_t *ids;
+	uint32_t nres;
+	int rc = cache_lookup(t, &t->pc, k, n, 0, hash_bytes(k, n, HK2), &ids, &nres, true, k, n);
+	if (rc < 0)
+		return set_err(t, rc);
+	if (nres == 1) {
+		t->pn_res = ids[0];
+	} else {
+		/* several frames (';' in the name): keep them in rids */
+		if (ids == t->tmp) {
+			if (FK_GROW(t->rids, t->rids_cap, t->rids_len + nres))
+				return set_err(t, -FK_E_NOMEM);
+			memcpy(t->rids + t->rids_len, ids, nres * sizeof(uint32_t));
+			t->pn_res = (uint32_t)t->rids_len;
+			t->rids_len += nres;
+		} else {
+			t->pn_res = (uint32_t)(ids - t->rids);
+		}
+	}
+	t->pn_n = nres;
+	t->java = n >= 4 && !memcmp(k, "java", 4);
+	t->have_pname = true;
+	if (t->keep_samples)
+		parse_info(t, l, len, &h);
+}
+
+/* ------------------------------------------------------------------ regions */
+
+#define CHUNK (64u << 10)
+#define ADVISE_STEP (32u << 20)
+
+static inline void one_line(struct pp *t, const char *l, size_t len)
+{
+	char c = len ? l[0] : 0;
+	if (c == '\t' || c == ' ')
+		frame_line(t, l, len);
+	else if (len == 0)
+		end_sample(t);
+	else if (c != '#')
+		header_line(t, l, len);
+}
+
+static void drop_pages(const char *from, const char *to)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)from + pg - 1) & ~(pg - 1), b = (uintptr_t)to & ~(pg - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* Parse the lines of [buf, buf+len); the last one may lack its '\n'. Line numbers in
+ * messages count from the region start (fixed up by the caller). */
+static void parse_region(struct pp *t, const char *buf, size_t len, const fk_parse_opts *o,
+			 bool progress)
+{
+	const char *p = buf, *end = buf + len, *advised = buf;
+	uint64_t next_prog = 64ull << 20;
+	t->lineno = 0;
+	while (p < end && !t->err) {
+		size_t n = (size_t)(end - p) < CHUNK ? (size_t)(end - p) : CHUNK;
+		bool nul = false;
+		size_t cnt = t->scan(p, n, t->ends, &nul);
+		const char *ls = p;
+		if (nul && !t->saw_nul) {
+			const char *z = memchr(p, 0, n);
+			size_t k = 0;
+			while (k < cnt && p + t->ends[k] < z)
+				k++;
+			t->saw_nul = true;
+			t->nul_line = t->lineno + k + 1;
+		}
+		for (size_t i = 0; i < cnt; i++) {
+			const char *le = p + t->ends[i];
+			t->lineno++;
+			one_line(t, ls, (size_t)(le - ls));
+			ls = le + 1;
+		}
+		if (cnt == 0 && n == CHUNK) {
+			/* a line longer than a chunk */
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *le = nl ? nl : end;
+			t->lineno++;
+			if ((size_t)(le - p) > FK_MAX_LINE)
+				bad(t, "line longer than 16 MiB skipped", p, 60);
+			else
+				one_line(t, p, (size_t)(le - p));
+			ls = nl ? nl + 1 : end;
+		} else if (n < CHUNK && ls < end) {
+			/* the last line of the region has no '\n' */
+			t->lineno++;
+			one_line(t, ls, (size_t)(end - ls));
+			ls = end;
+		}
+		p = ls;
+		if (t->mapped && (size_t)(p - advised) >= ADVISE_STEP) {
+			drop_pages(advised, p);
+			advised = p;
+		}
+		if (progress && o->progress && (uint64_t)(p - buf) >= next_prog) {
+			o->progress((uint64_t)(p - buf), o->progress_ctx);
+			next_prog += 64ull << 20;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ thread contexts */
+
+static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_scan_fn scan)
+{
+	memset(t, 0, sizeof(*t));
+	t->p = p;
+	t->o = o;
+	t->scan = scan;
+	t->keep_samples = (fk_profile_flags(p) & FK_PROFILE_SAMPLES) != 0;
+	t->pc_key = o->addrs || o->inline_frames;
+	t->maxwarns = o->max_warnings ? o->max_warnings : 5;
+	if (o->event_filter && *o->event_filter) {
+		size_t el = strlen(o->event_filter);
+		if (el > sizeof(t->ev.name))
+			el = sizeof(t->ev.name), t->ev.too_long = true;
+		memcpy(t->ev.name, o->event_filter, el);
+		t->ev.len = el;
+		t->ev.set = true;
+	}
+	t->warns = calloc(t->maxwarns + 1, sizeof(*t->warns));
+	t->ends = malloc(CHUNK * sizeof(uint32_t));
+	t->st = calloc(4096, sizeof(*t->st));
+	t->st_mask = 4095;
+	if (!t->warns || !t->ends || !t->st || ftab_init(&t->fc, 16384) || ftab_init(&t->pc, 256))
+		return -FK_E_NOMEM;
+	return 0;
+}
+
+static void pp_fini(struct pp *t)
+{
+	free(t->fc.t);
+	free(t->pc.t);
+	free(t->keys);
+	free(t->rids);
+	free(t->st);
+	free(t->sids);
+	free(t->comm);
+	free(t->fr);
+	free(t->tmp);
+	free(t->sbuf);
+	free(t->kbuf);
+	free(t->ends);
+	free(t->warns);
+	for (size_t i = 0; i < t->nm_n; i++)
+		free(t->nm[i].mod), free(t->nm[i].out);
+	free(t->nm);
+}
+
+struct job {
+	struct pp *t;
+	const char *buf;
+	size_t len;
+	const fk_parse_opts *o;
+};
+
+static void *job_run(void *arg)
+{
+	struct job *j = arg;
+	parse_region(j->t, j->buf, j->len, j->o, false);
+	return NULL;
+}
+
+/* Whole-input driver state. */
+struct drv {
+	fk_parse_ctx *c;
+	struct pp t1, t2;
+	bool t2_ok, threads;
+	uint64_t line;       /* absolute lines done */
+	bool noted_skip, noted_nul, noted_utf8;
+};
+
+/* Report a region's messages with absolute line numbers, then reset them. */
+static void flush_msgs(struct drv *d, struct pp *t, uint64_t base)
+{
+	fk_parse_ctx *c = d->c;
+	for (unsigned i = 0; i < t->nwarns; i++)
+		fk_bad_line(c, base + t->warns[i].line, "%s", t->warns[i].msg);
+	c->st->bad_lines += t->unshown;
+	c->warned += (unsigned)t->unshown;
+	t->nwarns = 0;
+	t->unshown = 0;
+	if (t->skipped && !d->noted_skip) {
+		d->noted_skip = true;
+		fk_note(c, base + t->skip_line,
+			"events '%s' skipped: only '%.*s' %s is kept (choose with --event-filter)",
+			t->skip_ev, (int)t->ev.len, t->ev.name,
+			t->ev.defaulted ? "(the first event seen)" : "(--event-filter)");
+	}
+	if (t->saw_nul && !d->noted_nul) {
+		d->noted_nul = true;
+		fk_note(c, base + t->nul_line, "NUL byte in input; kept as is in names");
+	}
+	if (t->saw_utf8 && !d->noted_utf8) {
+		d->noted_utf8 = true;
+		fk_note(c, base + t->utf8_line, "invalid UTF-8 in a name; bytes kept as is");
+	}
+	t->saw_utf8 = t->saw_nul = t->skipped = false;
+	c->st->samples += t->samples;
+	c->st->filtered += t->filtered;
+	t->samples = t->filtered = 0;
+}
+
+/* First event of [buf, buf+len) that the perl would default the filter to. */
+static void prescan_event(struct pp *t, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	while (p < end && !t->ev.set) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		size_t n = (size_t)(le - p);
+		struct hdr h;
+		size_t e0, e1, d0, d1;
+		if (n && !IS_WS(p[0]) && p[0] != '#' && match_header(p, n, &h) &&
+		    match_event(p, n, &e0, &e1, &d0, &d1)) {
+			size_t el = e1 - e0;
+			if (el > sizeof(t->ev.name))
+				el = sizeof(t->ev.name), t->ev.too_long = true;
+			memcpy(t->ev.name, p + e0, el);
+			t->ev.len = el;
+			t->ev.set = t->ev.defaulted = true;
+		}
+		p = le + 1;
+	}
+}
+
+/* Blank-line boundaries: a sample ends there and the parser state is clean after it. */
+static size_t next_boundary(const char *buf, size_t len, size_t from)
+{
+	if (from < 1)
+		from = 1;
+	for (size_t i = from; i < len;) {
+		const char *a = memchr(buf + i, '\n', len - i);
+		if (!a)
+			return SIZE_MAX;
+		size_t k = (size_t)(a - buf);
+		if (k + 1 < len && buf[k + 1] == '\n')
+			return k + 2;
+		i = k + 1;
+	}
+	return SIZE_MAX;
+}
+
+static size_t last_boundary(const char *buf, size_t len)
+{
+	for (size_t i = len; i >= 2; i--)
+		if (buf[i - 1] == '\n' && buf[i - 2] == '\n')
+			return i;
+	return SIZE_MAX;
+}
+
+static int process_block(struct drv *d, const char *buf, size_t len, bool mapped)
+{
+	fk_parse_ctx *c = d->c;
+	const fk_parse_opts *o = c->o;
+	size_t b = SIZE_MAX, lb = SIZE_MAX;
+	if (d->threads && len >= (1u << 20)) {
+		b = next_boundary(buf, len, len / 2);
+		if (b != SIZE_MAX) {
+			lb = len >= 2 && buf[len - 1] == '\n' && buf[len - 2] == '\n' ? len
+											: last_boundary(buf, len);
+			if (lb < b)
+				b = SIZE_MAX;
+		}
+	}
+	d->t1.mapped = d->t2.mapped = mapped;
+	if (b == SIZE_MAX || b >= lb) {
+		parse_region(&d->t1, buf, len, o, true);
+		flush_msgs(d, &d->t1, d->line);
+		d->line += d->t1.lineno;
+		return d->t1.err;
+	}
+	if (!d->t2_ok) {
+		fk_profile *p2 = fk_profile_new(fk_profile_flags(c->p));
+		if (!p2)
+			return -FK_E_NOMEM;
+		int rc = pp_init(&d->t2, p2, o, d->t1.scan);
+		if (rc) {
+			pp_fini(&d->t2);
+			fk_profile_free(p2);
+			return rc;
+		}
+		d->t2_ok = true;
+		d->t2.mapped = mapped;
+	}
+	if (!d->t1.ev.set)
+		prescan_event(&d->t1, buf, b);
+	d->t2.ev = d->t1.ev;
+	struct job j = { &d->t2, buf + b, lb - b, o };
+	pthread_t th;
+	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
+	parse_region(&d->t1, buf, b, o, true);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		job_run(&j);
+	uint64_t l1 = d->t1.lineno;
+	flush_msgs(d, &d->t1, d->line);
+	d->line += l1;
+	flush_msgs(d, &d->t2, d->line);
+	d->line += d->t2.lineno;
+	if (!d->t1.ev.set && d->t2.ev.set)
+		d->t1.ev = d->t2.ev;
+	if (d->t1.err || d->t2.err)
+		return d->t1.err ? d->t1.err : d->t2.err;
+	if (lb < len) {
+		parse_region(&d->t1, buf + lb, len - lb, o, false);
+		flush_msgs(d, &d->t1, d->line);
+		d->line += d->t1.lineno;
+	}
+	return d->t1.err;
+}
+
+static int perf_parse(fk_parse_ctx *c)
+{
+	const fk_parse_opts *o = c->o;
+	fk_reader *r = c->r;
+	const char *simd;
+	fk_perf_scan_fn scan = fk_perf_pick_scan(&simd);
+	fk_log(FK_LEVEL_DEBUG, "%s: perf script parser, %s line scan", c->name, simd);
+	struct drv d = { .c = c, .line = r->lineno };
+	int rc = pp_init(&d.t1, c->p, o, scan);
+	if (rc)
+		goto out;
+	d.threads = o->threads >= 2;
+
+	if (r->mem) {
+		rc = process_block(&d, r->pos, (size_t)(r->end - r->pos), false);
+		r->pos = r->end;
+	} else {
+		/* A regular file is mapped (no copy; pages dropped behind the parse so memory
+		 * stays flat); a pipe goes through the reader's blocks. */
+		struct stat sb;
+		off_t cur = lseek(r->fd, 0, SEEK_CUR);
+		size_t unread = (size_t)(r->end - r->pos);
+		char *map = MAP_FAILED;
+		if (cur >= 0 && fstat(r->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= cur &&
+		    (uint64_t)cur >= unread && sb.st_size > 0 && (uint64_t)sb.st_size <= SIZE_MAX / 2)
+			map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+		if (map != MAP_FAILED) {
+			size_t start = (size_t)cur - unread;
+			madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
+			rc = process_block(&d, map + start, (size_t)sb.st_size - start, true);
+			munmap(map, (size_t)sb.st_size);
+			r->bytes += (uint64_t)(sb.st_size - cur);
+			r->pos = r->end;
+			lseek(r->fd, sb.st_size, SEEK_SET);
+		} else {
+			/* A pipe: blocks are parsed one after another; with samples kept, one thread
+			 * so sample order stays the input order. */
+			if (d.t1.keep_samples)
+				d.threads = false;
+			const char *buf;
+			size_t len;
+			for (;;) {
+				r->lineno = d.line;
+				int k = fk_reader_block(r, &buf, &len);
+				if (k < 0) {
+					rc = k;
+					break;
+				}
+				if (k == 0)
+					break;
+				d.line = r->lineno; /* the reader counts lines it skipped as too long */
+				if ((rc = process_block(&d, buf, len, false)))
+					break;
+			}
+		}
+	}
+	if (!rc && d.t1.have_pname) {
+		/* perl drops a sample that no blank line closes; say so */
+		fk_bad_line(c, d.line, "input ended inside a sample (no blank line after it); sample dropped");
+	}
+	if (!rc && d.t2_ok)
+		rc = fk_profile_merge(c->p, d.t2.p);
+	r->lineno = d.line;
+	c->st->lines = d.line;
+out:
+	if (d.t2_ok) {
+		fk_profile_free(d.t2.p);
+		pp_fini(&d.t2);
+	}
+	pp_fini(&d.t1);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ detection */
+
+static int perf_probe(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	int state = 0; /* 1 = saw a header */
+	bool ev = false;
+	for (int lines = 0; p < end && lines < 200; lines++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		size_t n = (size_t)(le - p);
+		if (n && n < 4096 && p[n - 1] == '\r')
+			n--;
+		if (state == 0) {
+			struct hdr h;
+			size_t e0, e1, d0, d1;
+			if (n == 0 || p[0] == '#') {
+				/* skip */
+			} else if (match_header(p, n, &h)) {
+				state = 1;
+				ev = match_event(p, n, &e0, &e1, &d0, &d1);
+			} else {
+				return 0;
+			}
+		} else {
+			struct frm f;
+			if (n && IS_WS(p[0]) && match_frame(p, n, &f))
+				return 95;
+			if (n == 0 || !IS_WS(p[0]))
+				return ev ? 70 : 0;
+			return 0;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return state && ev ? 60 : 0;
+}
+
+const fk_format fk_format_perf = {
+	.name = "perf",
+	.desc = "perf script text (stackcollapse-perf.pl compatible)",
+	.probe = perf_probe,
+	.parse = perf_parse,
+};
