@@ -278,12 +278,18 @@ typedef struct fk_svg_opts {
 } fk_svg_opts;
 
 FK_API void fk_svg_opts_init(fk_svg_opts *o);
+/* Validate options without rendering (bad palette, background, sizes...):
+ * 0 or -FK_E_INVAL with a message through the print callback. */
+FK_API int fk_svg_opts_check(const fk_svg_opts *o);
 /* Render a self-contained interactive SVG. Deterministic. Returns 0 or a
- * negative error (-FK_E_EMPTY for an empty profile, -FK_E_WRITE). */
+ * negative error (-FK_E_EMPTY for an empty profile, -FK_E_INVAL for bad
+ * options, -FK_E_WRITE). Writes o->cp_file back when it is set. */
 FK_API int fk_render_svg(const fk_profile *p, const fk_svg_opts *o, FILE *out);
 
-/* Differential profile (difffolded.pl): stacks of a in column 0, of b in
- * column 1. normalize scales b's total to a's; strip_hex removes 0x... */
+/* Differential profile (difffolded.pl): column 0 of a's stacks in column 0,
+ * column 0 of b's in column 1. normalize scales a's counts to b's total
+ * (truncated to integers, as difffolded.pl -n); strip_hex rewrites every
+ * 0x<hex> in frame names as "0x...". NULL + errno on failure. */
 FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
 				   bool normalize, bool strip_hex);
 

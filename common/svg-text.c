@@ -1,0 +1,326 @@
+/* svg-text.c - buffered output for the renderers and the escaping that keeps
+ * untrusted frame names inert in XML text, attributes, comments and script. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include "svg-internal.h"
+
+#define OBUF_CAP (256u << 10)
+
+int fk_obuf_init(fk_obuf *b, FILE *out)
+{
+	b->out = out;
+	b->len = 0;
+	b->cap = OBUF_CAP;
+	b->err = 0;
+	b->buf = malloc(b->cap);
+	return b->buf ? 0 : -FK_E_NOMEM;
+}
+
+void fk_obuf_flush(fk_obuf *b)
+{
+	if (b->len && !b->err && fwrite(b->buf, 1, b->len, b->out) != b->len)
+		b->err = -FK_E_WRITE;
+	b->len = 0;
+}
+
+int fk_obuf_finish(fk_obuf *b)
+{
+	fk_obuf_flush(b);
+	if (!b->err && (fflush(b->out) != 0 || ferror(b->out)))
+		b->err = -FK_E_WRITE;
+	free(b->buf);
+	b->buf = NULL;
+	return b->err;
+}
+
+/* Room for n more bytes (n <= cap). */
+static inline char *reserve(fk_obuf *b, size_t n)
+{
+	if (b->cap - b->len < n)
+		fk_obuf_flush(b);
+	return b->buf + b->len;
+}
+
+void fk_obuf_put(fk_obuf *b, const char *s, size_t n)
+{
+	while (n) {
+		if (b->len == b->cap)
+			fk_obuf_flush(b);
+		size_t k = b->cap - b->len;
+		if (k > n)
+			k = n;
+		memcpy(b->buf + b->len, s, k);
+		b->len += k;
+		s += k;
+		n -= k;
+	}
+}
+
+static inline void putc1(fk_obuf *b, char c)
+{
+	if (b->len == b->cap)
+		fk_obuf_flush(b);
+	b->buf[b->len++] = c;
+}
+
+void fk_obuf_printf(fk_obuf *b, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(tmp)) {
+		fk_obuf_put(b, tmp, (size_t)n);
+		return;
+	}
+	char *big = malloc((size_t)n + 1);
+	if (!big) {
+		b->err = -FK_E_NOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	fk_obuf_put(b, big, (size_t)n);
+	free(big);
+}
+
+/* Integers print without a decimal point; values are rounded to `dec`
+ * decimals first (dec 1 or 2) so "%.1f"-style output is reproduced. */
+static void put_decimal(fk_obuf *b, double v, int dec, bool trim)
+{
+	double scale = dec == 1 ? 10.0 : 100.0;
+	if (!isfinite(v) || fabs(v) > 1e15) {
+		fk_obuf_printf(b, "%.*f", dec, isfinite(v) ? v : 0.0);
+		return;
+	}
+	long long t = llround(v * scale);
+	char tmp[40];
+	char *e = tmp + sizeof(tmp), *p = e;
+	bool neg = t < 0;
+	unsigned long long u = neg ? (unsigned long long)(-t) : (unsigned long long)t;
+	unsigned frac = (unsigned)(u % (unsigned long long)scale);
+	u /= (unsigned long long)scale;
+	if (dec == 2) {
+		if (!(trim && frac == 0)) {
+			if (trim && frac % 10 == 0) {
+				*--p = (char)('0' + frac / 10);
+			} else {
+				*--p = (char)('0' + frac % 10);
+				*--p = (char)('0' + frac / 10);
+			}
+			*--p = '.';
+		}
+	} else if (!(trim && frac == 0)) {
+		*--p = (char)('0' + frac);
+		*--p = '.';
+	}
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (neg && (t != 0))
+		*--p = '-';
+	fk_obuf_put(b, p, (size_t)(e - p));
+}
+
+void fk_obuf_fixed1(fk_obuf *b, double v) { put_decimal(b, v, 1, false); }
+void fk_obuf_num(fk_obuf *b, double v) { put_decimal(b, v, 2, true); }
+
+void fk_obuf_exact(fk_obuf *b, double v)
+{
+	char tmp[40];
+	int n = fk_format_count(tmp, sizeof(tmp), v);
+	if (n > 0)
+		fk_obuf_put(b, tmp, (size_t)n);
+}
+
+size_t fk_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned c = s[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	size_t need;
+	uint32_t v, min;
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 2, v = c & 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 3, v = c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		*cp = 0xfffd;
+		return 1;
+	}
+	if (n < need) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80) {
+			*cp = 0xfffd;
+			return 1;
+		}
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, UTF-16 surrogates and values past U+10FFFF are invalid */
+	if (v < min || (v >= 0xd800 && v <= 0xdfff) || v > 0x10ffff) {
+		*cp = 0xfffd;
+		return 1;
+	}
+	*cp = v;
+	return need;
+}
+
+size_t fk_utf8_count(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t count = 0;
+	uint32_t cp;
+	for (size_t i = 0; i < n; count++) {
+		if (p[i] < 0x80)
+			i++;
+		else
+			i += fk_utf8_next(p + i, n - i, &cp);
+	}
+	return count;
+}
+
+static const char REPLACEMENT[] = "\xef\xbf\xbd";
+
+/* One decoded character as XML content. `raw` points at its original bytes. */
+static inline void xml_char(fk_obuf *b, uint32_t cp, const unsigned char *raw, size_t len)
+{
+	switch (cp) {
+	case '&': fk_obuf_put(b, "&amp;", 5); return;
+	case '<': fk_obuf_put(b, "&lt;", 4); return;
+	case '>': fk_obuf_put(b, "&gt;", 4); return;
+	case '"': fk_obuf_put(b, "&quot;", 6); return;
+	case '\'': fk_obuf_put(b, "&#39;", 5); return;
+	case '\t': fk_obuf_put(b, "&#9;", 4); return;
+	case '\n': fk_obuf_put(b, "&#10;", 5); return;
+	case '\r': fk_obuf_put(b, "&#13;", 5); return;
+	default: break;
+	}
+	/* XML 1.0 forbids the other C0 controls and U+FFFE/U+FFFF, even as
+	 * character references. */
+	if (cp < 0x20 || cp == 0xfffe || cp == 0xffff || (cp == 0xfffd && len != 3)) {
+		fk_obuf_put(b, REPLACEMENT, 3);
+		return;
+	}
+	fk_obuf_put(b, (const char *)raw, len);
+}
+
+void fk_obuf_xml(fk_obuf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		/* copy the longest run of plain bytes at once */
+		size_t j = i;
+		while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '&' && p[j] != '<' &&
+		       p[j] != '>' && p[j] != '"' && p[j] != '\'')
+			j++;
+		if (j > i) {
+			fk_obuf_put(b, s + i, j - i);
+			i = j;
+			if (i == n)
+				break;
+		}
+		uint32_t cp;
+		size_t k = fk_utf8_next(p + i, n - i, &cp);
+		xml_char(b, cp, p + i, k);
+		i += k;
+	}
+}
+
+void fk_obuf_xml_trunc(fk_obuf *b, const char *s, size_t n, size_t chars, bool left)
+{
+	size_t total = fk_utf8_count(s, n);
+	if (total <= chars) {
+		fk_obuf_xml(b, s, n);
+		return;
+	}
+	size_t keep = chars >= 2 ? chars - 2 : 0;
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	/* byte offset of character number `skip`: never inside a sequence */
+	size_t skip = left ? total - keep : keep, i = 0;
+	for (size_t c = 0; c < skip; c++)
+		i += fk_utf8_next(p + i, n - i, &cp);
+	if (left) {
+		fk_obuf_put(b, "..", 2);
+		fk_obuf_xml(b, s + i, n - i);
+	} else {
+		fk_obuf_xml(b, s, i);
+		fk_obuf_put(b, "..", 2);
+	}
+}
+
+void fk_obuf_js(fk_obuf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	putc1(b, '"');
+	size_t i = 0;
+	while (i < n) {
+		size_t j = i;
+		while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '"' && p[j] != '\\' &&
+		       p[j] != '<' && p[j] != '>' && p[j] != '&')
+			j++;
+		if (j > i) {
+			fk_obuf_put(b, s + i, j - i);
+			i = j;
+			if (i == n)
+				break;
+		}
+		uint32_t cp;
+		size_t k = fk_utf8_next(p + i, n - i, &cp);
+		if (cp == '"') {
+			fk_obuf_put(b, "\\\"", 2);
+		} else if (cp == '\\') {
+			fk_obuf_put(b, "\\\\", 2);
+		} else if (cp < 0x20 || cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 ||
+			   cp == 0x2029 || cp == 0xfffe || cp == 0xffff || cp == 0xfffd) {
+			char *o = reserve(b, 6);
+			o[0] = '\\', o[1] = 'u';
+			o[2] = hex[(cp >> 12) & 15], o[3] = hex[(cp >> 8) & 15];
+			o[4] = hex[(cp >> 4) & 15], o[5] = hex[cp & 15];
+			b->len += 6;
+		} else {
+			fk_obuf_put(b, s + i, k);
+		}
+		i += k;
+	}
+	putc1(b, '"');
+}
+
+void fk_obuf_comment(fk_obuf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	bool dash = false;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = fk_utf8_next(p + i, n - i, &cp);
+		if (cp == '-' && dash)
+			putc1(b, ' '); /* "--" may not appear in a comment */
+		dash = cp == '-';
+		if (cp == '-' || cp == '<' || cp == '>' || cp == '&')
+			putc1(b, (char)cp); /* plain characters inside a comment */
+		else if (cp == '\n' || cp == '\t')
+			putc1(b, (char)cp);
+		else if (cp < 0x20 || cp == 0xfffe || cp == 0xffff || (cp == 0xfffd && k != 3))
+			fk_obuf_put(b, REPLACEMENT, 3);
+		else
+			fk_obuf_put(b, s + i, k);
+		i += k;
+	}
+	if (dash)
+		putc1(b, ' '); /* a comment may not end with "-" before "-->" */
+}

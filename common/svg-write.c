@@ -1,0 +1,382 @@
+/* svg-write.c - fk_render_svg: turns a layout into one self-contained,
+ * deterministic, interactive SVG (static rects and labels that render without
+ * script, plus compact data the embedded script uses for zoom and search). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "svg-internal.h"
+
+#define XPAD 10
+#define SEARCH_COLOR "rgb(230,0,230)"
+
+void fk_svg_opts_init(fk_svg_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->width = 1200;
+	o->frameheight = 16;
+	o->minwidth = 0.1;
+	o->fonttype = "Verdana";
+	o->fontsize = 12;
+	o->fontwidth = 0.59;
+	o->countname = "samples";
+	o->nametype = "Function:";
+	o->colors = "hot";
+	o->factor = 1;
+	o->sort = FK_SORT_NAME;
+	o->truncate = FK_TRUNC_RIGHT;
+	o->diff_mode = FK_DIFF_SELF;
+	o->range_start = NAN;
+	o->range_end = NAN;
+}
+
+int fk_svg_opts_check(const fk_svg_opts *o)
+{
+	char a[8], b[8];
+	if (!o)
+		return -FK_E_INVAL;
+	if (o->width < 2 * XPAD + 1 || o->width > 1000000) {
+		fk_warn("--width %d: must be between %d and 1000000", o->width, 2 * XPAD + 1);
+		return -FK_E_INVAL;
+	}
+	if (o->frameheight < 2 || o->frameheight > 10000) {
+		fk_warn("--height %d: must be between 2 and 10000", o->frameheight);
+		return -FK_E_INVAL;
+	}
+	if (!(o->fontsize > 0 && o->fontsize < 1000) || !(o->fontwidth > 0 && o->fontwidth < 100)) {
+		fk_warn("--fontsize and --fontwidth must be positive");
+		return -FK_E_INVAL;
+	}
+	if (!(o->minwidth >= 0) || (o->minwidth_pct && o->minwidth > 100)) {
+		fk_warn("--minwidth must be >= 0 (pixels) or between 0%% and 100%%");
+		return -FK_E_INVAL;
+	}
+	if (!(o->factor > 0) || !isfinite(o->factor)) {
+		fk_warn("--factor must be a positive number");
+		return -FK_E_INVAL;
+	}
+	if (!(o->total >= 0) || !isfinite(o->total)) {
+		fk_warn("--total must be a positive number");
+		return -FK_E_INVAL;
+	}
+	if (!fk_palette_known(o->colors)) {
+		fk_warn("unknown palette '%s' (hot mem io wakeup chain java js perl red green blue aqua yellow purple orange)",
+			o->colors);
+		return -FK_E_INVAL;
+	}
+	if (fk_palette_background(o->colors, o->bgcolors, a, b)) {
+		fk_warn("unknown background '%s' (yellow blue green grey or #rrggbb)", o->bgcolors);
+		return -FK_E_INVAL;
+	}
+	if ((o->sort != FK_SORT_NAME && o->sort != FK_SORT_WEIGHT) ||
+	    (o->truncate != FK_TRUNC_RIGHT && o->truncate != FK_TRUNC_LEFT) ||
+	    (o->diff_mode != FK_DIFF_SELF && o->diff_mode != FK_DIFF_TOTAL))
+		return -FK_E_INVAL;
+	if (!isnan(o->range_start) && !isnan(o->range_end) && o->range_start > o->range_end) {
+		fk_warn("--range: start is after end");
+		return -FK_E_INVAL;
+	}
+	if (o->focus && !*o->focus) {
+		fk_warn("--focus needs a function name");
+		return -FK_E_INVAL;
+	}
+	return 0;
+}
+
+static void put_text_at(fk_obuf *b, const char *id, double x, double y, const char *extra,
+			const char *s)
+{
+	fk_obuf_printf(b, "<text id=\"%s\" x=\"", id);
+	fk_obuf_num(b, x);
+	fk_obuf_puts(b, "\" y=\"");
+	fk_obuf_num(b, y);
+	fk_obuf_printf(b, "\"%s>", extra);
+	fk_obuf_xml(b, s, strlen(s));
+	fk_obuf_puts(b, "</text>\n");
+}
+
+static inline void put_hex(fk_obuf *b, uint32_t c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[7] = { '#', hex[(c >> 20) & 15], hex[(c >> 16) & 15], hex[(c >> 12) & 15],
+		      hex[(c >> 8) & 15], hex[(c >> 4) & 15], hex[c & 15] };
+	fk_obuf_put(b, t, 7);
+}
+
+static uint32_t grey_of(const char *s, size_t n)
+{
+	if (n == 2 && s[0] == '-' && s[1] == '-')
+		return 0xa0a0a0;
+	if (n == 1 && s[0] == '-')
+		return 0xc8c8c8;
+	return UINT32_MAX;
+}
+
+/* Colour of every frame, in drawing order (the seeded --random sequence). */
+static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal,
+			uint32_t **out)
+{
+	uint32_t *col = malloc((L->n ? L->n : 1) * sizeof(*col));
+	size_t nn = fk_profile_name_count(L->names);
+	uint32_t *cache = NULL; /* per name id: colour + 1 (0 = not computed) */
+	bool per_name = !o->random && !L->diff;
+	if (!col)
+		return -FK_E_NOMEM;
+	if (per_name && !(cache = calloc(nn ? nn : 1, sizeof(*cache)))) {
+		free(col);
+		return -FK_E_NOMEM;
+	}
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		size_t len;
+		const char *s = fk_profile_name(L->names, f->name, &len);
+		uint32_t c = grey_of(s, len);
+		if (c != UINT32_MAX) {
+			col[i] = c;
+			continue;
+		}
+		if (L->diff) {
+			col[i] = fk_palette_diff_color(f->delta, L->maxdelta, o->negate);
+			continue;
+		}
+		bool waker = f->flags & FK_SVGF_WAKER;
+		if (cache && !waker && cache[f->name]) {
+			col[i] = cache[f->name] - 1;
+			continue;
+		}
+		c = fk_palette_color(pal, s, len, waker);
+		if (cache && !waker)
+			cache[f->name] = c + 1;
+		col[i] = c;
+	}
+	free(cache);
+	*out = col;
+	return 0;
+}
+
+static void put_js_config(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, unsigned stride)
+{
+	fk_obuf_printf(b, "var fkC={w:%d,xpad:%d,fh:%d,fs:", o->width, XPAD, o->frameheight);
+	fk_obuf_exact(b, o->fontsize);
+	fk_obuf_puts(b, ",fw:");
+	fk_obuf_exact(b, o->fontwidth);
+	fk_obuf_puts(b, ",tm:");
+	fk_obuf_exact(b, L->timemax);
+	fk_obuf_puts(b, ",fac:");
+	fk_obuf_exact(b, o->factor);
+	fk_obuf_printf(b, ",tl:%d,diff:%d,neg:%d,S:%u,sc:\"" SEARCH_COLOR "\",cn:",
+		       o->truncate == FK_TRUNC_LEFT, L->diff, o->negate, stride);
+	fk_obuf_js(b, o->countname, strlen(o->countname));
+	fk_obuf_puts(b, ",nt:");
+	fk_obuf_js(b, o->nametype, strlen(o->nametype));
+	fk_obuf_puts(b, "};\n");
+}
+
+static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
+		     const char *subtitle)
+{
+	const double fs = o->fontsize, fh = o->frameheight;
+	const int W = o->width;
+	const double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = subtitle ? fs * 2 : 0;
+	const double H = (L->depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
+	const double wpt = (W - 2.0 * XPAD) / L->timemax;
+	const double charw = fs * o->fontwidth;
+	char bg1[8], bg2[8];
+	fk_palette_background(o->colors, o->bgcolors, bg1, bg2);
+
+	fk_obuf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fk_obuf_printf(b, "<svg version=\"1.1\" width=\"%d\" height=\"", W);
+	fk_obuf_num(b, H);
+	fk_obuf_printf(b, "\" viewBox=\"0 0 %d ", W);
+	fk_obuf_num(b, H);
+	fk_obuf_puts(b, "\" xmlns=\"http://www.w3.org/2000/svg\" font-family=\"");
+	fk_obuf_xml(b, o->fonttype, strlen(o->fonttype));
+	fk_obuf_puts(b, "\" font-size=\"");
+	fk_obuf_num(b, fs);
+	fk_obuf_puts(b, "\">\n<!-- Flame graph drawn by flamekit " FK_VERSION_STRING
+			"; hover for details, click to zoom, Ctrl-F to search. -->\n");
+	if (o->notes) {
+		fk_obuf_puts(b, "<!-- NOTES: ");
+		fk_obuf_comment(b, o->notes, strlen(o->notes));
+		fk_obuf_puts(b, " -->\n");
+	}
+	if (L->guard_dropped) {
+		char mw[32];
+		fk_format_count(mw, sizeof(mw), L->minw);
+		fk_obuf_printf(b, "<!-- size guard: %zu frames narrower than %s were merged into their parents -->\n",
+			       L->guard_dropped, mw);
+	}
+	fk_obuf_printf(b, "<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
+			  "<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
+			  "</linearGradient></defs>\n", bg1, bg2);
+	fk_obuf_puts(b, "<style type=\"text/css\"><![CDATA[\n");
+	fk_obuf_puts(b, fk_svg_style);
+	fk_obuf_puts(b, "]]></style>\n");
+	fk_obuf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"", W);
+	fk_obuf_num(b, H);
+	fk_obuf_puts(b, "\" fill=\"url(#background)\"/>\n");
+
+	const char *title = o->title ? o->title
+			  : o->flamechart ? "Flame Chart" : o->inverted ? "Icicle Graph" : "Flame Graph";
+	char extra[64];
+	snprintf(extra, sizeof(extra), " text-anchor=\"middle\" font-size=\"%g\"", fs + 5);
+	put_text_at(b, "title", (double)(W / 2), fs * 2, extra, title);
+	if (subtitle)
+		put_text_at(b, "subtitle", (double)(W / 2), fs * 4, " text-anchor=\"middle\" fill=\"#a0a0a0\"",
+			    subtitle);
+	put_text_at(b, "details", XPAD, H - ypad2 / 2, "", " ");
+	put_text_at(b, "unzoom", XPAD, fs * 2, "", "Reset Zoom");
+	put_text_at(b, "search", W - XPAD - 100, fs * 2, "", "Search");
+	put_text_at(b, "ignorecase", W - XPAD - 16, fs * 2, "", "ic");
+	put_text_at(b, "matched", W - XPAD - 100, H - ypad2 / 2, "", " ");
+
+	/* frames */
+	fk_obuf_puts(b, "<g id=\"frames\">\n");
+	char hbuf[32];
+	snprintf(hbuf, sizeof(hbuf), "\" height=\"%d\" fill=\"", o->frameheight - 1);
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		double x1 = XPAD + f->x * wpt, x2 = XPAD + (f->x + f->w) * wpt;
+		double r1 = round(x1 * 10) / 10, r2 = round(x2 * 10) / 10;
+		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
+		fk_obuf_puts(b, "<rect x=\"");
+		fk_obuf_fixed1(b, r1);
+		fk_obuf_puts(b, "\" y=\"");
+		fk_obuf_num(b, y1);
+		fk_obuf_puts(b, "\" width=\"");
+		fk_obuf_fixed1(b, r2 - r1);
+		fk_obuf_puts(b, hbuf);
+		put_hex(b, colors[i]);
+		fk_obuf_puts(b, "\"/>\n");
+	}
+	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		double x1 = XPAD + f->x * wpt, w = f->w * wpt;
+		double chars = floor(w / charw);
+		if (chars < 3)
+			continue;
+		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
+		size_t len;
+		const char *s = i ? fk_profile_name(L->names, f->name, &len) : "all";
+		if (!i)
+			len = 3;
+		len = fk_svg_strip_annotation(s, len);
+		fk_obuf_puts(b, "<text x=\"");
+		fk_obuf_num(b, x1 + 3);
+		fk_obuf_puts(b, "\" y=\"");
+		fk_obuf_num(b, y1 + 3 + (fh - 1) / 2);
+		fk_obuf_puts(b, "\">");
+		fk_obuf_xml_trunc(b, s, len, (size_t)chars, o->truncate == FK_TRUNC_LEFT);
+		fk_obuf_puts(b, "</text>\n");
+	}
+	fk_obuf_puts(b, "</g>\n");
+
+	/* data for the script: names (deduplicated by id; index 0 is the root) */
+	size_t nn = fk_profile_name_count(L->names);
+	uint32_t *nidx = calloc(nn ? nn : 1, sizeof(*nidx));
+	if (!nidx)
+		return -FK_E_NOMEM;
+	fk_obuf_puts(b, "<script type=\"text/ecmascript\"><![CDATA[\n");
+	unsigned stride = L->diff ? 5 : 4;
+	put_js_config(b, L, o, stride);
+	fk_obuf_puts(b, "var fkN=[\"all\"");
+	uint32_t next = 1;
+	for (size_t i = 1; i < L->n; i++) {
+		uint32_t id = L->frames[i].name;
+		if (nidx[id])
+			continue;
+		nidx[id] = next++;
+		size_t len;
+		const char *s = fk_profile_name(L->names, id, &len);
+		fk_obuf_puts(b, (next & 7) == 2 ? ",\n" : ",");
+		fk_obuf_js(b, s, fk_svg_strip_annotation(s, len));
+	}
+	fk_obuf_puts(b, "];\nvar fkF=[");
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		if (i)
+			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
+		fk_obuf_printf(b, "%u,%u,", i ? nidx[f->name] : 0, f->depth);
+		fk_obuf_exact(b, f->w);
+		fk_obuf_puts(b, ",");
+		fk_obuf_exact(b, f->rel);
+		if (stride == 5) {
+			fk_obuf_puts(b, ",");
+			fk_obuf_exact(b, f->delta);
+		}
+	}
+	free(nidx);
+	fk_obuf_puts(b, "];\n");
+	fk_obuf_puts(b, fk_svg_script);
+	fk_obuf_puts(b, "]]></script>\n</svg>\n");
+	return 0;
+}
+
+/* "Callees of NAME" / "Callers of NAME" and the share of the whole profile. */
+static char *focus_subtitle(const fk_svg_layout *L, const fk_svg_opts *o)
+{
+	size_t n = strlen(o->focus) + 96;
+	char *s = malloc(n);
+	if (!s)
+		return NULL;
+	double pct = L->full_total > 0 ? 100 * L->total / L->full_total : 0;
+	snprintf(s, n, "%s of %s (%.2f%% of all %s)", o->reverse ? "Callers" : "Callees", o->focus,
+		 pct, o->countname);
+	return s;
+}
+
+int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
+{
+	if (!p || !opts || !out)
+		return -FK_E_INVAL;
+	fk_svg_opts o = *opts;
+	if (!o.fonttype)
+		o.fonttype = "Verdana";
+	if (!o.countname)
+		o.countname = "samples";
+	if (!o.nametype)
+		o.nametype = "Function:";
+	if (!o.colors)
+		o.colors = "hot";
+	int rc = fk_svg_opts_check(&o);
+	if (rc)
+		return rc;
+	fk_svg_layout L;
+	rc = fk_svg_layout_build(&L, p, &o);
+	if (rc) {
+		fk_svg_layout_free(&L);
+		return rc;
+	}
+	fk_palette *pal = NULL;
+	uint32_t *colors = NULL;
+	char *sub = NULL;
+	const char *subtitle = o.subtitle && *o.subtitle ? o.subtitle : NULL;
+	if (!L.diff && !(pal = fk_palette_new(&o))) {
+		rc = errno == FK_E_NOMEM || errno == ENOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
+		goto out;
+	}
+	if ((rc = frame_colors(&L, &o, pal, &colors)))
+		goto out;
+	if (!subtitle && o.focus) {
+		if (!(sub = focus_subtitle(&L, &o))) {
+			rc = -FK_E_NOMEM;
+			goto out;
+		}
+		subtitle = sub;
+	}
+	fk_obuf b;
+	if ((rc = fk_obuf_init(&b, out)))
+		goto out;
+	rc = write_svg(&b, &L, &o, colors, subtitle);
+	int wrc = fk_obuf_finish(&b);
+	if (!rc)
+		rc = wrc;
+	if (!rc)
+		rc = fk_palette_save(pal);
+out:
+	free(sub);
+	free(colors);
+	fk_palette_free(pal);
+	fk_svg_layout_free(&L);
+	return rc;
+}
