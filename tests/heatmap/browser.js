@@ -1,0 +1,191 @@
+// browser.js - drives a heat map page in headless Chromium with real mouse events.
+// usage: node browser.js exact PAGE.html [SHOT.png]
+//        node browser.js band PAGE.html CELLS.tsv [SHOT.png]
+// Prints "ok" and exits 0, or prints what failed and exits 1.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+
+const [mode, page_path] = process.argv.slice(2, 4);
+let failures = 0;
+function check(cond, what) {
+  if (!cond) { console.log('FAIL: ' + what); failures++; }
+}
+
+async function open(ctx, url, errors) {
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]', { timeout: 20000 });
+  return page;
+}
+
+// Client coordinates of the middle of cell (second index, row).
+async function geometry(page) {
+  return page.$eval('#hmwrap', (e) => {
+    const b = e.getBoundingClientRect();
+    return { x: b.left, y: b.top, cw: +e.dataset.cw, ch: +e.dataset.ch, x0: +e.dataset.x0 };
+  });
+}
+// location.hash from the page itself (page.url() learns of replaceState late)
+function hash(page) { return page.evaluate(() => location.hash); }
+function at(g, s, r) { return [g.x + g.x0 + s * g.cw + g.cw / 2, g.y + r * g.ch + g.ch / 2]; }
+async function drag(page, g, a, b) {
+  await page.mouse.move(...at(g, a[0], a[1]));
+  await page.mouse.down();
+  await page.mouse.move(...at(g, b[0], b[1]), { steps: 5 });
+  await page.mouse.up();
+}
+async function click(page, g, c) {
+  await page.mouse.click(...at(g, c[0], c[1]));
+}
+// Frames shown: name and count parsed from each frame's <title>.
+async function frames(page) {
+  return page.$$eval('#fg g.f', (gs) => gs.map((g) => ({
+    title: g.querySelector('title').textContent,
+    fill: g.querySelector('rect').getAttribute('fill'),
+    n: g.getAttribute('data-n'),
+  })));
+}
+function names(fr) { return fr.map((f) => f.title.replace(/ \((?:A: |[0-9]).*$/, '')); }
+function count(fr, name) {
+  const f = fr.find((x) => x.title.startsWith(name + ' ('));
+  if (!f) return -1;
+  // plain: "name (N samples, P%)"; differential: "name (A: N, P%; B: N, P%; ...)" -> B
+  const m = /\(A: /.test(f.title) ? /; B: ([0-9.,]+),/.exec(f.title) : /^.* \(([0-9.,]+) /.exec(f.title);
+  return m ? Number(m[1].replace(/,/g, '')) : -1;
+}
+
+async function exact(ctx, url, errors) {
+  const page = await open(ctx, url, errors);
+  let g = await geometry(page);
+  check(await page.evaluate(() => window.pwned) === undefined, 'a name ran script on load');
+
+  // hover: the cell at 0.200 s holds 2 samples
+  await page.mouse.move(...at(g, 0, 10));
+  const tip = await page.textContent('#tip');
+  check(/0\.200s \u2013 0\.220s/.test(tip) && /: 2 samples/.test(tip), 'tooltip: ' + tip);
+
+  // range A by dragging: second 0, rows 0-9 = early_a x2, early_b, busy
+  await drag(page, g, [0, 0], [0, 9]);
+  let fr = await frames(page);
+  let nm = names(fr);
+  check((await hash(page)) === '#a=0.0-0.9', 'hash after first range: ' + await hash(page));
+  check(count(fr, 'all') === 4, 'range A total: ' + count(fr, 'all'));
+  check(count(fr, 'early_a') === 2 && count(fr, 'early_b') === 1 && count(fr, 'busy') === 1,
+    'range A frames: ' + nm.join(','));
+  for (const other of ['middle', 'late', 'swapper', 'intel_idle', 'bad\ufffdbyte'])
+    check(!nm.includes(other), 'range A shows a frame from outside it: ' + other);
+  check(/^Range A: 0\.000s \u2013 0\.200s/.test(await page.textContent('#fgtitle')), 'A title');
+
+  // range B by click start, click end: second 3 -> differential, shaped by B
+  await click(page, g, [3, 0]);
+  check((await frames(page)).length === fr.length, 'first click alone must not change the graph');
+  await click(page, g, [3, 49]);
+  check((await hash(page)) === '#a=0.0-0.9&b=3.0-3.49', 'hash after second range: ' + await hash(page));
+  check(/^Differential/.test(await page.textContent('#fgtitle')), 'differential title');
+  fr = await frames(page);
+  nm = names(fr);
+  check(JSON.stringify(nm.slice().sort()) === JSON.stringify(['all', 'intel_idle', 'late', 'loop', 'worker']),
+    'differential frames: ' + nm.join(','));
+  const w = fr.find((f) => f.title.startsWith('worker ('));
+  check(w && /A: 1, 25\.00%; B: 3, 100\.00%/.test(w.title), 'worker diff counts: ' + (w && w.title));
+  check(w && /^rgb\(255,/.test(w.fill) && w.fill !== 'rgb(255,255,255)', 'worker should be red: ' + (w && w.fill));
+
+  // zoom and search
+  await page.click('#fg g.f[data-n="' + fr.find((f) => f.title.startsWith('loop (')).n + '"]');
+  check(/&z=\d+$/.test(await hash(page)), 'zoom in hash: ' + await hash(page));
+  check(!(await page.isDisabled('#unzoom')), 'reset zoom enabled');
+  await page.fill('#search', '^la');
+  await page.waitForFunction(() => /Matched/.test(document.getElementById('matched').textContent));
+  check(/Matched: 66\.67%/.test(await page.textContent('#matched')), 'matched: ' + await page.textContent('#matched'));
+  const magenta = (await frames(page)).filter((f) => f.fill === 'rgb(230,0,230)').map((f) => names([f])[0]);
+  check(JSON.stringify(magenta) === '["late"]', 'search highlight: ' + magenta);
+  await page.fill('#search', '');
+  await page.click('#unzoom');
+
+  // a third range starts over as A: the hostile names are shown as text, run nothing
+  await drag(page, g, [2, 12], [2, 14]);
+  fr = await frames(page);
+  nm = names(fr);
+  for (const n of ['</script><script>window.pwned=1</script>', '<img src=x onerror="window.pwned=2">',
+    'a&b "q" \'s\' \\ u2028:\u2028:end', 'bad\ufffdbyte'])
+    check(nm.includes(n), 'name shown as text: ' + JSON.stringify(n) + ' in ' + JSON.stringify(nm));
+  check(!/&b=/.test(await hash(page)), 'third range resets B: ' + await hash(page));
+  const dom = await page.evaluate(() => ({
+    pwned: window.pwned, img: document.querySelectorAll('img').length,
+    scripts: document.querySelectorAll('script').length,
+  }));
+  check(dom.pwned === undefined && dom.img === 0 && dom.scripts === 2, 'injection: ' + JSON.stringify(dom));
+  // frames whose label fits show it as SVG text, still only as text
+  const texts = await page.$$eval('#fg text', (ts) => ts.map((t) => t.textContent));
+  check(texts.length > 0, 'frame labels drawn');
+  await page.close();
+
+  // the URL alone restores both ranges
+  const p2 = await open(ctx, url + '#a=0.0-0.9&b=3.0-3.49', errors);
+  check(/^Differential/.test(await p2.textContent('#fgtitle')), 'hash restore: differential');
+  check(/Range A: 0\.000s \u2013 0\.200s \(4 samples\)/.test(await p2.textContent('#sel')), 'hash restore: A ' + await p2.textContent('#sel'));
+  check(count(await frames(p2), 'late') === 2, 'hash restore: B frames');
+  // the clear button empties everything
+  await p2.click('#clear');
+  check((await frames(p2)).length === 0 && !(await hash(p2)).includes('a='), 'clear');
+  // rank scale redraws without errors
+  await p2.selectOption('#scale', 'rank');
+  return p2;
+}
+
+async function band(ctx, url, errors) {
+  // Independent expectation: the --cells TSV of the same input.
+  const cells = fs.readFileSync(process.argv[4], 'utf8').trim().split('\n').map((l) => l.split('\t').map(Number));
+  const first = cells[0][0];
+  const sec = first + 1;
+  const want = cells.filter((c) => c[0] === sec && c[1] <= 9).reduce((t, c) => t + c[2], 0);
+  const page = await open(ctx, url, errors);
+  const g = await geometry(page);
+  await drag(page, g, [sec - first, 0], [sec - first, 9]);
+  let fr = await frames(page);
+  check(want > 0 && count(fr, 'all') === want, 'band range total ' + count(fr, 'all') + ' != cells ' + want);
+  check(names(fr).includes('band_spin_inner'), 'band frames: ' + names(fr).join(','));
+  check(names(fr).every((n) => n !== 'main'), 'only the worker runs in the band');
+  // the cold part of the same second: no samples at all
+  await drag(page, g, [sec - first, 15], [sec - first, 45]);
+  await drag(page, g, [sec - first, 15], [sec - first, 45]);
+  check(/no samples in this range/.test(await page.textContent('#fgtitle')), 'cold range: ' + await page.textContent('#fgtitle'));
+  return page;
+}
+
+(async () => {
+  const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'fk-chromium-'));
+  const ctx = await chromium.launchPersistentContext(ud, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1400, height: 820 },
+  });
+  const errors = [], requests = [];
+  // The page must be self-contained: record (and refuse) anything but the file itself.
+  await ctx.route('**/*', (route) => {
+    const u = route.request().url();
+    if (u.startsWith('file://')) return route.continue();
+    requests.push(u);
+    return route.abort();
+  });
+  try {
+    const url = 'file://' + path.resolve(page_path);
+    const page = mode === 'band' ? await band(ctx, url, errors) : await exact(ctx, url, errors);
+    const shot = mode === 'band' ? process.argv[5] : process.argv[4];
+    if (shot) await page.screenshot({ path: shot, fullPage: true });
+  } finally {
+    await ctx.close();
+    fs.rmSync(ud, { recursive: true, force: true });
+  }
+  check(errors.length === 0, 'page errors: ' + errors.join(' | '));
+  check(requests.length === 0, 'network requests: ' + requests.join(' '));
+  if (failures) process.exit(1);
+  console.log('ok');
+})().catch((e) => { console.log('FAIL: ' + (e && e.stack || e)); process.exit(1); });
