@@ -1,0 +1,6 @@
+# tests/parsers/rules.mk - the format-detection probe used by tests/parsers/t-detect.sh.
+$(BUILD)/tests/parsers/fk-detect: tests/parsers/detect.c $(BUILD)/libflamekit.a common/flamekit.h
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) -lm -lpthread
+TEST_DEPS += $(BUILD)/tests/parsers/fk-detect

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Golden tests: every recorded or hand-written input in tests/parsers/data/FORMAT/
+# collapses (format auto-detected, and forced with --format) to the folded
+# output FlameGraph's perl script gives for it (see data/README.md).
+. "$(dirname "$0")/../lib.sh"
+D=$FK_TOP/tests/parsers/data
+n=0
+for exp in "$D"/*/*.expected; do
+	base=${exp%.expected}
+	fmt=$(basename "$(dirname "$exp")")
+	in=$base.txt
+	opts=()
+	# NAME.OPTION.expected: the same input collapsed with --OPTION
+	if [ ! -f "$in" ]; then
+		opt=${base##*.}
+		in=${base%.*}.txt
+		case $opt in
+		task-clock) opts=(--event-filter task-clock) ;;
+		*) fail "no input for $exp" ;;
+		esac
+	fi
+	for force in auto "$fmt"; do
+		rc=0
+		"$FLAMEKIT" collapse --format "$force" "${opts[@]}" "$in" > "$TMP/out" 2> "$TMP/err" || rc=$?
+		[ $rc -eq 0 ] || { cat "$TMP/err" >&2; fail "$in (--format $force): exit $rc"; }
+		assert_files_eq "$exp" "$TMP/out"
+		n=$((n + 1))
+	done
+done
+[ $n -ge 28 ] || fail "only $n golden comparisons ran"
+
+# Clean inputs give no warning at all.
+for f in perf-report/count.txt gdb/pmp-loop.txt gdb/cxx-threads.txt stap/print-stack.txt \
+	 dtrace/ustack.txt bpftrace/kstack-ustack.txt bpftrace/ustack.txt; do
+	"$FLAMEKIT" collapse "$D/$f" > /dev/null 2> "$TMP/err" || fail "$f: exit $?"
+	[ ! -s "$TMP/err" ] || { cat "$TMP/err" >&2; fail "$f: unexpected messages"; }
+done
+
+# Several bpftrace maps in one output: only the first stack map is read, the
+# rest is named once (it would count every sample twice).
+"$FLAMEKIT" collapse "$D/bpftrace/all-maps.txt" > "$TMP/out" 2> "$TMP/err" || fail "all-maps: exit $?"
+assert_files_eq "$D/bpftrace/kstack-ustack.expected" "$TMP/out"
+assert_contains "$TMP/err" "entries of other stack maps skipped (only @ is read)"
+
+# perf report without --no-children cannot be counted: said, with file:line, exit 3.
+run_rc 3 "$FLAMEKIT" collapse "$D/perf-report/children.txt" > "$TMP/out" 2> "$TMP/err"
+assert_contains "$TMP/err" "children.txt:9: perf report was run without --no-children"
+
+# The two perf report views of one recording: comm added unless --no-comm.
+"$FLAMEKIT" collapse --no-comm "$D/perf-report/count.txt" > "$TMP/out"
+sed 's/^prog;//' "$D/perf-report/count.expected" > "$TMP/nocomm"
+assert_files_eq "$TMP/nocomm" "$TMP/out"
+
+# gdb: the same backtraces twice (two runs of the poor man's profiler
+# concatenated) count twice.
+cat "$D/gdb/pmp-loop.txt" "$D/gdb/pmp-loop.txt" > "$TMP/twice.txt"
+"$FLAMEKIT" collapse "$TMP/twice.txt" > "$TMP/out"
+awk '{ $NF = $NF * 2; print }' "$D/gdb/pmp-loop.expected" > "$TMP/twice.exp"
+assert_files_eq "$TMP/twice.exp" "$TMP/out"
+echo "golden: $n comparisons"
