@@ -160,6 +160,11 @@ int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
 	}
 	if (!ok)
 		return FK_EXIT_ERROR;
+	/* Empty or wholly unreadable input must not pass for a profile. */
+	if (fk_profile_stack_count(p) == 0) {
+		cli_err("no stacks in input%s", skipped ? " (all of it was malformed or skipped)" : "");
+		return FK_EXIT_ERROR;
+	}
 	return skipped ? FK_EXIT_SKIPPED : FK_EXIT_OK;
 }
 
