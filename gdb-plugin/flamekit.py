@@ -1,0 +1,537 @@
+# flamekit.py - the gdb `flame` command: samples every thread of the current inferior
+# and writes a flame graph (SVG), folded stacks and timestamped samples through flamekit's
+# core (_flamekit, the C module installed beside this file). Load: gdb -x flamekit.py.
+"""flamekit gdb integration: defines the `flame` command."""
+
+import math
+import os
+import re
+import sys
+import time
+
+import gdb
+
+_HERE = os.path.dirname(os.path.realpath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+try:
+    import _flamekit
+    _IMPORT_ERROR = None
+except ImportError as e:  # reported when the command runs, not at load time
+    _flamekit = None
+    _IMPORT_ERROR = e
+
+# SVG options: command-line name -> (keyword of Profile.write_svg, kind)
+_SVG_OPTS = {
+    "--title": ("title", str), "--subtitle": ("subtitle", str),
+    "--width": ("width", int), "--height": ("height", int),
+    "--minwidth": ("minwidth", "minwidth"), "--fonttype": ("fonttype", str),
+    "--fontsize": ("fontsize", float), "--fontwidth": ("fontwidth", float),
+    "--countname": ("countname", str), "--nametype": ("nametype", str),
+    "--colors": ("colors", str), "--bgcolors": ("bgcolors", str),
+    "--notes": ("notes", str), "--sort": ("sort", str), "--focus": ("focus", str),
+    "--cp-file": ("cp_file", str), "--seed": ("seed", int),
+    "--hash": ("hash", bool), "--random": ("random", bool), "--reverse": ("reverse", bool),
+    "--inverted": ("inverted", bool), "--flamechart": ("flamechart", bool),
+}
+
+
+class _Opts:
+    def __init__(self):
+        self.hz = 99.0
+        self.duration = 0.0
+        self.svg = None
+        self.folded = None
+        self.samples = None
+        self.threads = False
+        self.max_depth = 0
+        self.precise = False
+        self.pid = 0
+        self.quiet = False
+        self.svg_opts = {}
+
+
+def _parse(argv):
+    o = _Opts()
+    i = 0
+
+    def value(name):
+        nonlocal i
+        if "=" in argv[i] and argv[i].startswith("--"):
+            return argv[i].split("=", 1)[1]
+        i += 1
+        if i >= len(argv):
+            raise gdb.GdbError("flame: option %s needs a value" % name)
+        return argv[i]
+
+    def number(name, v, kind=float, low=None):
+        try:
+            x = kind(v)
+        except ValueError:
+            raise gdb.GdbError("flame: %s: not a number: %s" % (name, v))
+        if (isinstance(x, float) and not math.isfinite(x)) or (low is not None and x < low):
+            raise gdb.GdbError("flame: %s: out of range: %s" % (name, v))
+        return x
+
+    while i < len(argv):
+        a = argv[i]
+        name = a.split("=", 1)[0] if a.startswith("--") else a
+        if name in ("-F", "--frequency"):
+            o.hz = number(name, value(name), float, 0.01)
+            if o.hz > 10000:
+                raise gdb.GdbError("flame: -F: at most 10000 Hz")
+        elif name in ("-d", "--duration"):
+            o.duration = number(name, value(name), float, 0)
+        elif name in ("-o", "--output"):
+            o.svg = value(name)
+        elif name == "--folded":
+            o.folded = value(name)
+        elif name == "--samples":
+            o.samples = value(name)
+        elif name == "--threads":
+            o.threads = True
+        elif name == "--max-depth":
+            o.max_depth = number(name, value(name), int, 1)
+        elif name == "--precise":
+            o.precise = True
+        elif name in ("-p", "--pid"):
+            o.pid = number(name, value(name), int, 1)
+        elif name in ("-q", "--quiet"):
+            o.quiet = True
+        elif name in _SVG_OPTS:
+            key, kind = _SVG_OPTS[name]
+            if kind is bool:
+                o.svg_opts[key] = True
+            elif kind in (int, float):
+                o.svg_opts[key] = number(name, value(name), kind)
+            else:
+                o.svg_opts[key] = value(name)
+        else:
+            raise gdb.GdbError("flame: unknown option %s (see: help flame)" % a)
+        i += 1
+    return o
+
+
+def _msg(o, text):
+    if not o.quiet:
+        gdb.write(text + "\n", gdb.STDERR)
+
+
+# ---------------------------------------------------------------- gdb settings
+class _Settings:
+    """Saves what flame changes and puts it back, whatever happens."""
+
+    def __init__(self):
+        self.saved = []
+        self.sigstop = None
+        self.muted = None
+
+    def set(self, name, value):
+        try:
+            old = gdb.parameter(name)
+        except RuntimeError:
+            return  # older gdb without this setting
+        if isinstance(old, bool):
+            old = "on" if old else "off"
+        self.saved.append((name, old))
+        gdb.execute("set %s %s" % (name, value), to_string=True)
+
+    def handle_sigstop(self):
+        # SIGSTOP is the stop signal: the target cannot block it, and with
+        # `nopass` gdb swallows it instead of delivering it.
+        out = gdb.execute("info signals SIGSTOP", to_string=True)
+        m = re.search(r"^SIGSTOP\s+(Yes|No)\s+(Yes|No)\s+(Yes|No)", out, re.M)
+        if m:
+            self.sigstop = ["stop" if m.group(1) == "Yes" else "nostop",
+                            "print" if m.group(2) == "Yes" else "noprint",
+                            "pass" if m.group(3) == "Yes" else "nopass"]
+        gdb.execute("handle SIGSTOP stop print nopass", to_string=True)
+
+    def quiet(self):
+        # The CLI prints "Thread N received signal SIGSTOP" on every stop, even
+        # with suppress-cli-notifications and under to_string: mute fd 1.
+        gdb.flush()
+        self.muted = _flamekit.mute_stdout()
+
+    def restore(self):
+        if self.muted is not None:
+            try:
+                _flamekit.unmute_stdout(self.muted)
+            except OSError:
+                pass
+            self.muted = None
+        for name, old in reversed(self.saved):
+            try:
+                gdb.execute("set %s %s" % (name, old), to_string=True)
+            except gdb.error:
+                pass
+        self.saved = []
+        if self.sigstop:
+            try:
+                # print/stop before nostop: gdb ties them together
+                gdb.execute("handle SIGSTOP %s" % " ".join(self.sigstop), to_string=True)
+            except gdb.error:
+                pass
+            self.sigstop = None
+
+
+def _pending_sigstop(pid):
+    """True if a SIGSTOP is queued for the process or one of its threads."""
+    bit = 1 << (19 - 1)
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return False
+    for t in tasks:
+        try:
+            with open("/proc/%d/task/%s/status" % (pid, t)) as f:
+                for line in f:
+                    if line.startswith(("SigPnd:", "ShdPnd:")) and int(line.split()[1], 16) & bit:
+                        return True
+        except (OSError, ValueError, IndexError):
+            pass
+    return False
+
+
+# ---------------------------------------------------------------- symbolization
+_PARAMS = re.compile(r"\((?:[^()]|\([^()]*\))*\)(?: const)?(?: volatile)?$")
+
+
+def _short(name):
+    # gdb's frame names have no C++ parameter lists; symbols' print names do
+    if name.endswith(")") and "(" in name and not name.startswith("operator()"):
+        cut = _PARAMS.sub("", name)
+        if cut:
+            return cut
+    return name
+
+
+_INFO_SYMBOL = re.compile(r"^(.*?)(?: \+ \d+)? in section ")
+
+
+def _symbolize(addrs, sampler):
+    """address -> names, outermost first (a function, then what is inlined into
+    it at that address). Addresses are already 'return address - 1' for callers."""
+    names = {}
+    for a in addrs:
+        frames = []
+        try:
+            b = gdb.block_for_pc(a)
+        except RuntimeError:
+            b = None
+        while b is not None:
+            if b.function is not None:
+                frames.append(_short(b.function.print_name))
+            b = b.superblock
+        if frames:
+            frames.reverse()
+            names[a] = tuple(frames)
+            continue
+        try:
+            out = gdb.execute("info symbol 0x%x" % a, to_string=True)
+        except gdb.error:
+            out = ""
+        m = _INFO_SYMBOL.match(out)
+        if m:
+            names[a] = (_short(m.group(1)),)
+        else:
+            s = sampler.elf_symbol(a) if sampler else None
+            if s:
+                names[a] = (s,)
+        # else: left out, build() writes module+offset
+    return names
+
+
+def _walk_gdb(sampler, limit):
+    """Stack of the selected thread through gdb's own unwinder: (names innermost
+    first, raw adjusted pcs of the real frames)."""
+    names, pcs = [], []
+    try:
+        f = gdb.newest_frame()
+    except gdb.error:
+        return names, pcs
+    exact = True  # the newest frame, and frames after a signal frame, are exact pcs
+    while f is not None and (not limit or len(names) < limit):
+        try:
+            pc = f.pc()
+            n = f.name()
+            kind = f.type()
+        except gdb.error:
+            break
+        look = pc if exact else pc - 1
+        if kind != gdb.INLINE_FRAME:
+            pcs.append(look)
+        if n is None:
+            n = sampler.module_offset(look) if sampler else "0x%x" % look
+        names.append(n)
+        exact = kind == gdb.SIGTRAMP_FRAME
+        try:
+            f = f.older()
+        except gdb.error:
+            break
+    return names, pcs
+
+
+# ---------------------------------------------------------------- the command
+class FlameCommand(gdb.Command):
+    """Sample the stacks of every thread of the current process into a flame graph.
+
+Usage: flame [-F HZ] [-d SECONDS] [-o FILE.svg] [--folded FILE] [--samples FILE]
+             [--threads] [--max-depth N] [--precise] [-p PID] [-q] [SVG options]
+
+Stops the process HZ times a second (default 99) for SECONDS (default: until
+Ctrl-C or the process exits), records the stack of every thread, lets it run
+again, then writes the outputs. The process is left as it was found: running
+and detached if `flame -p PID` attached it, attached (and stopped at the gdb
+prompt) if you attached it yourself.
+
+  -F HZ            sampling rate (samples per second per thread)
+  -d SECONDS       how long to sample; 0 = until Ctrl-C or the process exits
+  -o FILE.svg      interactive SVG flame graph
+  --folded FILE    folded stacks ("main;f;g 12"), '-' for the gdb console
+  --samples FILE   timestamped samples (flamekit samples v1: heat maps, flame charts)
+  --threads        put each thread's name as the root frame
+  --max-depth N    unwind at most N frames per thread (innermost kept)
+  --precise        walk stacks with gdb's own unwinder (slow: ~25 samples/s for
+                   900 frames); default is flamekit's fast unwinder (CFI rules
+                   cached per address, libdw for unusual frames, gdb's unwinder
+                   for threads neither can unwind)
+  -p PID           attach PID first and detach at the end
+  -q               no progress or summary lines
+SVG options (as flamekit svg / flamegraph.pl): --title T --subtitle T --width PX
+  --height PX --minwidth PX|N% --colors PALETTE --bgcolors C --countname NAME
+  --nametype T --fonttype F --fontsize N --fontwidth N --notes T --sort name|weight
+  --focus FUNC --cp-file F --seed N --hash --random --reverse --inverted --flamechart
+
+Frames are function names, with functions inlined at the sampled address as
+frames of their own; code without symbols shows as module+0xOFFSET (the offset
+addr2line takes) or the bare address. Without -o/--folded/--samples the folded
+stacks are printed. The process is stopped with SIGSTOP, which gdb is told not
+to pass on (`handle SIGSTOP nopass` while sampling), so targets that block
+SIGINT work and no signal reaches the program. Ctrl-C ends sampling early; the
+samples taken so far are written."""
+
+    def __init__(self):
+        super().__init__("flame", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        if _flamekit is None:
+            raise gdb.GdbError("flame: cannot load the _flamekit module next to %s: %s"
+                               % (__file__, _IMPORT_ERROR))
+        o = _parse(gdb.string_to_argv(arg))
+        if not (o.svg or o.folded or o.samples):
+            o.folded = "-"
+        _run(o)
+
+
+def _select_thread(inf, tid):
+    for t in inf.threads():
+        if t.ptid[1] == tid and t.is_valid():
+            t.switch()
+            return
+
+
+def _run(o):
+    inf = gdb.selected_inferior()
+    attached_here = False
+    if o.pid:
+        if inf.pid:
+            raise gdb.GdbError("flame: already debugging process %d; drop -p or detach first"
+                               % inf.pid)
+        gdb.execute("attach %d" % o.pid, to_string=True)
+        inf = gdb.selected_inferior()
+        attached_here = True
+    if not inf.pid:
+        raise gdb.GdbError("flame: no process (attach PID, run the program, or flame -p PID)")
+    pid = inf.pid
+    if gdb.parameter("non-stop"):
+        if attached_here:
+            gdb.execute("detach", to_string=True)
+        raise gdb.GdbError("flame: needs all-stop mode (set non-stop off before attaching)")
+    if any(t.is_running() for t in inf.threads()):
+        raise gdb.GdbError("flame: the process is running; stop it first")
+
+    prev_thread = gdb.selected_thread()
+    prof = _flamekit.Profile(samples=True)
+    settings = _Settings()
+    sampler = None
+    events = {"sig": None, "exited": False}
+
+    def on_stop(ev):
+        events["sig"] = getattr(ev, "stop_signal", "") or "other"
+
+    def on_exit(ev):
+        events["exited"] = True
+
+    stops = []
+    nsamples = 0
+    error = None
+    _msg(o, "flame: sampling process %d at %g Hz%s%s" % (
+        pid, o.hz, " for %g s" % o.duration if o.duration else "",
+        "" if o.duration and not sys.stdin.isatty() else " (Ctrl-C to stop)"))
+    t_start = _flamekit.now()
+    try:
+        settings.set("pagination", "off")
+        settings.set("confirm", "off")
+        settings.set("print thread-events", "off")
+        settings.set("suppress-cli-notifications", "on")
+        settings.set("scheduler-locking", "off")
+        settings.handle_sigstop()
+        gdb.events.stop.connect(on_stop)
+        gdb.events.exited.connect(on_exit)
+        sampler = _flamekit.Sampler(pid, o.max_depth)
+        sampler.start_timer(o.hz)
+        sampler.hook_sigint()
+        deadline = t_start + o.duration if o.duration else None
+        settings.quiet()
+        target = pid
+        while True:
+            if sampler.interrupted():
+                break
+            if deadline is not None and _flamekit.now() >= deadline:
+                break
+            sampler.arm(target)
+            events["sig"] = None
+            try:
+                gdb.execute("continue", to_string=True)
+            except gdb.error as e:
+                sampler.disarm()
+                if not inf.pid or events["exited"]:
+                    break
+                raise
+            fired = sampler.disarm()
+            if events["exited"] or not inf.pid or not inf.is_valid():
+                break
+            ours = events["sig"] == "SIGSTOP"
+            t_stop = sampler.fired_at() if (ours and fired) else _flamekit.now()
+            threads = [t for t in inf.threads() if t.is_valid()]
+            tids = [t.ptid[1] for t in threads]
+            if tids:
+                target = pid if pid in tids else tids[0]
+            if o.precise:
+                _sample_precise(prof, sampler, inf, threads, t_stop, o, pid)
+            else:
+                failed = sampler.sample(tids, t_stop)
+                for tid in failed:
+                    # neither the rule cache nor libdw could: gdb's own unwinder
+                    _select_thread(inf, tid)
+                    names, pcs = _walk_gdb(sampler, o.max_depth)
+                    if pcs:
+                        sampler.add_record(tid, t_stop, pcs)
+            nsamples += 1
+            stops.append(_flamekit.now() - t_stop)
+    except KeyboardInterrupt:
+        pass
+    except gdb.error as e:
+        error = e
+    finally:
+        t_end = _flamekit.now()
+        if sampler is not None:
+            sampler.disarm()
+            sampler.stop_timer()
+            sampler.unhook_sigint()
+        try:
+            # a SIGSTOP of ours still queued would stop the process for good once
+            # gdb lets go of it: let gdb take (and swallow) it now
+            for _ in range(3):
+                if not inf.pid or events["exited"] or not _pending_sigstop(pid):
+                    break
+                gdb.execute("continue", to_string=True)
+        except gdb.error:
+            pass
+        try:
+            gdb.events.stop.disconnect(on_stop)
+            gdb.events.exited.disconnect(on_exit)
+        except Exception:
+            pass
+        if inf.pid and not events["exited"]:
+            # the SIGSTOP a thread stopped with must not be delivered when the
+            # process next runs (user's continue or detach, once `pass` is back)
+            try:
+                for t in inf.threads():
+                    if t.is_valid():
+                        t.switch()
+                        gdb.execute("queue-signal 0", to_string=True)
+            except gdb.error:
+                pass
+        names = {}
+        if sampler is not None and inf.pid and not events["exited"]:
+            # symbols of shared libraries go away with the process: look up now
+            names = _symbolize(sampler.distinct(), sampler)
+        settings.restore()
+        if attached_here and inf.pid and not events["exited"]:
+            try:
+                gdb.execute("detach", to_string=True)
+            except gdb.error:
+                pass
+        elif inf.pid and prev_thread is not None and prev_thread.is_valid():
+            prev_thread.switch()
+
+    if sampler is not None:
+        if not names:
+            names = _symbolize(sampler.distinct(), None)
+        sampler.build(prof, names, threads=o.threads)
+        st = sampler.stats()
+        sampler.close()
+    _write_outputs(o, prof)
+    elapsed = t_end - t_start
+    if stops:
+        s = sorted(stops)
+        med = s[len(s) // 2]
+        p90 = s[min(len(s) - 1, int(len(s) * 0.9))]
+        _msg(o, "flame: %d samples in %.2f s (%.1f/s), %d stacks; stopped per sample: "
+                "median %.2f ms, p90 %.2f ms%s" % (
+                    nsamples, elapsed, nsamples / elapsed if elapsed > 0 else 0.0,
+                    prof.samples, med * 1e3, p90 * 1e3,
+                    "" if o.precise or sampler is None else
+                    " (fast %d, libdw %d, gdb %d)" % (st["fast"], st["libdw"], st["failed"])))
+    else:
+        _msg(o, "flame: no samples taken")
+    if events["exited"]:
+        _msg(o, "flame: the process exited during sampling; wrote the samples taken")
+    if error is not None:
+        raise gdb.GdbError("flame: %s (wrote the %d samples taken)" % (error, nsamples))
+
+
+def _sample_precise(prof, sampler, inf, threads, t_stop, o, pid):
+    for t in threads:
+        if not t.is_valid():
+            continue
+        t.switch()
+        names, _ = _walk_gdb(sampler, o.max_depth)
+        tid = t.ptid[1]
+        comm = sampler.thread_name(tid)
+        names.reverse()
+        if o.threads:
+            names.insert(0, comm)
+        prof.add(names, time=t_stop, pid=pid, tid=tid, comm=comm)
+
+
+def _write_outputs(o, prof):
+    errors = []
+    for path, what in ((o.folded, "folded"), (o.samples, "samples"), (o.svg, "svg")):
+        if not path:
+            continue
+        try:
+            if what == "folded":
+                if path == "-":
+                    gdb.write(prof.folded())
+                else:
+                    prof.write_folded(path)
+            elif what == "samples":
+                prof.write_samples(path)
+            else:
+                if prof.stacks == 0:
+                    errors.append("%s: no samples, no flame graph written" % path)
+                    continue
+                prof.write_svg(path, **o.svg_opts)
+        except (OSError, ValueError, RuntimeError, NotImplementedError, TypeError) as e:
+            errors.append("%s: %s" % (path, e))
+            continue
+        if path != "-":
+            _msg(o, "flame: wrote %s" % path)
+    if errors:
+        raise gdb.GdbError("flame: " + "; ".join(errors))
+
+
+FlameCommand()

@@ -1,0 +1,874 @@
+/* sampler.c - raw stacks of a ptrace-stopped process for the gdb `flame` command:
+ * registers via PTRACE_GETREGS, stack memory via /proc/PID/mem, unwind rules cached
+ * per address (libdw's CFI), full libdw unwinding for unusual frames. x86-64 only. */
+#include "sampler.h"
+
+#include <dirent.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <time.h>
+#include <unistd.h>
+
+#if !defined(__x86_64__)
+#error "the gdb plugin's fast unwinder supports x86-64 only"
+#endif
+
+#define HARD_MAX_DEPTH 4096
+#define PAGE 4096u
+#define PAGE_SLOTS 512u /* direct-mapped stack page cache (2 MiB) */
+
+enum { RK_EMPTY = 0, RK_OK, RK_END, RK_UNUSUAL };
+enum { BP_SAME = 0, BP_AT, BP_UNDEF };
+enum { DW_RBP = 6, DW_RSP = 7 };
+
+/* Where the caller's registers are, for one address. Only the shapes that
+ * compilers emit for ordinary code; anything else goes to libdw. */
+struct rule {
+	uint64_t pc;
+	int32_t cfa_off;
+	int16_t ra_off, bp_off;
+	uint8_t kind, cfa_reg, bp_kind;
+};
+
+struct page {
+	uint64_t base;
+	uint32_t gen;
+	uint8_t ok;
+	uint8_t data[PAGE];
+};
+
+struct tname {
+	pid_t tid;
+	char name[24];
+};
+
+enum { T_IDLE = 0, T_ARMED, T_FIRING, T_FIRED, T_QUIT };
+
+struct fkg_sampler {
+	pid_t pid;
+	int memfd;
+	unsigned max_depth;
+	Dwfl *dwfl;
+	bool attached;
+	uint32_t gen;          /* bumps every sample: invalidates the page cache */
+	uint32_t report_gen;   /* sample of the last module re-read */
+	struct page *pages;
+	struct rule *rules;
+	size_t rcap, rcount;
+	/* records: [time bits][tid << 32 | n][pcs...] */
+	uint64_t *rec;
+	size_t rlen, rcap_;
+	/* current thread for the libdw callbacks */
+	pid_t cur_tid;
+	struct user_regs_struct cur_regs;
+	uint64_t *cur_pcs;
+	size_t cur_n;
+	const pid_t *cur_list;
+	size_t cur_list_n;
+	/* names */
+	struct tname *names;
+	size_t nnames, cnames;
+	char strbuf[4200];
+	fkg_stats st;
+	/* timer */
+	pthread_t timer;
+	bool timer_running;
+	int pipefd[2];
+	double period, next_tick, fired_at;
+	_Atomic int tstate;
+	_Atomic int target_tid;
+	_Atomic int fire_now;
+	bool refired;
+	/* SIGINT */
+	volatile sig_atomic_t sigint;
+	bool hooked;
+	struct sigaction old_int;
+};
+
+double fkg_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------ memory */
+static bool read_word(fkg_sampler *s, uint64_t addr, uint64_t *out)
+{
+	uint8_t bytes[8];
+	for (unsigned done = 0; done < 8;) {
+		uint64_t a = addr + done, base = a & ~(uint64_t)(PAGE - 1);
+		if (base > (UINT64_C(1) << 62))
+			return false;
+		struct page *pg = &s->pages[(base / PAGE) % PAGE_SLOTS];
+		if (pg->gen != s->gen || pg->base != base) {
+			pg->base = base;
+			pg->gen = s->gen;
+			s->st.mem_reads++;
+			pg->ok = pread(s->memfd, pg->data, PAGE, (off_t)base) == (ssize_t)PAGE;
+		}
+		if (!pg->ok)
+			return false;
+		unsigned off = (unsigned)(a - base), take = PAGE - off;
+		if (take > 8 - done)
+			take = 8 - done;
+		memcpy(bytes + done, pg->data + off, take);
+		done += take;
+	}
+	memcpy(out, bytes, 8);
+	return true;
+}
+
+/* ------------------------------------------------------------------ libdw state callbacks */
+static pid_t cb_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	fkg_sampler *s = arg;
+	size_t i = (size_t)(uintptr_t)*thread_argp;
+	if (i >= s->cur_list_n)
+		return 0;
+	*thread_argp = (void *)(uintptr_t)(i + 1);
+	return s->cur_list[i];
+}
+
+static bool cb_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = NULL;
+	return true;
+}
+
+static bool cb_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	uint64_t v;
+	if (!read_word(arg, addr, &v))
+		return false;
+	*result = v;
+	return true;
+}
+
+/* dwfl_thread_state_registers wants the sampler; libdw gives us only the
+ * thread, so the sampler in use is kept here (the gdb plugin unwinds on gdb's
+ * main thread only, one sampler at a time). */
+static fkg_sampler *active;
+
+static bool cb_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	fkg_sampler *s = active;
+	if (!s || dwfl_thread_tid(thread) != s->cur_tid)
+		return false;
+	const struct user_regs_struct *r = &s->cur_regs;
+	Dwarf_Word regs[17] = {
+		r->rax, r->rdx, r->rcx, r->rbx, r->rsi, r->rdi, r->rbp, r->rsp,
+		r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15, r->rip,
+	};
+	return dwfl_thread_state_registers(thread, 0, 17, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = cb_next_thread,
+	.get_thread = cb_get_thread,
+	.memory_read = cb_memory_read,
+	.set_initial_registers = cb_initial_registers,
+};
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks proc_cbs = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static int report_modules(fkg_sampler *s, bool add)
+{
+	if (add)
+		dwfl_report_begin_add(s->dwfl);
+	else
+		dwfl_report_begin(s->dwfl);
+	int r = dwfl_linux_proc_report(s->dwfl, s->pid);
+	if (dwfl_report_end(s->dwfl, NULL, NULL) != 0 || r < 0)
+		return -EINVAL;
+	if (r > 0)
+		return -r;
+	s->st.reports++;
+	return 0;
+}
+
+fkg_sampler *fkg_new(pid_t pid, unsigned max_depth)
+{
+	fkg_sampler *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->pid = pid;
+	s->max_depth = max_depth && max_depth < HARD_MAX_DEPTH ? max_depth : HARD_MAX_DEPTH;
+	s->memfd = -1;
+	s->pipefd[0] = s->pipefd[1] = -1;
+	s->gen = 1;
+	int err = ENOMEM;
+	s->pages = calloc(PAGE_SLOTS, sizeof(*s->pages));
+	s->cur_pcs = malloc(HARD_MAX_DEPTH * sizeof(*s->cur_pcs));
+	if (!s->pages || !s->cur_pcs)
+		goto fail;
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
+	s->memfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->memfd < 0) {
+		err = errno;
+		goto fail;
+	}
+	s->dwfl = dwfl_begin(&proc_cbs);
+	if (!s->dwfl) {
+		err = EINVAL;
+		goto fail;
+	}
+	int r = report_modules(s, false);
+	if (r < 0) {
+		err = -r;
+		goto fail;
+	}
+	/* One Dwfl and one attached state for the whole run: building them is
+	 * what costs milliseconds, unwinding through them does not. */
+	s->attached = dwfl_attach_state(s->dwfl, NULL, pid, &thread_cbs, s);
+	return s;
+fail:
+	fkg_free(s);
+	errno = err;
+	return NULL;
+}
+
+void fkg_free(fkg_sampler *s)
+{
+	if (!s)
+		return;
+	fkg_timer_stop(s);
+	fkg_sigint_unhook(s);
+	if (active == s)
+		active = NULL;
+	if (s->dwfl)
+		dwfl_end(s->dwfl);
+	if (s->memfd >= 0)
+		close(s->memfd);
+	free(s->pages);
+	free(s->rules);
+	free(s->rec);
+	free(s->cur_pcs);
+	free(s->names);
+	free(s);
+}
+
+/* ------------------------------------------------------------------ rule cache */
+static struct rule *rule_slot(fkg_sampler *s, uint64_t pc)
+{
+	size_t mask = s->rcap - 1, i = (size_t)(pc * 0x9e3779b97f4a7c15ULL >> 20) & mask;
+	while (s->rules[i].kind != RK_EMPTY && s->rules[i].pc != pc)
+		i = (i + 1) & mask;
+	return &s->rules[i];
+}
+
+static int rules_grow(fkg_sampler *s)
+{
+	size_t ncap = s->rcap ? s->rcap * 2 : 4096;
+	struct rule *old = s->rules;
+	size_t ocap = s->rcap;
+	struct rule *n = calloc(ncap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->rules = n;
+	s->rcap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].kind != RK_EMPTY)
+			*rule_slot(s, old[i].pc) = old[i];
+	free(old);
+	return 0;
+}
+
+static bool op_offset(const Dwarf_Op *ops, size_t nops, int64_t *off)
+{
+	if (nops == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
+		*off = 0;
+		return true;
+	}
+	if (nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
+		*off = (int64_t)ops[1].number;
+		return true;
+	}
+	return false;
+}
+
+/* Derive the rule for pc from the module's CFI. */
+static void rule_compute(fkg_sampler *s, uint64_t pc, struct rule *r)
+{
+	r->kind = RK_UNUSUAL;
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, pc);
+	if (!m && s->report_gen != s->gen) {
+		/* maybe dlopen()ed since the last look at /proc/PID/maps */
+		s->report_gen = s->gen;
+		report_modules(s, true);
+		m = dwfl_addrmodule(s->dwfl, pc);
+	}
+	if (!m)
+		return;
+	Dwarf_Addr bias;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_CFI *cfi = dwfl_module_eh_cfi(m, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0) {
+		fr = NULL;
+		cfi = dwfl_module_dwarf_cfi(m, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &fr) != 0)
+			return;
+	}
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	bool signalp = false;
+	int ra_reg = dwarf_frame_info(fr, NULL, NULL, &signalp);
+	if (ra_reg < 0 || signalp)
+		goto out;
+	if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1)
+		goto out;
+	int64_t reg, off;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = (int64_t)ops[0].number;
+		off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		off = (int64_t)ops[0].number;
+	} else {
+		goto out;
+	}
+	if ((reg != DW_RSP && reg != DW_RBP) || off < INT32_MIN || off > INT32_MAX)
+		goto out;
+	if (dwarf_frame_register(fr, ra_reg, mem, &ops, &nops) != 0)
+		goto out;
+
+	/* libdw's convention: no ops and *ops == mem is "undefined", no ops and
+	 * NULL is "same value" */
+	if (nops == 0 && ops == mem) { /* return address undefined: outermost frame */
+		r->kind = RK_END;
+		goto out;
+	}
+	int64_t ra_off, bp_off = 0;
+	if (!op_offset(ops, nops, &ra_off) || ra_off < INT16_MIN || ra_off > INT16_MAX)
+		goto out;
+	if (dwarf_frame_register(fr, DW_RBP, mem, &ops, &nops) != 0)
+		goto out;
+	uint8_t bpk;
+	if (nops == 0)
+		bpk = ops == mem ? BP_UNDEF : BP_SAME;
+	else if (op_offset(ops, nops, &bp_off) && bp_off >= INT16_MIN && bp_off <= INT16_MAX)
+		bpk = BP_AT;
+	else
+		goto out;
+	r->kind = RK_OK;
+	r->cfa_reg = (uint8_t)reg;
+	r->cfa_off = (int32_t)off;
+	r->ra_off = (int16_t)ra_off;
+	r->bp_off = (int16_t)bp_off;
+	r->bp_kind = bpk;
+out:
+	free(fr);
+}
+
+static const struct rule *rule_get(fkg_sampler *s, uint64_t pc)
+{
+	if (s->rcount * 2 >= s->rcap) {
+		if (s->rcount > (1u << 22)) { /* a run through endless JIT code: start over */
+			memset(s->rules, 0, s->rcap * sizeof(*s->rules));
+			s->rcount = 0;
+		} else if (rules_grow(s) < 0) {
+			return NULL;
+		}
+	}
+	struct rule *r = rule_slot(s, pc);
+	if (r->kind == RK_EMPTY) {
+		struct rule tmp = { .pc = pc };
+		rule_compute(s, pc, &tmp);
+		*r = tmp;
+		s->rcount++;
+		s->st.rules++;
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------ unwinding */
+/* Fast walk. Returns 0 at the outermost frame or the depth limit, 1 if an
+ * unusual frame needs libdw. Addresses land in s->cur_pcs (callers as
+ * return address - 1, the address symbolization must look up). */
+static int unwind_fast(fkg_sampler *s, bool *truncated)
+{
+	const struct user_regs_struct *rg = &s->cur_regs;
+	uint64_t pc = rg->rip, sp = rg->rsp, bp = rg->rbp, look = pc;
+	size_t n = 0;
+	s->cur_pcs[n++] = pc;
+	for (;;) {
+		if (n >= s->max_depth) {
+			*truncated = true;
+			break;
+		}
+		const struct rule *r = rule_get(s, look);
+		if (!r || r->kind == RK_UNUSUAL)
+			goto unusual;
+		if (r->kind == RK_END)
+			break;
+		uint64_t cfa = (r->cfa_reg == DW_RSP ? sp : bp) + (uint64_t)(int64_t)r->cfa_off, ra;
+		if (cfa <= sp || !read_word(s, cfa + (uint64_t)(int64_t)r->ra_off, &ra))
+			goto unusual;
+		if (r->bp_kind == BP_AT) {
+			if (!read_word(s, cfa + (uint64_t)(int64_t)r->bp_off, &bp))
+				goto unusual;
+		} else if (r->bp_kind == BP_UNDEF) {
+			bp = 0;
+		}
+		if (ra == 0)
+			break;
+		sp = cfa;
+		look = ra - 1;
+		s->cur_pcs[n++] = look;
+	}
+	s->cur_n = n;
+	return 0;
+unusual:
+	s->cur_n = n;
+	return 1;
+}
+
+struct dw_walk {
+	fkg_sampler *s;
+	size_t n;
+	bool truncated;
+};
+
+static int dw_frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct dw_walk *w = arg;
+	Dwarf_Addr pc;
+	bool act;
+	if (!dwfl_frame_pc(state, &pc, &act))
+		return DWARF_CB_ABORT;
+	if (w->n >= w->s->max_depth) {
+		w->truncated = true;
+		return DWARF_CB_ABORT;
+	}
+	w->s->cur_pcs[w->n++] = act ? pc : pc - 1;
+	return DWARF_CB_OK;
+}
+
+static int push_u64(fkg_sampler *s, uint64_t v)
+{
+	if (s->rlen == s->rcap_) {
+		size_t n = s->rcap_ ? s->rcap_ * 2 : 65536;
+		uint64_t *p = realloc(s->rec, n * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		s->rec = p;
+		s->rcap_ = n;
+	}
+	s->rec[s->rlen++] = v;
+	return 0;
+}
+
+int fkg_add_record(fkg_sampler *s, pid_t tid, double time, const uint64_t *pcs, size_t n)
+{
+	uint64_t tb;
+	memcpy(&tb, &time, 8);
+	size_t mark = s->rlen;
+	if (push_u64(s, tb) < 0 || push_u64(s, (uint64_t)(uint32_t)tid << 32 | (uint32_t)n) < 0)
+		goto oom;
+	for (size_t i = 0; i < n; i++)
+		if (push_u64(s, pcs[i]) < 0)
+			goto oom;
+	s->st.stacks++;
+	s->st.frames += n;
+	return 0;
+oom:
+	s->rlen = mark;
+	return -ENOMEM;
+}
+
+int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *failed,
+	       size_t nfailed_max)
+{
+	double t0 = fkg_now();
+	size_t nf = 0;
+	int ret = 0;
+	s->gen++;
+	if (s->gen == 0)
+		s->gen = 1;
+	active = s;
+	s->cur_list = tids;
+	s->cur_list_n = n;
+	s->st.samples++;
+	for (size_t i = 0; i < n; i++) {
+		pid_t tid = tids[i];
+		bool truncated = false;
+		s->cur_tid = tid;
+		if (ptrace(PTRACE_GETREGS, tid, NULL, &s->cur_regs) != 0) {
+			/* not stopped by our tracer (just born, or gone): nothing to read */
+			goto failed;
+		}
+		int r = unwind_fast(s, &truncated);
+		if (r == 1) {
+			size_t fast_n = s->cur_n;
+			struct dw_walk w = { .s = s };
+			if (s->attached)
+				dwfl_getthread_frames(s->dwfl, tid, dw_frame_cb, &w);
+			truncated = w.truncated;
+			if (w.n < fast_n) {
+				/* libdw did worse than our partial walk: keep ours (a
+				 * valid innermost part; redoing it is all cache hits) */
+				bool t2 = false;
+				unwind_fast(s, &t2);
+				truncated = true;
+			} else {
+				s->cur_n = w.n;
+			}
+			if (s->cur_n < 2 && !truncated && nf < nfailed_max) {
+				s->st.failed++;
+				failed[nf++] = tid;
+				continue;
+			}
+			s->st.libdw++;
+		} else {
+			s->st.fast++;
+		}
+		if (truncated)
+			s->st.truncated++;
+		if (fkg_add_record(s, tid, time, s->cur_pcs, s->cur_n) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		continue;
+failed:
+		s->st.failed++;
+		if (nf < nfailed_max)
+			failed[nf++] = tid;
+	}
+	s->cur_list = NULL;
+	s->cur_list_n = 0;
+	s->st.unwind_s += fkg_now() - t0;
+	return ret < 0 ? ret : (int)nf;
+}
+
+bool fkg_record(const fkg_sampler *s, size_t *pos, double *time, pid_t *tid,
+		const uint64_t **pcs, size_t *n)
+{
+	if (*pos + 2 > s->rlen)
+		return false;
+	const uint64_t *r = s->rec + *pos;
+	memcpy(time, &r[0], 8);
+	*tid = (pid_t)(r[1] >> 32);
+	*n = (uint32_t)r[1];
+	*pcs = r + 2;
+	*pos += 2 + *n;
+	return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n)
+{
+	size_t total = 0, pos = 0, k;
+	double t;
+	pid_t tid;
+	const uint64_t *pcs;
+	while (fkg_record(s, &pos, &t, &tid, &pcs, &k))
+		total += k;
+	uint64_t *a = malloc((total ? total : 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	size_t m = 0;
+	pos = 0;
+	while (fkg_record(s, &pos, &t, &tid, &pcs, &k)) {
+		memcpy(a + m, pcs, k * sizeof(*a));
+		m += k;
+	}
+	qsort(a, m, sizeof(*a), cmp_u64);
+	size_t u = 0;
+	for (size_t i = 0; i < m; i++)
+		if (u == 0 || a[u - 1] != a[i])
+			a[u++] = a[i];
+	*out = a;
+	*n = u;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ symbols */
+const char *fkg_module_offset(fkg_sampler *s, uint64_t addr)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	if (!m) {
+		report_modules(s, true);
+		m = dwfl_addrmodule(s->dwfl, addr);
+	}
+	const char *file = NULL;
+	Dwarf_Addr start = 0;
+	const char *mname = m ? dwfl_module_info(m, NULL, &start, NULL, NULL, NULL, &file, NULL) : NULL;
+	if (!mname) {
+		snprintf(s->strbuf, sizeof(s->strbuf), "0x%llx", (unsigned long long)addr);
+		return s->strbuf;
+	}
+	const char *base = strrchr(mname, '/');
+	base = base ? base + 1 : mname;
+	/* offset in the ELF's own address space (what addr2line -e takes) */
+	Dwarf_Addr bias = 0;
+	uint64_t off = dwfl_module_getelf(m, &bias) ? addr - bias : addr - start;
+	snprintf(s->strbuf, sizeof(s->strbuf), "%.*s+0x%llx", 4000, base, (unsigned long long)off);
+	return s->strbuf;
+}
+
+const char *fkg_elf_symbol(fkg_sampler *s, uint64_t addr)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	if (!m)
+		return NULL;
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+	return name && *name ? name : NULL;
+}
+
+const char *fkg_thread_name(fkg_sampler *s, pid_t tid)
+{
+	for (size_t i = 0; i < s->nnames; i++)
+		if (s->names[i].tid == tid)
+			return s->names[i].name;
+	if (s->nnames == s->cnames) {
+		size_t n = s->cnames ? s->cnames * 2 : 32;
+		struct tname *p = realloc(s->names, n * sizeof(*p));
+		if (!p)
+			return "?";
+		s->names = p;
+		s->cnames = n;
+	}
+	struct tname *t = &s->names[s->nnames++];
+	t->tid = tid;
+	snprintf(t->name, sizeof(t->name), "%d", (int)tid);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)s->pid, (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t k = read(fd, t->name, sizeof(t->name) - 1);
+		close(fd);
+		if (k > 0) {
+			while (k > 0 && (t->name[k - 1] == '\n'))
+				k--;
+			t->name[k] = 0;
+		}
+	}
+	return t->name;
+}
+
+void fkg_get_stats(const fkg_sampler *s, fkg_stats *st)
+{
+	*st = s->st;
+}
+
+/* ------------------------------------------------------------------ timer */
+static void fire(fkg_sampler *s)
+{
+	int expect = T_ARMED;
+	if (!atomic_compare_exchange_strong(&s->tstate, &expect, T_FIRING))
+		return;
+	s->fired_at = fkg_now();
+	pid_t tid = atomic_load(&s->target_tid);
+	/* SIGSTOP: the target cannot block it, and gdb (told `nopass`) swallows
+	 * it. A thread-directed one first; if that thread just exited, the
+	 * process-directed one reaches whichever thread is left. */
+	if (tid <= 0 || syscall(SYS_tgkill, s->pid, tid, SIGSTOP) != 0)
+		kill(s->pid, SIGSTOP);
+	atomic_store(&s->tstate, T_FIRED);
+}
+
+static void *timer_main(void *arg)
+{
+	fkg_sampler *s = arg;
+	for (;;) {
+		int st = atomic_load(&s->tstate);
+		if (st == T_QUIT)
+			break;
+		struct timespec ts, *tsp = NULL;
+		if (st == T_FIRED && !s->refired) {
+			/* Sent, but no disarm within a second: the thread it went to
+			 * may be a zombie leader. The process-directed one reaches a
+			 * live thread; an extra SIGSTOP left over is swallowed by the
+			 * command's final pending-signal check. */
+			double left = s->fired_at + 1.0 - fkg_now();
+			if (left <= 0) {
+				s->refired = true;
+				kill(s->pid, SIGSTOP);
+				continue;
+			}
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			tsp = &ts;
+		}
+		if (st == T_ARMED) {
+			if (atomic_exchange(&s->fire_now, 0)) {
+				fire(s);
+				continue;
+			}
+			double left = s->next_tick - fkg_now();
+			if (left <= 0) {
+				fire(s);
+				continue;
+			}
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			tsp = &ts;
+		}
+		struct pollfd pfd = { .fd = s->pipefd[0], .events = POLLIN };
+		int r = ppoll(&pfd, 1, tsp, NULL);
+		if (r > 0) {
+			char buf[64];
+			while (read(s->pipefd[0], buf, sizeof(buf)) > 0)
+				;
+		}
+	}
+	return NULL;
+}
+
+static void poke(fkg_sampler *s)
+{
+	ssize_t r = write(s->pipefd[1], "x", 1);
+	(void)r;
+}
+
+int fkg_timer_start(fkg_sampler *s, double hz)
+{
+	if (s->timer_running || hz <= 0)
+		return -EINVAL;
+	if (pipe2(s->pipefd, O_CLOEXEC | O_NONBLOCK) != 0)
+		return -errno;
+	s->period = 1.0 / hz;
+	s->next_tick = fkg_now() + s->period;
+	atomic_store(&s->tstate, T_IDLE);
+	/* the helper thread must never take gdb's signals (SIGINT, SIGCHLD) */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int r = pthread_create(&s->timer, NULL, timer_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0) {
+		close(s->pipefd[0]);
+		close(s->pipefd[1]);
+		s->pipefd[0] = s->pipefd[1] = -1;
+		return -r;
+	}
+	s->timer_running = true;
+	return 0;
+}
+
+void fkg_timer_arm(fkg_sampler *s, pid_t tid)
+{
+	if (!s->timer_running)
+		return;
+	double now = fkg_now();
+	/* next tick strictly in the future: missed ticks are skipped, so the
+	 * target always runs a while between two stops */
+	if (s->next_tick <= now) {
+		double k = (now - s->next_tick) / s->period;
+		s->next_tick += ((double)(uint64_t)k + 1) * s->period;
+	}
+	atomic_store(&s->target_tid, tid);
+	s->refired = false;
+	atomic_store(&s->tstate, T_ARMED);
+	poke(s);
+}
+
+bool fkg_timer_disarm(fkg_sampler *s)
+{
+	if (!s->timer_running)
+		return false;
+	int expect = T_ARMED;
+	if (atomic_compare_exchange_strong(&s->tstate, &expect, T_IDLE))
+		return false;
+	while (atomic_load(&s->tstate) == T_FIRING)
+		sched_yield();
+	bool fired = atomic_load(&s->tstate) == T_FIRED;
+	atomic_store(&s->tstate, T_IDLE);
+	if (fired) /* the tick after this one */
+		s->next_tick = s->fired_at + s->period;
+	return fired;
+}
+
+double fkg_timer_fired_at(const fkg_sampler *s)
+{
+	return s->fired_at;
+}
+
+void fkg_timer_stop(fkg_sampler *s)
+{
+	if (!s->timer_running)
+		return;
+	fkg_timer_disarm(s);
+	atomic_store(&s->tstate, T_QUIT);
+	poke(s);
+	pthread_join(s->timer, NULL);
+	s->timer_running = false;
+	close(s->pipefd[0]);
+	close(s->pipefd[1]);
+	s->pipefd[0] = s->pipefd[1] = -1;
+}
+
+/* ------------------------------------------------------------------ SIGINT */
+static fkg_sampler *hooked;
+
+static void on_sigint(int sig)
+{
+	fkg_sampler *s = hooked;
+	if (!s)
+		return;
+	s->sigint = 1;
+	atomic_store(&s->fire_now, 1);
+	if (s->pipefd[1] >= 0) {
+		int e = errno;
+		ssize_t r = write(s->pipefd[1], "i", 1);
+		(void)r;
+		errno = e;
+	}
+}
+
+int fkg_sigint_hook(fkg_sampler *s)
+{
+	if (s->hooked)
+		return 0;
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	hooked = s;
+	if (sigaction(SIGINT, &sa, &s->old_int) != 0) {
+		hooked = NULL;
+		return -errno;
+	}
+	s->hooked = true;
+	return 0;
+}
+
+void fkg_sigint_unhook(fkg_sampler *s)
+{
+	if (!s->hooked)
+		return;
+	sigaction(SIGINT, &s->old_int, NULL);
+	s->hooked = false;
+	hooked = NULL;
+}
+
+bool fkg_sigint_seen(const fkg_sampler *s)
+{
+	return s->sigint != 0;
+}

@@ -1,0 +1,83 @@
+/* sampler.h - the gdb plugin's fast path: raw stack addresses of a ptrace-stopped
+ * process (cached CFI rules, libdw fallback), the stop timer and the SIGINT hook.
+ * Private to gdb-plugin/; the Python module (module.c) is its only user. */
+#ifndef FKG_SAMPLER_H
+#define FKG_SAMPLER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef struct fkg_sampler fkg_sampler;
+
+/* Per-thread outcome of fkg_sample(). */
+enum fkg_unwind {
+	FKG_UNWIND_FAST = 0,   /* cached rules all the way to the outermost frame */
+	FKG_UNWIND_LIBDW = 1,  /* an unusual frame sent the thread through libdw */
+	FKG_UNWIND_FAILED = 2, /* nothing usable (registers or first frames unreadable) */
+};
+
+typedef struct fkg_stats {
+	uint64_t samples;       /* fkg_sample() calls */
+	uint64_t stacks;        /* thread stacks recorded */
+	uint64_t frames;        /* addresses recorded */
+	uint64_t fast, libdw, failed, truncated;
+	uint64_t rules;         /* distinct addresses with a cached rule */
+	uint64_t mem_reads;     /* pread()s of /proc/PID/mem */
+	uint64_t reports;       /* module list re-reads (dlopen) */
+	double unwind_s;        /* time spent inside fkg_sample() */
+} fkg_stats;
+
+/* NULL + errno. max_depth 0 = unlimited (a hard cap of 4096 applies). */
+fkg_sampler *fkg_new(pid_t pid, unsigned max_depth);
+void fkg_free(fkg_sampler *s);
+
+/* Unwind every listed thread (all ptrace-stopped by the caller) and append
+ * one record per thread stamped with `time`. Threads that could not be
+ * unwound at all are written to failed[] (up to nfailed_max); returns how many,
+ * or a negative error. */
+int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *failed,
+	       size_t nfailed_max);
+/* Append a record made elsewhere (gdb's own unwinder): pcs innermost first,
+ * already adjusted (callers: return address - 1). */
+int fkg_add_record(fkg_sampler *s, pid_t tid, double time, const uint64_t *pcs, size_t n);
+
+/* Iterate records: *pos starts at 0; returns false at the end. */
+bool fkg_record(const fkg_sampler *s, size_t *pos, double *time, pid_t *tid,
+		const uint64_t **pcs, size_t *n);
+/* Distinct addresses over all records, sorted; caller frees. */
+int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n);
+
+/* "module+0xOFF" (offset in the ELF's address space, ready for addr2line) or
+ * the bare "0xADDR"; and the ELF symbol covering addr (may be mangled) or NULL.
+ * Results live until the next call. */
+const char *fkg_module_offset(fkg_sampler *s, uint64_t addr);
+const char *fkg_elf_symbol(fkg_sampler *s, uint64_t addr);
+/* Thread name (/proc/PID/task/TID/comm, read the first time a tid is seen). */
+const char *fkg_thread_name(fkg_sampler *s, pid_t tid);
+
+void fkg_get_stats(const fkg_sampler *s, fkg_stats *st);
+
+/* ---- stop timer: a helper thread sends SIGSTOP to the target (a signal the
+ * target cannot block; the gdb command makes gdb swallow it with
+ * `handle SIGSTOP nopass`). Ticks fall at start + k/hz. */
+int fkg_timer_start(fkg_sampler *s, double hz);
+/* Arm for the next tick; `tid` is the thread to signal (0 = the process). */
+void fkg_timer_arm(fkg_sampler *s, pid_t tid);
+/* Cancel a pending tick. Returns true if the signal was already sent (the
+ * caller must then consume its stop before resuming for good). */
+bool fkg_timer_disarm(fkg_sampler *s);
+/* Monotonic time the last signal was sent. */
+double fkg_timer_fired_at(const fkg_sampler *s);
+void fkg_timer_stop(fkg_sampler *s);
+
+/* ---- SIGINT: replace gdb's handler while sampling so Ctrl-C never reaches
+ * the target (gdb would forward it as SIGINT); it sets a flag and fires the
+ * timer at once. */
+int fkg_sigint_hook(fkg_sampler *s);
+void fkg_sigint_unhook(fkg_sampler *s);
+bool fkg_sigint_seen(const fkg_sampler *s);
+
+double fkg_now(void);
+
+#endif
