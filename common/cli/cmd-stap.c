@@ -47,7 +47,9 @@ static void stap_help(FILE *out)
 	      "                      (repeatable)\n\n"
 	      "SystemTap needs root (or stapusr/stapdev), kernel headers for the running\n"
 	      "kernel and a kernel that loads modules; where it cannot run, use\n"
-	      "--print-command and render its output with `flamekit svg`.\n\n"
+	      "--print-command and render its output with `flamekit svg`. That check is\n"
+	      "skipped with --remote or --runtime=bpf in --stap-opt, or with\n"
+	      "FLAMEKIT_STAP_NO_MODULE_CHECK=1.\n\n"
 	      "Exit status: 0 ok; 1 error (stap failed or printed nothing), nothing written;\n"
 	      "2 usage error; 3 output written but some of stap's output was malformed.\n", out);
 }
@@ -294,6 +296,23 @@ static int run_stap(char **argv, fk_profile *p, int *stap_status)
 	return rc ? FK_EXIT_SKIPPED : FK_EXIT_OK;
 }
 
+/* Whether stap will load a kernel module on this machine: not with
+ * --remote (runs elsewhere) or another --runtime, nor when the caller says
+ * so with FLAMEKIT_STAP_NO_MODULE_CHECK=1. */
+static bool needs_local_modules(const strv *opts)
+{
+	const char *env = getenv("FLAMEKIT_STAP_NO_MODULE_CHECK");
+	if (env && *env && strcmp(env, "0"))
+		return false;
+	for (size_t i = 0; i < opts->n; i++) {
+		const char *o = opts->v[i];
+		if (!strncmp(o, "--remote", 8) ||
+		    (!strncmp(o, "--runtime=", 10) && strcmp(o + 10, "kernel")))
+			return false;
+	}
+	return true;
+}
+
 enum { OPT_PID, OPT_OBJECT, OPT_DURATION, OPT_OUTPUT, OPT_TITLE, OPT_DEPTH, OPT_STACKS,
        OPT_STAP_OPT, OPT_STAP, OPT_TAPSET_DIR };
 /* Options taking a value: "-x V", "--long V" or "--long=V". */
@@ -493,7 +512,7 @@ static int stap_run(int argc, char **argv)
 
 	/* stap's kernel runtime loads a module: without module support it would
 	 * compile for minutes and then fail at insmod, so say so up front. */
-	if (access("/proc/modules", F_OK) != 0) {
+	if (needs_local_modules(&extra_opts) && access("/proc/modules", F_OK) != 0) {
 		struct utsname u;
 		uname(&u);
 		cli_err("this kernel (%s) cannot load modules (no /proc/modules), so SystemTap's "
