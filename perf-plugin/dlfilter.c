@@ -27,9 +27,10 @@ struct cache_ent {            /* (pid, comm, lookup address) -> frame id */
 	uint64_t addr;
 	int32_t pid;
 	uint32_t comm;        /* interned comm id: an exec changes the maps */
-	uint32_t frame;       /* 0 = empty slot (names are never empty) */
-	uint32_t kernel;
+	uint32_t frame;       /* 0 = empty slot; SKIP_FRAME = tidied away */
+	uint32_t multi;       /* the tidied name holds several frames "x;y" */
 };
+#define SKIP_FRAME UINT32_MAX
 
 struct pend_ent {             /* thread switched out, waiting for its switch-in */
 	int32_t tid;          /* 0 = empty (idle is never tracked) */
@@ -345,63 +346,99 @@ static int cache_grow(struct state *st)
 	return 0;
 }
 
-/* Frame id of the symbol at addr, resolved through perf once per (pid, comm, addr).
- * Kernel addresses map the same in every process: one entry for all. */
-static int64_t frame_of(struct state *st, fk_profile *p, void *ctx, int32_t pid, uint32_t comm,
-			uint64_t addr, bool kernel)
+/* Append to st->frames[*n] (leaf-first order) the frame(s) of the symbol at
+ * addr, resolved through perf once per (pid, comm, addr) and cached. Kernel
+ * addresses map the same in every process: one entry for all. */
+static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, uint32_t comm,
+		      uint64_t addr, bool kernel, size_t *n)
 {
 	if (kernel) {
 		pid = -1;
 		comm = 0;
 	}
+	struct cache_ent *e = NULL;
 	size_t i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
-	for (;;) {
-		struct cache_ent *e = &st->cache[i];
-		if (!e->frame)
+	for (;; i = (i + 1) & st->cache_mask) {
+		e = &st->cache[i];
+		if (!e->frame || (e->addr == addr && e->pid == pid && e->comm == comm))
 			break;
-		if (e->addr == addr && e->pid == pid && e->comm == comm) {
-			/* the cache is shared by both profiles: names are interned in each */
-			if (p == st->on)
-				return e->frame;
-			size_t len;
-			const char *nm = fk_profile_name(st->on, e->frame, &len);
-			return fk_profile_intern(p, nm, len);
+	}
+	if (!e->frame) {
+		struct perf_dlfilter_al al;
+		memset(&al, 0, sizeof(al));
+		al.size = sizeof(al);
+		const char *sym = NULL, *dso = NULL;
+		st->n_resolves++;
+		if (perf_dlfilter_fns.resolve_address(ctx, addr, &al) == 0) {
+			sym = al.sym;
+			dso = al.dso;
 		}
-		i = (i + 1) & st->cache_mask;
-	}
-	struct perf_dlfilter_al al;
-	memset(&al, 0, sizeof(al));
-	al.size = sizeof(al);
-	const char *sym = NULL, *dso = NULL;
-	st->n_resolves++;
-	if (perf_dlfilter_fns.resolve_address(ctx, addr, &al) == 0) {
-		sym = al.sym;
-		dso = al.dso;
-	}
-	/* perf script prints "[unknown]" for both; fk_perf_tidy_name sees the same. */
-	if (!sym)
-		sym = "[unknown]";
-	if (!dso)
-		dso = "[unknown]";
-	size_t sl = strlen(sym), dl = strlen(dso);
-	if (grow((void **)&st->namebuf, &st->namebuf_cap, sl + dl + 16, 1))
-		return -FK_E_NOMEM;
-	size_t n = fk_perf_tidy_name(st->namebuf, sym, sl, dso, dl, &st->o.popts);
-	int64_t id = fk_profile_intern(st->on, st->namebuf, n);
-	if (id <= 0)
-		return id < 0 ? id : fk_profile_intern(st->on, "[unknown]", 9);
-	if ((st->cache_used + 1) * 2 > st->cache_mask + 1) {
-		if (cache_grow(st))
+		/* perf script prints "[unknown]" for both; the tidying sees the same. */
+		if (!sym)
+			sym = "[unknown]";
+		if (!dso)
+			dso = "[unknown]";
+		size_t sl = strlen(sym), dl = strlen(dso);
+		if (grow((void **)&st->namebuf, &st->namebuf_cap, sl + dl + 16, 1))
 			return -FK_E_NOMEM;
-		i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
-		while (st->cache[i].frame)
-			i = (i + 1) & st->cache_mask;
+		size_t len = fk_perf_tidy_name(st->namebuf, sym, sl, dso, dl, &st->o.popts);
+		uint32_t frame = SKIP_FRAME;
+		if (len) {
+			/* names live in the on-CPU profile; the off-CPU one re-interns */
+			int64_t id = fk_profile_intern(st->on, st->namebuf, len);
+			if (id < 0)
+				return (int)id;
+			frame = (uint32_t)id;
+		}
+		if ((st->cache_used + 1) * 2 > st->cache_mask + 1) {
+			if (cache_grow(st))
+				return -FK_E_NOMEM;
+			i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
+			while (st->cache[i].frame)
+				i = (i + 1) & st->cache_mask;
+		}
+		e = &st->cache[i];
+		*e = (struct cache_ent){ addr, pid, comm, frame, len && memchr(st->namebuf, ';', len) };
+		st->cache_used++;
 	}
-	st->cache[i] = (struct cache_ent){ addr, pid, comm, (uint32_t)id, kernel };
-	st->cache_used++;
-	if (p == st->on)
-		return id;
-	return fk_profile_intern(p, st->namebuf, n);
+	if (e->frame == SKIP_FRAME)
+		return 0;
+	if (!e->multi && p == st->on) {
+		st->frames[(*n)++] = e->frame;
+		return 0;
+	}
+	size_t len;
+	const char *nm = fk_profile_name(st->on, e->frame, &len);
+	if (!e->multi) {
+		int64_t id = fk_profile_intern(p, nm, len);
+		if (id < 0)
+			return (int)id;
+		st->frames[(*n)++] = (uint32_t)id;
+		return 0;
+	}
+	/* "a;b" from a name with "->" pieces: several frames, root-most first,
+	 * so push them in reverse (the array is leaf-first). Copy the name out
+	 * first: interning into the same profile may move it. */
+	if (grow((void **)&st->namebuf, &st->namebuf_cap, len + 1, 1))
+		return -FK_E_NOMEM;
+	memcpy(st->namebuf, nm, len);
+	nm = st->namebuf;
+	size_t end = len;
+	for (;;) {
+		size_t start = end;
+		while (start > 0 && nm[start - 1] != ';')
+			start--;
+		if (grow((void **)&st->frames, &st->frames_cap, *n + 2, sizeof(uint32_t)))
+			return -FK_E_NOMEM;
+		int64_t id = fk_profile_intern(p, nm + start, end - start);
+		if (id < 0)
+			return (int)id;
+		st->frames[(*n)++] = (uint32_t)id;
+		if (start == 0)
+			break;
+		end = start - 1;
+	}
+	return 0;
 }
 
 /* Root frame: the process name as perf script prints it, spaces made '_'
@@ -438,10 +475,9 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 		bool kernel = s->cpumode == PERF_RECORD_MISC_KERNEL ||
 			      s->cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 		if (s->ip && !(kernel ? st->o.user_only : st->o.kernel_only)) {
-			int64_t id = frame_of(st, p, ctx, s->pid, comm_id, s->ip, kernel);
-			if (id < 0)
-				return id;
-			fr[n++] = (uint32_t)id;
+			int rc = push_frame(st, p, ctx, s->pid, comm_id, s->ip, kernel, &n);
+			if (rc < 0)
+				return rc;
 		}
 	} else {
 		bool kernel = false, first = true;
@@ -463,12 +499,13 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 			first = false;
 			if (kernel ? st->o.user_only : st->o.kernel_only)
 				continue;
-			int64_t id = frame_of(st, p, ctx, s->pid, comm_id, look, kernel);
-			if (id < 0)
-				return id;
-			fr[n++] = (uint32_t)id;
+			int rc = push_frame(st, p, ctx, s->pid, comm_id, look, kernel, &n);
+			if (rc < 0)
+				return rc;
+			fr = st->frames;
 		}
 	}
+	fr = st->frames;   /* push_frame may have grown it */
 	if (n == 1 && (st->o.kernel_only || st->o.user_only))
 		return 0;
 	int64_t root = root_of(st, p, comm, s->pid, s->tid);

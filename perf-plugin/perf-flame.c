@@ -198,7 +198,7 @@ static int do_record(struct rec_opts *r, char **args, int n)
 		if (r->combined)
 			push(&v, "-e"), push(&v, "cpu-clock/freq=99/");
 		push(&v, "-e");
-		push(&v, "sched:sched_switch/period=1/");
+		push(&v, "sched:sched_switch");
 		if (!r->have_cg)
 			push(&v, "-g");
 	} else {
@@ -578,7 +578,10 @@ static int report_text(struct rep_opts *r)
 
 static int report_dlfilter(struct rep_opts *r, const char *so)
 {
-	struct vec v = { 0 };
+	/* perf calls the filter's stop() even when it failed half way through a
+	 * broken perf.data, and ignores what stop() returns: so the filter writes
+	 * to temporary names, renamed here only once perf exited 0. */
+	struct vec v = { 0 }, tmps = { 0 }, finals = { 0 };
 	push(&v, perf_bin());
 	push(&v, "script");
 	push(&v, "-i");
@@ -586,21 +589,43 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 	push(&v, "--dlfilter");
 	push(&v, so);
 	for (size_t i = 0; i < r->dlargs.n; i++) {
+		const char *a = r->dlargs.v[i];
+		const char *eq = strchr(a, '=');
 		push(&v, "--dlarg");
-		push(&v, r->dlargs.v[i]);
+		if (eq && strcmp(eq + 1, "-") != 0 &&
+		    (!strncmp(a, "svg=", 4) || !strncmp(a, "folded=", 7) || !strncmp(a, "samples=", 8))) {
+			char *tmp, *kv;
+			if (asprintf(&tmp, "%s.part.%ld", eq + 1, (long)getpid()) < 0 ||
+			    asprintf(&kv, "%.*s=%s", (int)(eq - a), a, tmp) < 0) {
+				err("out of memory");
+				exit(1);
+			}
+			push(&tmps, tmp);
+			push(&finals, eq + 1);
+			push(&v, kv);
+			free(tmp);
+			free(kv);
+		} else {
+			push(&v, a);
+		}
 	}
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
 	int rc = run(v.v, -1);
+	if (rc != 0 && rc > 0)
+		err("perf script with flamekit-dlfilter.so failed (exit status %d): nothing written", rc);
+	for (size_t i = 0; i < tmps.n; i++) {
+		if (rc == 0 && rename(tmps.v[i], finals.v[i]) != 0) {
+			err("cannot rename %s to %s: %s", tmps.v[i], finals.v[i], strerror(errno));
+			rc = 1;
+		}
+		if (rc != 0)
+			unlink(tmps.v[i]);
+	}
 	for (size_t i = 0; i < v.n; i++)
 		free(v.v[i]);
 	free(v.v);
-	if (rc != 0) {
-		if (rc > 0)
-			err("perf script with flamekit-dlfilter.so failed (exit status %d)", rc);
-		return 1;
-	}
-	return 0;
+	return rc != 0 ? 1 : 0;
 }
 
 /* args: report options, optionally "--" and extra perf script options. */

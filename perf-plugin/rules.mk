@@ -5,13 +5,7 @@ DLF_OBJS := $(DLF_SRCS:perf-plugin/%.c=$(BUILD)/perf-plugin/%.o)
 TRACEEVENT_A ?= $(firstword $(wildcard /usr/lib/x86_64-linux-gnu/libtraceevent.a /usr/lib/*/libtraceevent.a /usr/lib/libtraceevent.a /usr/local/lib/libtraceevent.a))
 TRACEEVENT_CFLAGS ?= $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 
-# TEMPORARY until the perf parser and SVG renderer land: do not break `make` for others.
-ifneq ($(wildcard common/parse-perf.c),)
-ifneq ($(wildcard common/svg.c),)
 ALL_TARGETS += $(BUILD)/flamekit-dlfilter.so $(BUILD)/perf-flame
-TEST_DEPS += check-dlfilter-symbols
-endif
-endif
 
 $(BUILD)/perf-plugin/%.o: perf-plugin/%.c perf-plugin/dlfilter.h common/flamekit.h | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
@@ -40,4 +34,5 @@ install-perf-plugin: $(BUILD)/flamekit-dlfilter.so $(BUILD)/perf-flame
 	$(call fk_install,docs/perf-flame.1,$(PREFIX)/share/man/man1,644)
 
 INSTALL_TARGETS += install-perf-plugin
+TEST_DEPS += check-dlfilter-symbols
 .PHONY: check-dlfilter-symbols install-perf-plugin

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The dlfilter inside real `perf script` on a real frame-pointer recording:
+# known proportions, same bytes as `perf script | flamekit collapse`, options.
+. "$(dirname "$0")/lib-perf.sh"
+build_wl work
+cd "$TMP"
+perf record -q -F 999 -g -o work.data ./work 800 > /dev/null 2>&1 || fail "perf record failed"
+
+# default: folded stacks on stdout, perf itself prints nothing else
+perf script -i work.data --dlfilter "$DLF" > dl.folded 2> dl.err || { cat dl.err; fail "perf script --dlfilter failed"; }
+[ -s dl.folded ] || fail "no folded output"
+grep -v '^work;' dl.folded | grep -q . && fail "a stack without the process name root: $(grep -v '^work;' dl.folded | head -1)"
+b=$(weight_of dl.folded ';main;a;b;spin$')
+c=$(weight_of dl.folded ';main;c;spin$')
+tot=$(weight_of dl.folded '.')
+echo "b=$b c=$c total=$tot"
+[ "$b" -gt 0 ] && [ "$c" -gt 0 ] || fail "main;a;b;spin or main;c;spin missing: $(cat dl.folded)"
+# b spins 3 units per unit of c: 75% of b+c, within a few points
+pct=$(awk -v b="$b" -v c="$c" 'BEGIN { printf "%.1f", 100 * b / (b + c) }')
+assert_between "share of main;a;b" 70 80 "$pct"
+# b and c are nearly all of the samples
+assert_between "share of b+c in total" 90 100 "$(awk -v b="$b" -v c="$c" -v t="$tot" 'BEGIN { print 100 * (b + c) / t }')"
+# weighted by period: cpu-clock at 999 Hz has a period of ~1001001 ns
+nsamp=$(perf script -i work.data -F period | wc -l)
+assert_eq "total weight = sum of periods" "$(perf script -i work.data -F period | awk '{ s += $1 } END { printf "%.0f", s }')" "$tot"
+
+# byte-identical to the text route through the core's perf parser
+perf script -i work.data | "$FLAMEKIT" collapse > text.folded || fail "flamekit collapse failed"
+assert_files_eq text.folded dl.folded
+for opt in pid tid kernel all; do
+	perf script -i work.data --dlfilter "$DLF" --dlarg "$opt" > dl-$opt.folded || fail "--dlarg $opt"
+	# default perf script output shows no pid (collapse then writes "comm-?"): add it
+	perf script -i work.data -F +pid | "$FLAMEKIT" collapse --$opt > text-$opt.folded || fail "collapse --$opt"
+	assert_files_eq text-$opt.folded dl-$opt.folded
+done
+grep -q "^work-[0-9]*;" dl-pid.folded || fail "pid root frame missing"
+grep -q "^work-[0-9]*/[0-9]*;" dl-tid.folded || fail "tid root frame missing"
+perf script -i work.data --dlfilter "$DLF" --dlarg count=samples > dl-n.folded || fail "count=samples"
+assert_eq "count=samples total" "$nsamp" "$(weight_of dl-n.folded .)"
+perf script -i work.data | "$FLAMEKIT" collapse --samples > text-n.folded
+assert_files_eq text-n.folded dl-n.folded
+
+# several outputs at once, to files; samples file has one line per sample
+perf script -i work.data --dlfilter "$DLF" --dlarg folded=o.folded --dlarg samples=o.samples \
+	--dlarg svg=o.svg --dlarg title=Work > o.stdout || fail "outputs to files"
+[ -s o.stdout ] && fail "perf printed samples although the filter drops them"
+assert_files_eq dl.folded o.folded
+assert_eq "samples header" "# flamekit samples v1" "$(head -1 o.samples)"
+assert_eq "samples lines" "$nsamp" "$(grep -vc '^#' o.samples)"
+grep -q "<svg" o.svg || fail "no SVG written"
+assert_contains o.svg "Work"
+ls *.tmp.* 2> /dev/null && fail "temporary files left behind"
+
+# deterministic: same perf.data, same bytes
+perf script -i work.data --dlfilter "$DLF" --dlarg svg=o2.svg --dlarg title=Work > /dev/null
+cmp o.svg o2.svg || fail "SVG differs between two runs"
+
+# kernel-only / user-only on a kernel-heavy run (read() of /dev/zero)
+perf record -q -F 999 -g -o k.data ./work k 40000 > /dev/null 2>&1 || fail "perf record (k) failed"
+perf script -i k.data --dlfilter "$DLF" --dlarg kernel > k-all.folded || fail "kernel"
+grep -q ';main;kread;.*_\[k\]' k-all.folded || fail "no kernel frames under kread: $(head -3 k-all.folded)"
+perf script -i k.data --dlfilter "$DLF" --dlarg kernel --dlarg user-only > k-user.folded || fail "user-only"
+grep -q '_\[k\]' k-user.folded && fail "user-only kept kernel frames: $(grep '_\[k\]' k-user.folded | head -1)"
+grep -q ';main;kread' k-user.folded || fail "user-only lost user frames"
+perf script -i k.data --dlfilter "$DLF" --dlarg kernel --dlarg kernel-only > k-kern.folded || fail "kernel-only"
+# every frame after the process name is a kernel frame
+awk '{ sub(/ [^ ]*$/, ""); n = split($0, f, ";"); for (i = 2; i <= n; i++) if (f[i] !~ /_\[k\]$/) { print; exit 1 } }' k-kern.folded ||
+	fail "kernel-only kept a user frame"
+[ -s k-kern.folded ] || fail "kernel-only folded nothing"
+echo ok

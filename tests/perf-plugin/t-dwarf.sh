@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# --call-graph dwarf: the dlfilter refuses (it cannot see user frames) and
+# perf flame report falls back to perf script text through the perf parser.
+. "$(dirname "$0")/lib-perf.sh"
+build_wl work
+cd "$TMP"
+perf record -q -F 499 --call-graph dwarf,16384 -o d.data ./work 400 > /dev/null 2>&1 || skip "perf record --call-graph dwarf failed"
+run_rc 255 perf script -i d.data --dlfilter "$DLF" > /dev/null 2> dl.err
+assert_contains dl.err "dwarf"
+"$PERF_FLAME" report -i d.data --folded d.folded 2> rep.err || { cat rep.err; fail "perf flame report"; }
+assert_contains rep.err "perf script"
+assert_contains rep.err "dwarf"
+b=$(weight_of d.folded ';main;a;b;spin$')
+c=$(weight_of d.folded ';main;c;spin$')
+echo "b=$b c=$c"
+[ "$b" -gt 0 ] && [ "$c" -gt 0 ] || fail "user frames missing: $(head -5 d.folded)"
+assert_between "share of main;a;b" 68 82 "$(awk -v b="$b" -v c="$c" 'BEGIN { print 100 * b / (b + c) }')"
+# the same as collapsing the text by hand
+perf script -i d.data | "$FLAMEKIT" collapse > text.folded
+assert_files_eq text.folded d.folded
+# dwarf=partial: the dlfilter runs, with only the sampled ip as user frame
+perf script -i d.data --dlfilter "$DLF" --dlarg dwarf=partial > p.folded || fail "dwarf=partial"
+grep -q '^work;b ' p.folded || fail "partial stacks unexpected: $(head -3 p.folded)"
+echo ok

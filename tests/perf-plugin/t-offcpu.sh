@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Off-CPU time: perf flame record --off-cpu records sched:sched_switch with
+# callchains; the dlfilter pairs switch-out with switch-in and weights in us.
+. "$(dirname "$0")/lib-perf.sh"
+build_wl sleepy
+cd "$TMP"
+perf record -q -a -e sched:sched_switch -o probe2.data true > /dev/null 2>&1 ||
+	skip "sched:sched_switch cannot be recorded system-wide here"
+"$PERF_FLAME" record --off-cpu -q -o off.data -- ./sleepy > rec.out 2>&1 || { cat rec.out; fail "perf flame record --off-cpu"; }
+perf evlist -i off.data | grep -q 'sched:sched_switch' || fail "sched_switch not recorded"
+"$PERF_FLAME" report -i off.data --folded off.folded -o off.svg 2> rep.err || { cat rep.err; fail "report"; }
+assert_contains rep.err "folding inside perf script"
+# nap() blocks 5 x 100 ms in nanosleep: ~500000 us on the stack through nap
+nap=$(weight_of off.folded '^sleepy;.*;main;nap;.*do_nanosleep')
+echo "nap blocked $nap us"
+assert_between "off-CPU time in nap (us)" 495000 560000 "$nap"
+assert_contains off.svg "us"   # countname
+grep -q "sleepy" off.svg || fail "no sleepy in SVG"
+
+# combined on/off-CPU: burn() runs 5 x 60 ms; both in microseconds
+"$PERF_FLAME" record --combined -q -o both.data -- ./sleepy 60 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
+"$PERF_FLAME" report -i both.data --folded both.folded 2> rep2.err || { cat rep2.err; fail "report combined"; }
+off_nap=$(weight_of both.folded '^sleepy;.*;main;nap;.*\[off-cpu\]$')
+on_burn=$(weight_of both.folded '^sleepy;.*;main;burn$')
+echo "combined: nap off-CPU $off_nap us, burn on-CPU $on_burn us"
+assert_between "combined off-CPU nap (us)" 495000 560000 "$off_nap"
+# cpu-clock at 99 Hz over ~300 ms of CPU: coarse, but the order of magnitude must hold
+assert_between "combined on-CPU burn (us)" 100000 400000 "$on_burn"
+
+# on-CPU only mode on the same file ignores sched_switch
+perf script -i both.data --dlfilter "$DLF" --dlarg mode=cpu > cpu.folded 2> /dev/null || fail "mode=cpu"
+grep -q '\[off-cpu\]' cpu.folded && fail "mode=cpu kept off-CPU stacks"
+# a wrong format file is a clear error, not garbage
+echo "name: nonsense" > bad.format
+run_rc 255 perf script -i off.data --dlfilter "$DLF" --dlarg sched-format=bad.format > /dev/null 2> fmt.err
+assert_contains fmt.err "bad.format"
+echo ok

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `perf flame` as perf runs it: found on PATH, record/report/both, help, symbols.
+. "$(dirname "$0")/lib-perf.sh"
+build_wl work
+cd "$TMP"
+export PATH=$BUILD:$PATH
+# only the dlfilter entry points are exported
+exp=$(nm -D --defined-only "$DLF" | awk '$2 ~ /[TDBRVW]/ { print $3 }' | sort | tr '\n' ' ')
+assert_eq "exported symbols" "filter_description filter_event perf_dlfilter_fns start stop " "$exp"
+# perf dispatches `perf flame` to perf-flame on PATH
+perf flame -h > h.out 2>&1 || fail "perf flame -h"
+assert_contains h.out "perf flame record"
+# record with defaults (-F 99 -g), then report
+perf flame record -q -o r.data -- ./work 300 > rec.out 2>&1 || { cat rec.out; fail "perf flame record"; }
+perf evlist -v -i r.data > ev.out
+grep -q "sample_freq.*: 99" ev.out || grep -q "{ sample_period, sample_freq }: 99" ev.out || fail "not -F 99: $(head -1 ev.out)"
+assert_contains ev.out "CALLCHAIN"
+perf flame report -i r.data -o r.svg --folded r.folded --title "Known work" 2> rep.err || { cat rep.err; fail "report"; }
+assert_contains rep.err "folding inside perf script"
+grep -q "<svg" r.svg || fail "no svg"
+assert_contains r.svg "Known work"
+grep -q ';main;a;b;spin ' r.folded || fail "main;a;b;spin missing"
+# default output name is flame.svg
+perf flame report -q -i r.data 2> /dev/null || fail "report with defaults"
+[ -s flame.svg ] || fail "flame.svg not written"
+# both in one go
+perf flame -i both.data -o both.svg --folded both.folded -- ./work 300 > both.out 2>&1 || { cat both.out; fail "perf flame -- cmd"; }
+grep -q ';main;c;spin ' both.folded || fail "perf flame -- cmd: main;c;spin missing"
+[ -s both.svg ] || fail "perf flame -- cmd: no SVG"
+run_rc 2 perf flame --title x 2> nocmd.err
+assert_contains nocmd.err "no command"
+# perf flame --help is perf help flame: the man page
+mkdir -p man/man1 && cp "$FK_TOP/docs/perf-flame.1" man/man1/
+MANPATH=$TMP/man MANPAGER=cat PAGER=cat perf flame --help > man.out 2>&1 || true
+grep -q "perf-flame" man.out && grep -qi "off-cpu" man.out || fail "perf flame --help did not show the man page: $(head -3 man.out)"
+echo ok

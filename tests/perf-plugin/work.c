@@ -1,0 +1,73 @@
+/* work.c - perf plugin test workload with a known call structure:
+ * main -> a -> b -> spin runs 3 units for every unit of main -> c -> spin, so
+ * the b path holds 75% of the samples (the same loop code on both paths).
+ * "work k" spends its time in the kernel instead (read(2) of /dev/zero from
+ * main -> kread). Built with frame pointers, no inlining. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+static volatile unsigned long sink;
+
+/* Calling it makes spin a non-leaf function: gcc drops the frame pointer of
+ * leaf functions even with -fno-omit-frame-pointer, which hides their caller. */
+__attribute__((noinline)) void touch(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void spin(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i;
+	touch();
+}
+
+__attribute__((noinline)) void b(unsigned long n)
+{
+	spin(n);
+	touch();
+}
+
+__attribute__((noinline)) void a(unsigned long n)
+{
+	b(3 * n);
+	touch();
+}
+
+__attribute__((noinline)) void c(unsigned long n)
+{
+	spin(n);
+	touch();
+}
+
+__attribute__((noinline)) void kread(int rounds)
+{
+	static char buf[1 << 16];
+	int fd = open("/dev/zero", O_RDONLY);
+	for (int i = 0; i < rounds && fd >= 0; i++) {
+		long ret;
+		/* raw read(2): libc's wrapper has no frame pointer and would hide kread */
+		__asm__ volatile("syscall" : "=a"(ret) : "0"((long)SYS_read), "D"((long)fd), "S"(buf),
+				 "d"(sizeof(buf)) : "rcx", "r11", "memory");
+		if (ret < 0)
+			break;
+	}
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && argv[1][0] == 'k') {
+		kread(argc > 2 ? atoi(argv[2]) : 40000);
+		return 0;
+	}
+	int rounds = argc > 1 ? atoi(argv[1]) : 200;
+	/* Interleave so timing noise hits both paths alike. */
+	for (int r = 0; r < rounds; r++) {
+		a(500000);
+		c(500000);
+	}
+	return 0;
+}
