@@ -21,6 +21,9 @@ except ImportError as e:  # reported when the command runs, not at load time
     _flamekit = None
     _IMPORT_ERROR = e
 
+# FLAMEKIT_GDB_TIMING=1: print where the stopped time goes (development aid)
+_PROFILE_SELF = [] if os.environ.get("FLAMEKIT_GDB_TIMING") else None
+
 # SVG options: command-line name -> (keyword of Profile.write_svg, kind)
 _SVG_OPTS = {
     "--title": ("title", str), "--subtitle": ("subtitle", str),
@@ -338,7 +341,12 @@ def _run(o):
         if inf.pid:
             raise gdb.GdbError("flame: already debugging process %d; drop -p or detach first"
                                % inf.pid)
-        gdb.execute("attach %d" % o.pid, to_string=True)
+        gdb.flush()
+        muted = _flamekit.mute_stdout()  # attach prints the stop location
+        try:
+            gdb.execute("attach %d" % o.pid, to_string=True)
+        finally:
+            _flamekit.unmute_stdout(muted)
         inf = gdb.selected_inferior()
         attached_here = True
     if not inf.pid:
@@ -359,6 +367,7 @@ def _run(o):
 
     def on_stop(ev):
         events["sig"] = getattr(ev, "stop_signal", "") or "other"
+        events["t"] = _flamekit.now()
 
     def on_exit(ev):
         events["exited"] = True
@@ -400,12 +409,14 @@ def _run(o):
                     break
                 raise
             fired = sampler.disarm()
+            t_back = _flamekit.now()
             if events["exited"] or not inf.pid or not inf.is_valid():
                 break
             ours = events["sig"] == "SIGSTOP"
             t_stop = sampler.fired_at() if (ours and fired) else _flamekit.now()
             threads = [t for t in inf.threads() if t.is_valid()]
             tids = [t.ptid[1] for t in threads]
+            t_listed = _flamekit.now()
             if tids:
                 target = pid if pid in tids else tids[0]
             if o.precise:
@@ -420,6 +431,8 @@ def _run(o):
                         sampler.add_record(tid, t_stop, pcs)
             nsamples += 1
             stops.append(_flamekit.now() - t_stop)
+            if _PROFILE_SELF is not None:
+                _PROFILE_SELF.append((t_stop, events["t"], t_back, t_listed, _flamekit.now()))
     except KeyboardInterrupt:
         pass
     except gdb.error as e:
@@ -487,6 +500,13 @@ def _run(o):
                     " (fast %d, libdw %d, gdb %d)" % (st["fast"], st["libdw"], st["failed"])))
     else:
         _msg(o, "flame: no samples taken")
+    if _PROFILE_SELF:
+        parts = list(zip(*[(b - a, c - b, d - c, e - d) for a, b, c, d, e in _PROFILE_SELF]))
+        for label, xs in zip(("fire->event", "event->back", "thread list", "unwind"), parts):
+            xs = sorted(xs)
+            _msg(o, "flame: timing %-12s median %.3f ms p90 %.3f ms" % (
+                label, xs[len(xs) // 2] * 1e3, xs[int(len(xs) * 0.9)] * 1e3))
+        del _PROFILE_SELF[:]
     if events["exited"]:
         _msg(o, "flame: the process exited during sampling; wrote the samples taken")
     if error is not None:

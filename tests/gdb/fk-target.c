@@ -1,0 +1,156 @@
+/* fk-target.c - programs with known call paths for the gdb plugin's tests and benchmark:
+ * `fk-target MODE [ARGS]`, prints "ready PID" once its threads run. Work is counted in
+ * loop iterations, not time, so stops by the sampler do not distort the split. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline))
+static volatile unsigned long sink;
+
+NOINLINE void burn(unsigned long n)
+{
+	unsigned long x = sink;
+	for (unsigned long i = 0; i < n; i++)
+		x = x * 6364136223846793005UL + 1442695040888963407UL;
+	sink = x;
+}
+
+/* Inlined into path_a: shows as a frame of its own (inline expansion). */
+static inline __attribute__((always_inline)) void inl_hot(unsigned long n)
+{
+	burn(n);
+	__asm__ volatile("" ::: "memory");
+}
+
+NOINLINE void path_a(unsigned long unit) { inl_hot(3 * unit); __asm__ volatile(""); }
+NOINLINE void path_b(unsigned long unit) { burn(unit); __asm__ volatile(""); }
+
+/* 3:1 split between path_a and path_b */
+NOINLINE void *worker(void *arg)
+{
+	pthread_setname_np(pthread_self(), "fk-worker");
+	for (;;) {
+		path_a(200000);
+		path_b(200000);
+	}
+	return NULL;
+}
+
+NOINLINE void wait_here(void)
+{
+	struct timespec ts = { 0, 50 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	__asm__ volatile("");
+}
+
+NOINLINE void *sleeper(void *arg)
+{
+	pthread_setname_np(pthread_self(), "fk-sleeper");
+	for (;;)
+		wait_here();
+	return NULL;
+}
+
+NOINLINE void short_lived(void) { burn(300000); __asm__ volatile(""); }
+
+NOINLINE void *short_thread(void *arg)
+{
+	pthread_setname_np(pthread_self(), "fk-short");
+	short_lived();
+	return NULL;
+}
+
+/* threads appear and vanish all the time */
+NOINLINE void *spawner(void *arg)
+{
+	pthread_setname_np(pthread_self(), "fk-spawner");
+	for (;;) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, short_thread, NULL) == 0)
+			pthread_join(t, NULL);
+		struct timespec ts = { 0, 2 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/* deep stacks for the benchmark: DEPTH frames, then mostly asleep */
+static int depth;
+NOINLINE void leaf_loop(void)
+{
+	for (;;) {
+		burn(20000);
+		struct timespec ts = { 0, 2 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+NOINLINE int recurse(int n)
+{
+	if (n <= 0)
+		leaf_loop();
+	else
+		recurse(n - 1);
+	__asm__ volatile("");
+	return n;
+}
+
+NOINLINE void *deep_thread(void *arg)
+{
+	pthread_setname_np(pthread_self(), "fk-deep");
+	recurse(depth);
+	return NULL;
+}
+
+static void start(void *(*fn)(void *))
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, fn, NULL) != 0) {
+		perror("pthread_create");
+		exit(1);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "split";
+	double exit_after = 0;
+	if (!strcmp(mode, "sigint")) {
+		/* blocked in every thread: a stop by SIGINT would never arrive */
+		sigset_t s;
+		sigemptyset(&s);
+		sigaddset(&s, SIGINT);
+		sigprocmask(SIG_BLOCK, &s, NULL);
+	}
+	if (!strcmp(mode, "split") || !strcmp(mode, "sigint") || !strcmp(mode, "exit")) {
+		start(worker);
+		start(sleeper);
+		if (!strcmp(mode, "exit"))
+			exit_after = argc > 2 ? atof(argv[2]) : 1.5;
+	} else if (!strcmp(mode, "churn")) {
+		start(worker);
+		start(spawner);
+	} else if (!strcmp(mode, "deep")) {
+		depth = argc > 2 ? atoi(argv[2]) : 150;
+		int n = argc > 3 ? atoi(argv[3]) : 6;
+		for (int i = 0; i < n; i++)
+			start(deep_thread);
+	} else {
+		fprintf(stderr, "usage: fk-target split|sigint|exit [SECONDS]|churn|deep [DEPTH [THREADS]]\n");
+		return 2;
+	}
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	if (exit_after > 0) {
+		struct timespec ts = { (time_t)exit_after, (long)((exit_after - (time_t)exit_after) * 1e9) };
+		nanosleep(&ts, NULL);
+		exit(0);
+	}
+	for (;;)
+		pause();
+}
