@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <perf/perf_dlfilter.h>
 #include "flamekit.h"
 #include "dlfilter.h"
@@ -101,6 +102,17 @@ static int out_open(struct out_file *o)
 		o->f = stdout;
 		return 0;
 	}
+	struct stat sb;
+	if (stat(o->path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		/* a device or FIFO (/dev/stdout, /dev/full): write in place, never
+		 * rename a temporary file over it */
+		o->f = fopen(o->path, "w");
+		if (!o->f) {
+			say("cannot write %s: %s", o->path, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	size_t n = strlen(o->path) + 32;
 	o->tmp = malloc(n);
 	if (!o->tmp) {
@@ -127,6 +139,18 @@ static int out_close(struct out_file *o, bool ok)
 	if (o->f == stdout) {
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			say("write error on stdout: %s", strerror(errno));
+			rc = -1;
+		}
+		o->f = NULL;
+		return rc;
+	}
+	if (!o->tmp) {   /* written in place */
+		if ((fflush(o->f) != 0 || ferror(o->f)) && ok) {
+			say("write error on %s: %s", o->path, strerror(errno));
+			rc = -1;
+		}
+		if (fclose(o->f) != 0 && ok && rc == 0) {
+			say("write error on %s: %s", o->path, strerror(errno));
 			rc = -1;
 		}
 		o->f = NULL;

@@ -451,11 +451,24 @@ static int dwarf_via_evlist(const char *path)
 	return dwarf;
 }
 
+/* Devices and FIFOs (/dev/stdout) are written in place, never renamed over. */
+static bool regular_or_missing(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) != 0 || S_ISREG(sb.st_mode);
+}
+
 static int write_one(const char *path, const fk_profile *p, const struct fkd_opts *o, int what)
 {
 	FILE *f = stdout;
 	char *tmp = NULL;
-	if (strcmp(path, "-") != 0) {
+	if (strcmp(path, "-") != 0 && !regular_or_missing(path)) {
+		f = fopen(path, "w");
+		if (!f) {
+			err("cannot write %s: %s", path, strerror(errno));
+			return -1;
+		}
+	} else if (strcmp(path, "-") != 0) {
 		if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
 			return -1;
 		f = fopen(tmp, "w");
@@ -473,6 +486,10 @@ static int write_one(const char *path, const fk_profile *p, const struct fkd_opt
 	if (fflush(f) != 0 || ferror(f)) {
 		if (rc == 0)
 			err("write error on %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (f != stdout && !tmp && fclose(f) != 0 && rc == 0) {
+		err("write error on %s: %s", path, strerror(errno));
 		rc = -1;
 	}
 	if (tmp) {
@@ -592,7 +609,7 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 		const char *a = r->dlargs.v[i];
 		const char *eq = strchr(a, '=');
 		push(&v, "--dlarg");
-		if (eq && strcmp(eq + 1, "-") != 0 &&
+		if (eq && strcmp(eq + 1, "-") != 0 && regular_or_missing(eq + 1) &&
 		    (!strncmp(a, "svg=", 4) || !strncmp(a, "folded=", 7) || !strncmp(a, "samples=", 8))) {
 			char *tmp, *kv;
 			if (asprintf(&tmp, "%s.part.%ld", eq + 1, (long)getpid()) < 0 ||

@@ -15,3 +15,5 @@ build_wl() { gcc $WL_CFLAGS -o "$TMP/$1" "$HERE/$1.c" || fail "cannot build $1";
 weight_of() { awk -v re="$2" '{ c = $NF; s = $0; sub(/ [^ ]*$/, "", s); if (s ~ re) t += c } END { printf "%.0f\n", t + 0 }' "$1"; }
 # assert_between WHAT LOW HIGH VALUE
 assert_between() { awk -v l="$2" -v h="$3" -v v="$4" 'BEGIN { exit !(v >= l && v <= h) }' || fail "$1: $4 not in [$2, $3]"; }
+# run_fails cmd...: the command must exit non-zero
+run_fails() { "$@"; local rc=$?; [ $rc -ne 0 ] || fail "exit 0 (wanted failure): $*"; }
