@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# b-perf-plugin.sh - perf.data to flame graph, on one real recording of a busy
+# multi-process workload (100k+ samples): `perf script > /dev/null` (perf's
+# own floor, the baseline), `perf script | flamekit collapse`, the dlfilter
+# (perf.data -> SVG inside perf script), and `perf report -g folded`.
+# Goal: the dlfilter path is faster than `perf script > /dev/null` alone.
+# Best of FK_BENCH_RUNS (3) wall-clock times; figures as ratios to the baseline.
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-$PWD/build}
+FLAMEKIT=$BUILD/flamekit
+DLF=$BUILD/flamekit-dlfilter.so
+RUNS=${FK_BENCH_RUNS:-3}
+SECS=${FK_BENCH_SECONDS:-6}
+command -v perf > /dev/null || { echo "SKIP: perf not installed"; exit 0; }
+W=$(mktemp -d /tmp/fk-bench-perf.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+
+gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$W/busy" tests/perf-plugin/busy.c
+# cpu-clock every 10 us on 4 processes: ~100k samples per CPU-second
+perf record -q -c 10000 -m 1024 -g -o "$W/perf.data" "$W/busy" 4 "$SECS" > /dev/null 2>&1
+nsamples=$(perf report -i "$W/perf.data" --stats 2> /dev/null | awk '/SAMPLE events:/ { print $3; exit }')
+echo "perf.data: $(du -h "$W/perf.data" | cut -f1), $nsamples samples ($(nproc) CPUs)"
+
+best() {   # best wall time in seconds of RUNS runs of "$@" (through sh -c)
+	local b=
+	for ((i = 0; i < RUNS; i++)); do
+		local t0 t1
+		t0=$(date +%s.%N)
+		sh -c "$1" > /dev/null 2>&1 || { echo "failed: $1" >&2; exit 1; }
+		t1=$(date +%s.%N)
+		b=$(awk -v b="$b" -v d="$(awk -v a="$t0" -v z="$t1" 'BEGIN { print z - a }')" \
+			'BEGIN { if (b == "" || d < b) print d; else print b }')
+	done
+	echo "$b"
+}
+D=$W/perf.data
+base=$(best "perf script -i $D > /dev/null")
+text=$(best "perf script -i $D | $FLAMEKIT collapse > $W/text.folded")
+dlsvg=$(best "perf script -i $D --dlfilter $DLF --dlarg svg=$W/dl.svg")
+dlfold=$(best "perf script -i $D --dlfilter $DLF --dlarg folded=$W/dl.folded")
+report=$(best "perf report -i $D --stdio --no-children -g folded,0,caller,count > $W/report.txt")
+cmp -s "$W/text.folded" "$W/dl.folded" && same=yes || same=NO
+resolves=$(perf script -i "$D" --dlfilter "$DLF" --dlarg folded=/dev/null --dlarg verbose 2>&1 |
+	sed -n 's/.* \([0-9]*\) addresses resolved.*/\1/p')
+
+row() { awk -v n="$1" -v t="$2" -v b="$base" 'BEGIN { printf "  %-52s %7.3f s  %5.2fx\n", n, t, t / b }'; }
+echo "wall time, best of $RUNS (ratio to perf script > /dev/null):"
+row "perf script > /dev/null (baseline)" "$base"
+row "perf script | flamekit collapse" "$text"
+row "perf report -g folded (--stdio --no-children)" "$report"
+row "dlfilter: perf.data -> folded" "$dlfold"
+row "dlfilter: perf.data -> SVG" "$dlsvg"
+echo "dlfilter folded == perf script | flamekit collapse: $same"
+echo "addresses resolved through perf: $resolves for $nsamples samples"
+awk -v d="$dlsvg" -v b="$base" 'BEGIN { printf "goal (dlfilter to SVG faster than perf script > /dev/null): %s (%.2fx)\n", d < b ? "met" : "NOT met", d / b }'
