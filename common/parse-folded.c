@@ -2,6 +2,7 @@
  * format flamegraph.pl reads: one or two count columns, counts may be
  * fractional. A trailing number after the stack is a second column, as in
  * flamegraph.pl's differential input. */
+#include <stdlib.h>
 #include "internal.h"
 
 /* Split "stack COUNT" at the last run of blanks; 0 or -1. */
@@ -58,11 +59,58 @@ static int probe(const char *buf, size_t len)
 	return 50;
 }
 
+/* Consecutive lines share their leading frames (sorted folded files share
+ * most of them): the previous line's nodes are reused for the common prefix
+ * instead of interning and looking up each of those frames again. */
+typedef struct prefix_cache {
+	char *text;        /* previous stack text */
+	size_t len, cap;
+	size_t *end;       /* end offset of each frame in text */
+	uint32_t *node;    /* node reached after each frame */
+	size_t n, ecap, ncap;
+} prefix_cache;
+
+static int64_t add_stack_cached(fk_profile *p, prefix_cache *pc, const char *s, size_t sl)
+{
+	size_t m = 0, lim = sl < pc->len ? sl : pc->len;
+	while (m < lim && s[m] == pc->text[m])
+		m++;
+	size_t k = 0;
+	while (k < pc->n && (pc->end[k] < m ||
+			     (pc->end[k] == m && (m == sl || s[m] == ';'))))
+		k++;
+	uint32_t node = k ? pc->node[k - 1] : 0;
+	size_t pos = k ? pc->end[k - 1] + 1 : 0;
+	pc->n = k;
+	while (pos <= sl) {
+		const char *semi = memchr(s + pos, ';', sl - pos);
+		size_t e = semi ? (size_t)(semi - s) : sl;
+		int64_t id = fk_profile_intern(p, s + pos, e - pos);
+		if (id < 0)
+			return id;
+		int64_t ch = fk_profile_child(p, node, (uint32_t)id);
+		if (ch < 0)
+			return ch;
+		node = (uint32_t)ch;
+		if (FK_GROW(pc->end, pc->ecap, pc->n + 1) || FK_GROW(pc->node, pc->ncap, pc->n + 1))
+			return -FK_E_NOMEM;
+		pc->end[pc->n] = e;
+		pc->node[pc->n++] = node;
+		pos = e + 1;
+	}
+	if (FK_GROW(pc->text, pc->cap, sl + 1))
+		return -FK_E_NOMEM;
+	memcpy(pc->text + m, s + m, sl - m);
+	pc->len = sl;
+	return node;
+}
+
 static int parse(fk_parse_ctx *c)
 {
 	const char *line;
 	size_t len;
 	int rc;
+	prefix_cache pc = { 0 };
 	while ((rc = fk_reader_line(c->r, &line, &len)) > 0) {
 		c->st->lines++;
 		if (len && line[len - 1] == '\r')
@@ -90,19 +138,24 @@ static int parse(fk_parse_ctx *c)
 			fk_bad_line(c, c->r->lineno, "empty stack");
 			continue;
 		}
-		int64_t node = fk_profile_add_folded(c->p, line, sl, 0, 0);
-		if (node < 0)
-			return (int)node;
+		int64_t node = add_stack_cached(c->p, &pc, line, sl);
+		if (node < 0) {
+			rc = (int)node;
+			break;
+		}
 		/* With samples kept, each line is one record in input order (the
 		 * flame chart's x order for folded input). */
 		fk_sample_info info = { .time = __builtin_nan(""), .pid = -1, .tid = -1, .cpu = -1 };
 		bool keep = fk_profile_flags(c->p) & FK_PROFILE_SAMPLES;
 		if ((rc = fk_profile_add_to_node(c->p, (uint32_t)node, 0, count, keep ? &info : NULL)))
-			return rc;
+			break;
 		if (two && (rc = fk_profile_add_to_node(c->p, (uint32_t)node, 1, count2, keep ? &info : NULL)))
-			return rc;
+			break;
 		c->st->samples++;
 	}
+	free(pc.text);
+	free(pc.end);
+	free(pc.node);
 	return rc;
 }
 
