@@ -1,0 +1,52 @@
+# tests/fuzz/rules.mk - libFuzzer targets (one per input format) and the replay
+# driver that runs the saved corpus in every `make test`.
+#   make fuzz                      build $(BUILD)/fuzz/fuzz-FORMAT with clang
+#   make fuzz-run FUZZ_TIME=60     run each target FUZZ_TIME seconds (new inputs
+#                                  go to $(BUILD)/fuzz/work/FORMAT, crashes to
+#                                  $(BUILD)/fuzz/crash-FORMAT-*)
+#   make fuzz-merge                add the inputs that raise coverage to
+#                                  tests/fuzz/corpus/FORMAT (keep files small)
+FUZZ_FORMATS := folded samples perf perf-report stap gdb dtrace bpftrace auto
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_FLAGS := -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_OBJS := $(LIB_SRCS:common/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BINS := $(FUZZ_FORMATS:%=$(FUZZ_DIR)/fuzz-%)
+
+$(FUZZ_DIR)/obj/%.o: common/%.c common/flamekit.h common/internal.h $(wildcard common/*.h)
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz.c tests/fuzz/fuzz-one.h $(FUZZ_OBJS)
+	@$(if $(filter 1,$(V)),,echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFK_FUZZ_FORMAT='"$*"' -o $@ \
+		tests/fuzz/fuzz.c $(FUZZ_OBJS) -lm -lpthread
+
+fuzz: $(FUZZ_BINS)
+
+fuzz-run: fuzz
+	$(Q)for f in $(FUZZ_FORMATS); do \
+		mkdir -p $(FUZZ_DIR)/work/$$f; \
+		echo "fuzzing $$f for $(FUZZ_TIME)s"; \
+		$(FUZZ_DIR)/fuzz-$$f -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/crash-$$f- \
+			$(FUZZ_DIR)/work/$$f tests/fuzz/corpus/$$f 2>&1 | grep -E 'stat::|ERROR|SUMMARY|Done' ; \
+	done
+
+fuzz-merge: fuzz
+	$(Q)for f in $(FUZZ_FORMATS); do \
+		$(FUZZ_DIR)/fuzz-$$f -merge=1 -max_len=8192 tests/fuzz/corpus/$$f $(FUZZ_DIR)/work/$$f 2>&1 | tail -1; \
+	done
+
+# The replay driver: normal compiler, normal flags (sanitizers with SANITIZE=1).
+$(BUILD)/tests/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz-one.h $(BUILD)/libflamekit.a common/flamekit.h
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) -lm -lpthread
+TEST_DEPS += $(BUILD)/tests/fuzz/replay
+
+.SECONDARY: $(FUZZ_OBJS)
+.PHONY: fuzz fuzz-run fuzz-merge
