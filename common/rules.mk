@@ -41,7 +41,11 @@ checksymbols: $(BUILD)/libflamekit.so
 
 install-core: build-all
 	$(call fk_install,$(BUILD)/flamekit,$(PREFIX)/bin,755)
-	$(call fk_install,$(BUILD)/libflamekit.a $(BUILD)/libflamekit.so,$(PREFIX)/lib,644)
+	$(call fk_install,$(BUILD)/libflamekit.a,$(PREFIX)/lib,644)
+	$(Q)install -m 755 $(BUILD)/libflamekit.so $(DESTDIR)$(PREFIX)/lib/libflamekit.so.$(VERSION)
+	$(Q)ln -sf libflamekit.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libflamekit.so.0
+	$(Q)ln -sf libflamekit.so.0 $(DESTDIR)$(PREFIX)/lib/libflamekit.so
+	$(Q)printf '%s\n' $(PREFIX)/lib/libflamekit.so.$(VERSION) $(PREFIX)/lib/libflamekit.so.0 $(PREFIX)/lib/libflamekit.so >> $(MANIFEST).tmp
 	$(call fk_install,common/flamekit.h,$(PREFIX)/include/flamekit,644)
 	$(call fk_install,$(BUILD)/flamekit.pc,$(PREFIX)/lib/pkgconfig,644)
 	$(call fk_install,docs/flamekit.1,$(PREFIX)/share/man/man1,644)

@@ -72,8 +72,9 @@ $FLAMEKIT collapse --format folded "$TMP/nul.folded" > "$TMP/out" || fail "NUL b
 assert_eq "NUL kept in name" 2 "$(wc -l < "$TMP/out")"
 : > "$TMP/empty"
 $FLAMEKIT collapse "$TMP/empty" > "$TMP/out" 2> "$TMP/err"; rc=$?
-assert_eq "empty input" 0 $rc
+assert_eq "empty input" 1 $rc
 assert_contains "$TMP/err" "empty input"
+assert_contains "$TMP/err" "no stacks in input"
 printf 'm;\xff\xfe bad utf8 1\nm;ok 1\n' > "$TMP/utf.folded"
 $FLAMEKIT collapse "$TMP/utf.folded" > "$TMP/out" || fail "invalid UTF-8"
 assert_eq "invalid utf8 lines" 2 "$(wc -l < "$TMP/out")"

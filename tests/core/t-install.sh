@@ -23,10 +23,15 @@ int main(void)
 }
 C
 export PKG_CONFIG_SYSROOT_DIR=$dest PKG_CONFIG_LIBDIR=$dest/opt/fk/lib/pkgconfig
-flags=$(pkg-config --cflags --libs --static flamekit) || fail "pkg-config"
-cc -o "$TMP/user" "$TMP/user.c" $flags -Wl,-Bstatic -lflamekit -Wl,-Bdynamic -lm -lpthread 2> "$TMP/cc.err" || { cat "$TMP/cc.err"; fail "build against installed library"; }
-assert_eq "program output" "main;work 2" "$("$TMP/user")"
+flags=$(pkg-config --cflags --libs flamekit) || fail "pkg-config"
+echo "pkg-config: $flags"
+# against the shared library (soname symlinks) and the static one
+cc -o "$TMP/user" "$TMP/user.c" $flags -Wl,-rpath,"$dest/opt/fk/lib" 2> "$TMP/cc.err" || { cat "$TMP/cc.err"; fail "build against installed library"; }
+assert_eq "program output (shared)" "main;work 2" "$("$TMP/user")"
+ldd "$TMP/user" | grep -q "$dest/opt/fk/lib/libflamekit.so.0" || fail "not linked to the installed .so"
+cc -o "$TMP/user-static" "$TMP/user.c" $(pkg-config --cflags flamekit) "$dest/opt/fk/lib/libflamekit.a" -lm -lpthread || fail "static build"
+assert_eq "program output (static)" "main;work 2" "$("$TMP/user-static")"
 make -s uninstall DESTDIR="$dest" PREFIX=/opt/fk > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail "make uninstall"; }
-left=$(find "$dest" -type f | head)
+left=$(find "$dest" -type f -o -type l 2>/dev/null | head)
 [ -z "$left" ] || fail "uninstall left files: $left"
 echo "install/uninstall ok"
