@@ -24,9 +24,21 @@ assert_between "share of b+c in total" 90 100 "$(awk -v b="$b" -v c="$c" -v t="$
 nsamp=$(perf script -i work.data -F period | wc -l)
 assert_eq "total weight = sum of periods" "$(perf script -i work.data -F period | awk '{ s += $1 } END { printf "%.0f", s }')" "$tot"
 
-# byte-identical to the text route through the core's perf parser
+# byte-identical to the text route through the core's perf parser (this
+# workload has no call as the last instruction of a function, the one place
+# where addr-1 lookups name the real caller and perf script the next function)
 perf script -i work.data | "$FLAMEKIT" collapse > text.folded || fail "flamekit collapse failed"
 assert_files_eq text.folded dl.folded
+perf script -i work.data --dlfilter "$DLF" --dlarg exact-ret > dl-exact.folded || fail "exact-ret"
+assert_files_eq text.folded dl-exact.folded
+# a call that ends a function (to a noreturn function): addr-1 names the caller
+perf record -q -F 999 -g -o n.data ./work n > /dev/null 2>&1 || fail "perf record (n) failed"
+perf script -i n.data --dlfilter "$DLF" > n-dl.folded || fail "dlfilter (n)"
+perf script -i n.data --dlfilter "$DLF" --dlarg exact-ret > n-exact.folded || fail "exact-ret (n)"
+perf script -i n.data | "$FLAMEKIT" collapse > n-text.folded
+grep -q ';main;ender;fin;spin ' n-dl.folded || fail "addr-1 lookup lost ender: $(head -3 n-dl.folded)"
+grep -q ';main;after_ender;fin;spin ' n-text.folded || fail "perf script text unexpectedly names ender"
+assert_files_eq n-text.folded n-exact.folded
 for opt in pid tid kernel all; do
 	perf script -i work.data --dlfilter "$DLF" --dlarg "$opt" > dl-$opt.folded || fail "--dlarg $opt"
 	# default perf script output shows no pid (collapse then writes "comm-?"): add it
