@@ -52,6 +52,12 @@ assert_eq "count=samples total" "$nsamp" "$(weight_of dl-n.folded .)"
 perf script -i work.data | "$FLAMEKIT" collapse --samples > text-n.folded
 assert_files_eq text-n.folded dl-n.folded
 
+# the perf report -g folded route (a core input format) counts samples: same stacks
+perf report -i work.data --stdio --no-children -g folded,0,caller,count > report.txt 2> /dev/null ||
+	fail "perf report -g folded failed"
+"$FLAMEKIT" collapse report.txt > report.folded || fail "flamekit collapse of perf report output"
+assert_files_eq report.folded dl-n.folded
+
 # several outputs at once, to files; samples file has one line per sample
 perf script -i work.data --dlfilter "$DLF" --dlarg folded=o.folded --dlarg samples=o.samples \
 	--dlarg svg=o.svg --dlarg title=Work > o.stdout || fail "outputs to files"
