@@ -213,8 +213,11 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 	size_t nnames = fk_profile_name_count(p);
 
 	/* Per node: root frame (for comm matching) and idle flag. */
-	if ((err = preorder(h->nd, h->nn, &ord)))
+	if ((err = preorder(h->nd, h->nn, &ord))) {
+		if (err == -FK_E_INVAL)
+			fk_warn("heat map: the profile's call tree is inconsistent");
 		goto out;
+	}
 	root_frame = malloc(h->nn * sizeof(*root_frame));
 	idle = calloc(h->nn, 1);
 	uint8_t *idle_nm = calloc(nnames ? nnames : 1, 1);

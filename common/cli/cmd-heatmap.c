@@ -181,10 +181,12 @@ static int run(int argc, char **argv)
 	}
 	int rc = cells ? fk_heatmap_cells(p, &ho, out.f) : fk_render_heatmap(p, &ho, out.f);
 	fk_profile_free(p);
-	if (rc && rc != -FK_E_WRITE && rc != -FK_E_NOMEM)
-		cli_err("heatmap: %s", fk_strerror(rc)); /* the library said why just before */
-	else if (rc)
+	/* other errors (no timestamps, empty after filters, span too long) were
+	 * explained by the library's own message */
+	if (rc == -FK_E_WRITE)
 		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
+	else if (rc == -FK_E_NOMEM)
+		cli_err("heatmap: %s", fk_strerror(rc));
 	if (cli_out_close(&out, rc == 0) || rc)
 		return FK_EXIT_ERROR;
 	return status;
