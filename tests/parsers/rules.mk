@@ -4,3 +4,11 @@ $(BUILD)/tests/parsers/fk-detect: tests/parsers/detect.c $(BUILD)/libflamekit.a 
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) -lm -lpthread
 TEST_DEPS += $(BUILD)/tests/parsers/fk-detect
+
+# Allocation-failure test of the parsers: the library's allocations are wrapped.
+$(BUILD)/tests/parsers/fk-oom: tests/parsers/oom.c $(BUILD)/libflamekit.a common/flamekit.h
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) \
+		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -lm -lpthread
+TEST_DEPS += $(BUILD)/tests/parsers/fk-oom

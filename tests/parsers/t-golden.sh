@@ -42,9 +42,11 @@ done
 assert_files_eq "$D/bpftrace/kstack-ustack.expected" "$TMP/out"
 assert_contains "$TMP/err" "entries of other stack maps skipped (only @ is read)"
 
-# perf report without --no-children cannot be counted: said, with file:line, exit 3.
-run_rc 3 "$FLAMEKIT" collapse "$D/perf-report/children.txt" > "$TMP/out" 2> "$TMP/err"
+# perf report without --no-children cannot be counted: said, with file:line;
+# nothing else is in that file, so exit 1.
+run_rc 1 "$FLAMEKIT" collapse "$D/perf-report/children.txt" > "$TMP/out" 2> "$TMP/err"
 assert_contains "$TMP/err" "children.txt:9: perf report was run without --no-children"
+assert_contains "$TMP/err" "no stacks in input"
 
 # The two perf report views of one recording: comm added unless --no-comm.
 "$FLAMEKIT" collapse --no-comm "$D/perf-report/count.txt" > "$TMP/out"
