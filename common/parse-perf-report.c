@@ -15,7 +15,6 @@ struct pr {
 	size_t ncols;
 	int comm_col, sym_col;
 	bool children;        /* report made without --no-children */
-	uint64_t children_dropped;
 	/* events: only one is read (its own section of the report) */
 	char event[128];
 	size_t event_len;
@@ -108,7 +107,11 @@ static void entry_line(struct pr *t, const char *s, size_t len)
 	t->comm_len = t->sym_len = 0;
 	if (t->comm_col >= 0 && entry_field(t, s, len, (size_t)t->comm_col, &f, &fl) &&
 	    fl < sizeof(t->comm)) {
-		memcpy(t->comm, f, fl);
+		/* as stackcollapse-perf.pl names the process ("mapper λ" ->
+		 * "mapper_λ"), so perf report and perf script views of one
+		 * recording share their root frames */
+		for (size_t i = 0; i < fl; i++)
+			t->comm[i] = f[i] == ' ' ? '_' : f[i];
 		t->comm_len = fl;
 	}
 	if (t->sym_col >= 0 && entry_field(t, s, len, (size_t)t->sym_col, &f, &fl)) {
@@ -169,13 +172,6 @@ static int chain_line(struct pr *t, const char *s, size_t len)
 	if (t->sym_len && n - first > 1 && same(c->p, t->b.ids[first], t->sym, t->sym_len) &&
 	    !same(c->p, t->b.ids[n - 1], t->sym, t->sym_len))
 		fk_stackbuf_reverse(&t->b, first);
-	/* With children, a chain is listed under every symbol it passes
-	 * through; only its listing under its own leaf is its self count. */
-	if (t->children && t->sym_len && !same(c->p, t->b.ids[n - 1], t->sym, t->sym_len)) {
-		t->children_dropped++;
-		c->st->filtered++;
-		return 0;
-	}
 	return fk_stackbuf_add(c, &t->b, v, NULL);
 }
 
@@ -258,6 +254,12 @@ static int parse(fk_parse_ctx *c)
 		if (fk_is_blank(line, len))
 			continue;
 		if (line[0] >= '0' && line[0] <= '9') {
+			/* With children, perf lists every chain under each of its
+			 * callers, partly cut and in no stated order: not countable. */
+			if (t.children) {
+				c->st->filtered++;
+				continue;
+			}
 			if (t.skip_event) {
 				t.other_events++;
 				c->st->filtered++;
@@ -272,9 +274,9 @@ static int parse(fk_parse_ctx *c)
 		}
 	}
 	if (rc == 0 && children_line)
-		fk_note(c, children_line,
-			"report made without --no-children: %llu chains listed under their callers were skipped",
-			(unsigned long long)t.children_dropped);
+		fk_bad_line(c, children_line,
+			    "perf report was run without --no-children: its call chains repeat under "
+			    "every caller and were skipped (rerun with --no-children)");
 	if (rc == 0 && t.other_events)
 		fk_note(c, t.other_line, "%llu call chains of other events skipped (reading %s%.*s)",
 			(unsigned long long)t.other_events, c->o->event_filter ? "" : "the first event, ",
