@@ -81,8 +81,9 @@ FK_HIDDEN void fk_obuf_exact(fk_obuf *b, double v);
 /* XML text/attribute content: escapes & < > " ', replaces invalid UTF-8 and
  * characters XML forbids with U+FFFD. */
 FK_HIDDEN void fk_obuf_xml(fk_obuf *b, const char *s, size_t n);
-/* Same, truncated to `chars` characters (code points) with "..": keep the
- * start (left = false) or the end (left = true). chars >= 3. */
+/* Same, truncated to `chars` columns with "..": keep the start (left =
+ * false) or the end (left = true); cuts only between characters (code
+ * points), wide East Asian characters count two columns. chars >= 3. */
 FK_HIDDEN void fk_obuf_xml_trunc(fk_obuf *b, const char *s, size_t n, size_t chars, bool left);
 /* A JavaScript string literal with quotes; < > & and controls as \uXXXX so it
  * can end neither the CDATA section nor an HTML script element. */
@@ -93,6 +94,8 @@ FK_HIDDEN void fk_obuf_comment(fk_obuf *b, const char *s, size_t n);
 /* Decode one UTF-8 character: returns bytes consumed (>= 1); *cp = U+FFFD for
  * an invalid sequence (one byte consumed). */
 FK_HIDDEN size_t fk_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
+/* Columns of a character in a label: 2 for East Asian wide, else 1. */
+FK_HIDDEN int fk_char_columns(uint32_t cp);
 /* Number of characters as counted by fk_utf8_next. */
 FK_HIDDEN size_t fk_utf8_count(const char *s, size_t n);
 

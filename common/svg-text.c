@@ -240,27 +240,71 @@ void fk_obuf_xml(fk_obuf *b, const char *s, size_t n)
 	}
 }
 
+/* Columns a character takes: East Asian wide and fullwidth characters are
+ * drawn about twice as wide as the average character the label width
+ * estimate is based on. The script's label() uses the same ranges. */
+int fk_char_columns(uint32_t cp)
+{
+	if (cp < 0x1100)
+		return 1;
+	if ((cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0xa4cf && cp != 0x303f) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
 void fk_obuf_xml_trunc(fk_obuf *b, const char *s, size_t n, size_t chars, bool left)
 {
-	size_t total = fk_utf8_count(s, n);
-	if (total <= chars) {
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	size_t cols = 0;
+	for (size_t i = 0; i < n && cols <= chars;) {
+		i += fk_utf8_next(p + i, n - i, &cp);
+		cols += (size_t)fk_char_columns(cp);
+	}
+	if (cols <= chars) {
 		fk_obuf_xml(b, s, n);
 		return;
 	}
-	size_t keep = chars >= 2 ? chars - 2 : 0;
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t cp;
-	/* byte offset of character number `skip`: never inside a sequence */
-	size_t skip = left ? total - keep : keep, i = 0;
-	for (size_t c = 0; c < skip; c++)
-		i += fk_utf8_next(p + i, n - i, &cp);
-	if (left) {
-		fk_obuf_put(b, "..", 2);
-		fk_obuf_xml(b, s + i, n - i);
-	} else {
+	/* cut only between characters: never inside a UTF-8 sequence */
+	size_t keep = chars >= 2 ? chars - 2 : 0, used = 0;
+	if (!left) {
+		size_t i = 0;
+		while (i < n) {
+			size_t k = fk_utf8_next(p + i, n - i, &cp);
+			size_t w = (size_t)fk_char_columns(cp);
+			if (used + w > keep)
+				break;
+			used += w;
+			i += k;
+		}
 		fk_obuf_xml(b, s, i);
 		fk_obuf_put(b, "..", 2);
+		return;
 	}
+	/* from the end: step back over continuation bytes to a character start */
+	size_t i = n;
+	while (i > 0) {
+		size_t st = i - 1;
+		while (st > 0 && (p[st] & 0xc0) == 0x80 && i - st < 4)
+			st--;
+		size_t k = fk_utf8_next(p + st, n - st, &cp);
+		if (st + k != i) {
+			/* not a whole sequence ending at i: one invalid byte */
+			st = i - 1;
+			cp = 0xfffd;
+		}
+		size_t w = (size_t)fk_char_columns(cp);
+		if (used + w > keep)
+			break;
+		used += w;
+		i = st;
+	}
+	fk_obuf_put(b, "..", 2);
+	fk_obuf_xml(b, s + i, n - i);
 }
 
 void fk_obuf_js(fk_obuf *b, const char *s, size_t n)

@@ -4,6 +4,7 @@
 // nested frames), case toggle, Escape, reset, URL state, script injection.
 // usage: node svg.js main GRAPH.svg [SHOT.png]     (tests/svg/data/browser.folded)
 //        node svg.js diff|difftotal GRAPH.svg       (tests/svg/data/diff.folded, --diff self|total)
+//        node svg.js labels GRAPH.svg               (script labels = static labels)
 // Prints "ok" and exits 0, or prints what failed and exits 1.
 'use strict';
 const fs = require('fs');
@@ -211,6 +212,22 @@ async function diff(ctx, url, st, total) {
   await page.close();
 }
 
+// The script's labels (built after a zoom) follow the same truncation rule as
+// the static ones written by the C renderer: zoom in and out, compare.
+async function labelsSame(ctx, url, st) {
+  const page = await open(ctx, url, st);
+  const before = await labels(page);
+  const fr = await frames(page);
+  await page.mouse.click(...await centre(page, fr[fr.length - 1].i));
+  const zoomed = await labels(page);
+  await page.click('#unzoom');
+  const after = await labels(page);
+  check(zoomed.join('|') !== before.join('|'), 'zoom changed the labels');
+  check(after.join('|') === before.join('|'), 'script labels differ from static ones:\n  ' +
+    before.join('|') + '\n  ' + after.join('|'));
+  await page.close();
+}
+
 (async () => {
   const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'fk-chromium-'));
   const ctx = await chromium.launchPersistentContext(ud, {
@@ -233,6 +250,7 @@ async function diff(ctx, url, st, total) {
     if (mode === 'main') await main(ctx, url, st);
     else if (mode === 'diff') await diff(ctx, url, st, false);
     else if (mode === 'difftotal') await diff(ctx, url, st, true);
+    else if (mode === 'labels') await labelsSame(ctx, url, st);
     else throw new Error('unknown mode ' + mode);
   } catch (e) {
     check(false, 'exception: ' + (e && e.stack || e));

@@ -20,4 +20,8 @@ node "$FK_TOP/tests/browser/svg.js" main "$TMP/main.svg" ${SHOTS:+"$SHOTS/svg-ma
 node "$FK_TOP/tests/browser/svg.js" diff "$TMP/diff.svg" || fail "differential (self) checks"
 "$FLAMEKIT" svg --diff total "$D/diff.folded" -o "$TMP/difft.svg" || fail "render diff total"
 node "$FK_TOP/tests/browser/svg.js" difftotal "$TMP/difft.svg" || fail "differential (total) checks"
+for t in right left; do
+	"$FLAMEKIT" svg --truncate $t --width 700 "$D/basic.folded" -o "$TMP/labels-$t.svg" || fail "render labels"
+	node "$FK_TOP/tests/browser/svg.js" labels "$TMP/labels-$t.svg" || fail "labels ($t) checks"
+done
 echo ok
