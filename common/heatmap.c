@@ -21,21 +21,11 @@ extern const char fk_heatmap_js[] FK_HIDDEN;
 void fk_heatmap_opts_init(fk_heatmap_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	/* the page's flame graphs use its frame height, font, minwidth, countname, inverted */
+	fk_svg_opts_init(&o->svg);
 	o->rows = 50;
 	o->start = NAN;
 	o->end = NAN;
-	/* The defaults of the fields the page uses (fk_svg_opts_init's, set here so
-	 * the heat map does not need the SVG renderer linked in). */
-	o->svg.frameheight = 16;
-	o->svg.fontsize = 12;
-	o->svg.fontwidth = 0.59;
-	o->svg.fonttype = "Verdana";
-	o->svg.minwidth = 0.1;
-	o->svg.countname = "samples";
-	o->svg.colors = "hot";
-	o->svg.factor = 1;
-	o->svg.range_start = NAN;
-	o->svg.range_end = NAN;
 }
 
 /* Everything the page and the TSV need, computed once. */
