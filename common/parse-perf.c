@@ -6,7 +6,6 @@
 #include <math.h>
 #include <pthread.h>
 #include <spawn.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,31 +42,45 @@ static inline uint64_t rd64(const char *s) { uint64_t w; memcpy(&w, s, 8); retur
 static inline uint32_t rd32(const char *s) { uint32_t w; memcpy(&w, s, 4); return w; }
 static inline uint64_t rotl(uint64_t x, int r) { return x << r | x >> (64 - r); }
 
-static uint64_t hash_bytes(const char *s, size_t n, uint64_t seed)
+struct h128 {
+	uint64_t a, b;
+};
+
+static inline uint64_t step1(uint64_t h, uint64_t w) { return rotl((h ^ w) * HK1, 29); }
+static inline uint64_t step2(uint64_t h, uint64_t w) { return rotl((h ^ w) * HK2, 31); }
+
+/* 128 bits of fingerprint; for a given length every byte enters the state (the short
+ * tails are read as overlapping words, which is injective once the length is fixed). */
+static inline struct h128 hash128(const char *s, size_t n, uint64_t seed)
 {
-	uint64_t a = seed ^ (n * HK2), b = HK1, c = HK2 ^ n, d = seed + HK1;
+	uint64_t a = seed ^ (n * HK2), b = ~seed ^ n, c = HK1 + n, d = HK2 ^ seed;
 	while (n >= 32) {
-		a = rotl((a ^ rd64(s)) * HK1, 29);
-		b = rotl((b ^ rd64(s + 8)) * HK2, 31);
-		c = rotl((c ^ rd64(s + 16)) * HK1, 27);
-		d = rotl((d ^ rd64(s + 24)) * HK2, 33);
+		a = step1(a, rd64(s));
+		b = step2(b, rd64(s + 8));
+		c = step1(c, rd64(s + 16));
+		d = step2(d, rd64(s + 24));
 		s += 32;
 		n -= 32;
 	}
-	while (n >= 8) {
-		a = rotl((a ^ rd64(s)) * HK1, 29);
-		a ^= b;
-		s += 8;
-		n -= 8;
+	if (n >= 16) {
+		a = step1(a, rd64(s));
+		b = step2(b, rd64(s + 8));
+		s += 16;
+		n -= 16;
 	}
-	uint64_t w = 0;
-	if (n >= 4)
-		w = (uint64_t)rd32(s) | (uint64_t)rd32(s + n - 4) << 32;
-	else if (n)
-		w = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n >> 1] << 8 |
-		    (uint64_t)(unsigned char)s[n - 1] << 16;
-	b = (b ^ w) * HK2;
-	return fk_mix64(a ^ rotl(b, 17) ^ rotl(c, 31) ^ rotl(d, 47));
+	if (n >= 8) {
+		c = step1(c, rd64(s));
+		d = step2(d, n > 8 ? rd64(s + n - 8) : 0);
+	} else if (n >= 4) {
+		c = step1(c, (uint64_t)rd32(s) | (uint64_t)rd32(s + n - 4) << 32);
+	} else if (n) {
+		c = step1(c, (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n >> 1] << 8 |
+				     (uint64_t)(unsigned char)s[n - 1] << 16);
+	}
+	struct h128 h;
+	h.a = fk_mix64(a ^ rotl(b, 17) ^ rotl(c, 31) ^ rotl(d, 47));
+	h.b = fk_mix64((b + HK1) ^ rotl(c * HK2, 23) ^ rotl(d, 7) ^ rotl(a * HK1, 41));
+	return h;
 }
 
 /* ------------------------------------------------------------------ caches
@@ -75,16 +88,17 @@ static uint64_t hash_bytes(const char *s, size_t n, uint64_t seed)
  * frame ids it folds to. The pname cache is the same structure keyed by the
  * process-name text. Keys live in one arena addressed by offsets. */
 #define NRES_BAD UINT32_MAX
-#define KEY_FLAGS_SHIFT 28
-#define KEY_MAX_CACHED (1u << KEY_FLAGS_SHIFT) /* longer keys are tidied each time */
 
+/* 16 bytes, four to a cache line. res: a frame id below 2^31; RES_BAD (line does not
+ * parse); RES_NONE (no frame); else RES_MULTI | offset in rids of "count, ids...". */
 struct fent {
-	uint64_t hash;  /* 0 = empty slot (real hashes are forced non-zero) */
-	uint32_t koff;
-	uint32_t klen;  /* low 28 bits length, top bits flags */
-	uint32_t res;   /* nres == 1: the frame id; > 1: offset in rids */
-	uint32_t nres;  /* NRES_BAD: line does not parse */
+	uint64_t hash;  /* 0 = empty slot (real hashes have the top bit set) */
+	uint32_t check; /* 32 more bits of fingerprint: 96 in all */
+	uint32_t res;
 };
+#define RES_BAD UINT32_MAX
+#define RES_NONE (UINT32_MAX - 1)
+#define RES_MULTI 0x80000000u
 
 struct sent {
 	uint64_t hash;
@@ -114,12 +128,12 @@ struct pp {
 	fk_profile *p;
 	const fk_parse_opts *o;
 	fk_perf_scan_fn scan;
-	bool keep_samples, pc_key, mapped;
+	bool keep_samples, pc_key;
+	char *ibuf; /* file input */
+	size_t icap;
 	struct evfilter ev;
 
 	struct ftab fc, pc;
-	char *keys;
-	size_t keys_len, keys_cap;
 	uint32_t *rids;
 	size_t rids_len, rids_cap;
 	struct sent *st;
@@ -139,6 +153,8 @@ struct pp {
 
 	uint32_t *tmp;
 	size_t tmp_n, tmp_cap;
+	uint32_t one;
+	struct h128 hv[64];
 	char *sbuf;
 	size_t sbuf_cap;
 	char *kbuf;
@@ -798,22 +814,31 @@ static int frame_compute(struct pp *t, const char *l, size_t len)
 	}
 }
 
-/* Look a key up in a cache table; on a miss compute it with fn and insert.
- * res and nres describe the ids (in tmp after a miss on an uncachable key). */
-static int cache_lookup(struct pp *t, struct ftab *tab, const char *key, size_t klen, unsigned flags,
-			uint64_t h, const uint32_t **ids, uint32_t *nres, bool is_pname,
-			const char *line, size_t llen)
+/* Look a key up by its fingerprint; on a miss compute the ids (from the frame line, or
+ * the process name) and insert. ids/nres describe them (nres NRES_BAD: the line does not
+ * parse); they point into tmp or rids and stay valid until the next lookup. */
+static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uint32_t **ids,
+			uint32_t *nres, bool is_pname, const char *line, size_t llen)
 {
-	h |= 1; /* 0 marks an empty slot */
-	uint32_t kl = (uint32_t)klen | (uint32_t)flags << KEY_FLAGS_SHIFT;
-	size_t i = h & tab->mask;
-	if (klen < KEY_MAX_CACHED) {
-		for (struct fent *e; (e = &tab->t[i])->hash; i = (i + 1) & tab->mask) {
-			if (e->hash == h && e->klen == kl && !memcmp(t->keys + e->koff, key, klen)) {
-				*nres = e->nres;
-				*ids = e->nres == 1 ? &e->res : t->rids + e->res;
-				return 0;
+	h.a |= 1ull << 63; /* 0 marks an empty slot */
+	uint32_t chk = (uint32_t)h.b;
+	size_t i = h.a & tab->mask;
+	for (struct fent *e; (e = &tab->t[i])->hash; i = (i + 1) & tab->mask) {
+		if (e->hash == h.a && e->check == chk) {
+			uint32_t r = e->res;
+			if (FK_LIKELY(r < RES_MULTI)) {
+				t->one = r;
+				*ids = &t->one;
+				*nres = 1;
+			} else if (r == RES_BAD) {
+				*nres = NRES_BAD;
+			} else if (r == RES_NONE) {
+				*nres = 0;
+			} else {
+				*nres = t->rids[r & ~RES_MULTI];
+				*ids = t->rids + (r & ~RES_MULTI) + 1;
 			}
+			return 0;
 		}
 	}
 	int rc;
@@ -829,41 +854,29 @@ static int cache_lookup(struct pp *t, struct ftab *tab, const char *key, size_t 
 	}
 	if (rc < 0)
 		return rc;
-	uint32_t nr = rc == 1 ? NRES_BAD : (uint32_t)t->tmp_n;
+	uint32_t nr = rc == 1 ? NRES_BAD : (uint32_t)t->tmp_n, res;
 	*nres = nr;
 	*ids = t->tmp;
-	if (klen >= KEY_MAX_CACHED || t->keys_len + klen > UINT32_MAX ||
-	    t->rids_len + t->tmp_n > UINT32_MAX)
-		return 0;
-	if (grow_bytes(&t->keys, &t->keys_cap, t->keys_len + klen + 1) ||
-	    (nr > 1 && nr != NRES_BAD && FK_GROW(t->rids, t->rids_cap, t->rids_len + nr)))
+	if (nr == NRES_BAD)
+		res = RES_BAD;
+	else if (nr == 0)
+		res = RES_NONE;
+	else if (nr == 1 && t->tmp[0] < RES_MULTI)
+		res = t->tmp[0];
+	else if (t->rids_len + nr + 1 >= RES_MULTI - 2)
+		return 0; /* no room to cache it: computed again next time */
+	else if (FK_GROW(t->rids, t->rids_cap, t->rids_len + nr + 1))
 		return -FK_E_NOMEM;
-	struct fent *e = &tab->t[i];
-	e->hash = h;
-	e->koff = (uint32_t)t->keys_len;
-	e->klen = kl;
-	e->nres = nr;
-	memcpy(t->keys + t->keys_len, key, klen);
-	t->keys_len += klen;
-	if (nr == 1) {
-		e->res = t->tmp[0];
-		*ids = &e->res;
-	} else if (nr != NRES_BAD && nr) {
-		e->res = (uint32_t)t->rids_len;
-		memcpy(t->rids + t->rids_len, t->tmp, nr * sizeof(uint32_t));
-		t->rids_len += nr;
+	else {
+		res = RES_MULTI | (uint32_t)t->rids_len;
+		t->rids[t->rids_len] = nr;
+		memcpy(t->rids + t->rids_len + 1, t->tmp, nr * sizeof(uint32_t));
+		*ids = t->rids + t->rids_len + 1;
+		t->rids_len += nr + 1;
 	}
-	if (++tab->n * 2 > tab->mask + 1) {
-		/* ids may point into the old slot: re-read them after growing */
-		uint32_t one = e->res;
-		if (ftab_grow(tab))
-			return -FK_E_NOMEM;
-		if (nr == 1) {
-			t->tmp_n = 1;
-			t->tmp[0] = one;
-			*ids = t->tmp;
-		}
-	}
+	tab->t[i] = (struct fent){ h.a, chk, res };
+	if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
+		return -FK_E_NOMEM;
 	return 0;
 }
 
@@ -880,7 +893,27 @@ static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
 	return 0;
 }
 
-static void frame_line(struct pp *t, const char *l, size_t len)
+/* Fingerprint of a frame line's key, before the process-name dependent part (java).
+ * The folded result depends on the bytes after the address, except when the address
+ * itself can end up in the name (--addrs, --inline, or perl's regex backtracking into it
+ * when " (" follows the address directly). */
+static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t len)
+{
+	size_t s = 0;
+	while (s < len && IS_WS(l[s]))
+		s++;
+	size_t w = s;
+	while (w < len && IS_W(l[w]))
+		w++;
+	bool whole = t->pc_key || (w + 1 < len && l[w] == ' ' && l[w + 1] == '(');
+	size_t k0 = whole ? s : w;
+	unsigned flags = (unsigned)(w > s) | (unsigned)whole << 1;
+	return hash128(l + k0, len - k0, HK1 * (flags + 1));
+}
+
+#define JAVA_MARK 0x5bd1e9955bd1e995ULL
+
+static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
 {
 	if (!t->have_pname) {
 		struct frm f;
@@ -888,22 +921,11 @@ static void frame_line(struct pp *t, const char *l, size_t len)
 			bad(t, "unrecognized line", l, len);
 		return;
 	}
-	size_t s = 0;
-	while (s < len && IS_WS(l[s]))
-		s++;
-	size_t w = s;
-	while (w < len && IS_W(l[w]))
-		w++;
-	/* The folded result depends on the bytes after the address, except when the address
-	 * itself can end up in the name (--addrs, --inline, or perl's regex backtracking into
-	 * it when " (" follows the address directly). */
-	bool whole = t->pc_key || (w + 1 < len && l[w] == ' ' && l[w + 1] == '(');
-	size_t k0 = whole ? s : w;
-	unsigned flags = (unsigned)t->java | (unsigned)(w > s) << 1 | (unsigned)whole << 2;
+	if (t->java) /* java names are tidied differently: another entry, same slot run */
+		h.b ^= JAVA_MARK;
 	const uint32_t *ids;
 	uint32_t n;
-	uint64_t h = hash_bytes(l + k0, len - k0, HK1 * (flags + 1));
-	int rc = cache_lookup(t, &t->fc, l + k0, len - k0, flags, h, &ids, &n, false, l, len);
+	int rc = cache_lookup(t, &t->fc, h, &ids, &n, false, l, len);
 	if (rc < 0) {
 		set_err(t, rc);
 		return;
@@ -914,6 +936,11 @@ static void frame_line(struct pp *t, const char *l, size_t len)
 	}
 	if (n && (rc = push_frames(t, ids, n)))
 		set_err(t, rc);
+}
+
+static void frame_line(struct pp *t, const char *l, size_t len)
+{
+	frame_line_h(t, l, len, frame_hash(t, l, len));
 }
 
 static void end_sample(struct pp *t)
@@ -933,7 +960,7 @@ static void end_sample(struct pp *t)
 	}
 	memcpy(t->fr + nfr, pn, npn * sizeof(uint32_t));
 	size_t n = nfr + npn;
-	uint64_t h = hash_bytes((const char *)t->fr, n * sizeof(uint32_t), HK2) | 1;
+	uint64_t h = hash128((const char *)t->fr, n * sizeof(uint32_t), HK2).a | 1ull << 63;
 	size_t i = h & t->st_mask;
 	uint32_t leaf = FK_NONE;
 	for (struct sent *e; (e = &t->st[i])->hash; i = (i + 1) & t->st_mask) {
@@ -1111,22 +1138,21 @@ static void header_line(struct pp *t, const char *l, size_t len)
 			k[i] = '_';
 	const uint32_t *ids;
 	uint32_t nres;
-	int rc = cache_lookup(t, &t->pc, k, n, 0, hash_bytes(k, n, HK2), &ids, &nres, true, k, n);
+	int rc = cache_lookup(t, &t->pc, hash128(k, n, HK2), &ids, &nres, true, k, n);
 	if (rc < 0)
 		return set_err(t, rc);
 	if (nres == 1) {
 		t->pn_res = ids[0];
 	} else {
-		/* several frames (';' in the name): keep them in rids */
+		/* several frames (';' in the name): they live in rids once cached */
 		if (ids == t->tmp) {
 			if (FK_GROW(t->rids, t->rids_cap, t->rids_len + nres))
 				return set_err(t, -FK_E_NOMEM);
 			memcpy(t->rids + t->rids_len, ids, nres * sizeof(uint32_t));
-			t->pn_res = (uint32_t)t->rids_len;
+			ids = t->rids + t->rids_len;
 			t->rids_len += nres;
-		} else {
-			t->pn_res = (uint32_t)(ids - t->rids);
 		}
+		t->pn_res = (uint32_t)(ids - t->rids);
 	}
 	t->pn_n = nres;
 	t->java = n >= 4 && !memcmp(k, "java", 4);
@@ -1138,7 +1164,7 @@ static void header_line(struct pp *t, const char *l, size_t len)
 /* ------------------------------------------------------------------ regions */
 
 #define CHUNK (64u << 10)
-#define ADVISE_STEP (32u << 20)
+#define BATCH 64
 
 static inline void one_line(struct pp *t, const char *l, size_t len)
 {
@@ -1151,22 +1177,13 @@ static inline void one_line(struct pp *t, const char *l, size_t len)
 		header_line(t, l, len);
 }
 
-static void drop_pages(const char *from, const char *to)
-{
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)from + pg - 1) & ~(pg - 1), b = (uintptr_t)to & ~(pg - 1);
-	if (b > a)
-		madvise((void *)a, b - a, MADV_DONTNEED);
-}
-
 /* Parse the lines of [buf, buf+len); the last one may lack its '\n'. Line numbers in
  * messages count from the region start (fixed up by the caller). */
 static void parse_region(struct pp *t, const char *buf, size_t len, const fk_parse_opts *o,
 			 bool progress)
 {
-	const char *p = buf, *end = buf + len, *advised = buf;
+	const char *p = buf, *end = buf + len;
 	uint64_t next_prog = 64ull << 20;
-	t->lineno = 0;
 	while (p < end && !t->err) {
 		size_t n = (size_t)(end - p) < CHUNK ? (size_t)(end - p) : CHUNK;
 		bool nul = false;
@@ -1180,11 +1197,31 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 			t->saw_nul = true;
 			t->nul_line = t->lineno + k + 1;
 		}
-		for (size_t i = 0; i < cnt; i++) {
-			const char *le = p + t->ends[i];
-			t->lineno++;
-			one_line(t, ls, (size_t)(le - ls));
-			ls = le + 1;
+		/* Lines go in batches: first every frame line's fingerprint is computed and its
+		 * cache slot prefetched, so the table misses overlap instead of queueing. */
+		for (size_t i0 = 0; i0 < cnt; i0 += BATCH) {
+			size_t i1 = cnt - i0 < BATCH ? cnt : i0 + BATCH;
+			const char *l = ls;
+			for (size_t i = i0; i < i1; i++) {
+				const char *le = p + t->ends[i];
+				size_t ll = (size_t)(le - l);
+				if (ll && (l[0] == '\t' || l[0] == ' ')) {
+					struct h128 h = frame_hash(t, l, ll);
+					t->hv[i - i0] = h;
+					__builtin_prefetch(&t->fc.t[(h.a | 1ull << 63) & t->fc.mask]);
+				}
+				l = le + 1;
+			}
+			for (size_t i = i0; i < i1; i++) {
+				const char *le = p + t->ends[i];
+				size_t ll = (size_t)(le - ls);
+				t->lineno++;
+				if (ll && (ls[0] == '\t' || ls[0] == ' '))
+					frame_line_h(t, ls, ll, t->hv[i - i0]);
+				else
+					one_line(t, ls, ll);
+				ls = le + 1;
+			}
 		}
 		if (cnt == 0 && n == CHUNK) {
 			/* a line longer than a chunk */
@@ -1203,10 +1240,6 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 			ls = end;
 		}
 		p = ls;
-		if (t->mapped && (size_t)(p - advised) >= ADVISE_STEP) {
-			drop_pages(advised, p);
-			advised = p;
-		}
 		if (progress && o->progress && (uint64_t)(p - buf) >= next_prog) {
 			o->progress((uint64_t)(p - buf), o->progress_ctx);
 			next_prog += 64ull << 20;
@@ -1246,7 +1279,6 @@ static void pp_fini(struct pp *t)
 {
 	free(t->fc.t);
 	free(t->pc.t);
-	free(t->keys);
 	free(t->rids);
 	free(t->st);
 	free(t->sids);
@@ -1256,23 +1288,102 @@ static void pp_fini(struct pp *t)
 	free(t->sbuf);
 	free(t->kbuf);
 	free(t->ends);
+	free(t->ibuf);
 	free(t->warns);
 	for (size_t i = 0; i < t->nm_n; i++)
 		free(t->nm[i].mod), free(t->nm[i].out);
 	free(t->nm);
 }
 
+#define IBUF (1u << 20) /* file input block: stays in L2 while its lines are parsed */
+
+/* Parse [off, end) of a regular file with pread into this thread's buffer. */
+static void parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, const fk_parse_opts *o,
+			    bool progress)
+{
+	size_t have = 0;
+	bool skipping = false;
+	uint64_t start = off, next_prog = 64ull << 20;
+	if (!t->ibuf) {
+		if (!(t->ibuf = malloc(IBUF)))
+			return set_err(t, -FK_E_NOMEM);
+		t->icap = IBUF;
+	}
+	while (!t->err) {
+		size_t want = t->icap - have;
+		if (want > end - off)
+			want = (size_t)(end - off);
+		ssize_t k = want ? pread(fd, t->ibuf + have, want, (off_t)off) : 0;
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return set_err(t, -errno);
+		}
+		off += (uint64_t)k;
+		size_t n = have + (size_t)k;
+		bool last = off >= end || k == 0;
+		char *b = t->ibuf;
+		if (skipping) {
+			char *nl = memchr(b, '\n', n);
+			if (!nl) {
+				have = 0;
+				if (last)
+					break;
+				continue;
+			}
+			skipping = false;
+			n -= (size_t)(nl + 1 - b);
+			memmove(b, nl + 1, n);
+		}
+		if (last) {
+			parse_region(t, b, n, o, false);
+			break;
+		}
+		char *nl = memrchr(b, '\n', n);
+		if (!nl) {
+			if (t->icap > FK_MAX_LINE) {
+				t->lineno++;
+				bad(t, "line longer than 16 MiB skipped", b, 60);
+				skipping = true;
+				have = 0;
+				continue;
+			}
+			char *nb = realloc(t->ibuf, t->icap * 2);
+			if (!nb)
+				return set_err(t, -FK_E_NOMEM);
+			t->ibuf = nb;
+			t->icap *= 2;
+			have = n;
+			continue;
+		}
+		size_t used = (size_t)(nl + 1 - b);
+		parse_region(t, b, used, o, false);
+		have = n - used;
+		memmove(b, b + used, have);
+		if (progress && o->progress && off - start >= next_prog) {
+			o->progress(off - start, o->progress_ctx);
+			next_prog += 64ull << 20;
+		}
+	}
+}
+
 struct job {
 	struct pp *t;
 	const char *buf;
 	size_t len;
+	int fd;
+	uint64_t off, end;
 	const fk_parse_opts *o;
 };
 
 static void *job_run(void *arg)
 {
 	struct job *j = arg;
-	parse_region(j->t, j->buf, j->len, j->o, false);
+	j->t->lineno = 0;
+	if (j->buf)
+		parse_region(j->t, j->buf, j->len, j->o, false);
+	else
+		parse_fd_region(j->t, j->fd, j->off, j->end, j->o, false);
 	return NULL;
 }
 
@@ -1283,6 +1394,7 @@ struct drv {
 	bool t2_ok, threads;
 	uint64_t line;       /* absolute lines done */
 	bool noted_skip, noted_nul, noted_utf8;
+	struct pp *last; /* the context that parsed the end of the input */
 };
 
 /* Report a region's messages with absolute line numbers, then reset them. */
@@ -1364,7 +1476,7 @@ static size_t last_boundary(const char *buf, size_t len)
 	return SIZE_MAX;
 }
 
-static int process_block(struct drv *d, const char *buf, size_t len, bool mapped)
+static int process_block(struct drv *d, const char *buf, size_t len)
 {
 	fk_parse_ctx *c = d->c;
 	const fk_parse_opts *o = c->o;
@@ -1378,8 +1490,8 @@ static int process_block(struct drv *d, const char *buf, size_t len, bool mapped
 				b = SIZE_MAX;
 		}
 	}
-	d->t1.mapped = d->t2.mapped = mapped;
 	if (b == SIZE_MAX || b >= lb) {
+		d->t1.lineno = 0;
 		parse_region(&d->t1, buf, len, o, true);
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;
@@ -1396,14 +1508,14 @@ static int process_block(struct drv *d, const char *buf, size_t len, bool mapped
 			return rc;
 		}
 		d->t2_ok = true;
-		d->t2.mapped = mapped;
 	}
 	if (!d->t1.ev.set)
 		prescan_event(&d->t1, buf, b);
 	d->t2.ev = d->t1.ev;
-	struct job j = { &d->t2, buf + b, lb - b, o };
+	struct job j = { .t = &d->t2, .buf = buf + b, .len = lb - b, .o = o };
 	pthread_t th;
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
+	d->t1.lineno = 0;
 	parse_region(&d->t1, buf, b, o, true);
 	if (spawned)
 		pthread_join(th, NULL);
@@ -1419,11 +1531,87 @@ static int process_block(struct drv *d, const char *buf, size_t len, bool mapped
 	if (d->t1.err || d->t2.err)
 		return d->t1.err ? d->t1.err : d->t2.err;
 	if (lb < len) {
+		d->t1.lineno = 0;
 		parse_region(&d->t1, buf + lb, len - lb, o, false);
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;
 	}
 	return d->t1.err;
+}
+
+/* Offset just after the first blank line at or after from (within 64 MiB), or UINT64_MAX. */
+static uint64_t file_boundary(int fd, uint64_t from, uint64_t end)
+{
+	char buf[65536];
+	uint64_t off = from ? from - 1 : 0, lim = from + (64ull << 20);
+	while (off < end && off < lim) {
+		ssize_t k = pread(fd, buf, sizeof(buf), (off_t)off);
+		if (k <= 1)
+			return UINT64_MAX;
+		for (ssize_t i = 1; i < k; i++)
+			if (buf[i] == '\n' && buf[i - 1] == '\n')
+				return off + (uint64_t)i + 1;
+		off += (uint64_t)k - 1; /* keep one byte of overlap */
+	}
+	return UINT64_MAX;
+}
+
+static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
+{
+	fk_parse_ctx *c = d->c;
+	const fk_parse_opts *o = c->o;
+	uint64_t b = UINT64_MAX;
+	if (d->threads && end - start >= (8u << 20))
+		b = file_boundary(fd, start + (end - start) / 2, end);
+	if (b != UINT64_MAX && !d->t1.ev.set) {
+		/* The default event is the first one of the input: find it before the second
+		 * half starts (give up splitting if the first 4 MiB do not say). */
+		size_t n = b - start < (4u << 20) ? (size_t)(b - start) : (4u << 20);
+		char *tmp = malloc(n);
+		ssize_t k = tmp ? pread(fd, tmp, n, (off_t)start) : -1;
+		if (k > 0) {
+			const char *nl = memrchr(tmp, '\n', (size_t)k);
+			prescan_event(&d->t1, tmp, nl ? (size_t)(nl - tmp) : 0);
+		}
+		free(tmp);
+		if (!d->t1.ev.set && b - start > (4u << 20))
+			b = UINT64_MAX;
+	}
+	if (b == UINT64_MAX) {
+		d->t1.lineno = 0;
+		parse_fd_region(&d->t1, fd, start, end, o, true);
+		flush_msgs(d, &d->t1, d->line);
+		d->line += d->t1.lineno;
+		return d->t1.err;
+	}
+	if (!d->t2_ok) {
+		fk_profile *p2 = fk_profile_new(fk_profile_flags(c->p));
+		if (!p2)
+			return -FK_E_NOMEM;
+		int rc = pp_init(&d->t2, p2, o, d->t1.scan);
+		if (rc) {
+			pp_fini(&d->t2);
+			fk_profile_free(p2);
+			return rc;
+		}
+		d->t2_ok = true;
+	}
+	d->t2.ev = d->t1.ev;
+	struct job j = { .t = &d->t2, .fd = fd, .off = b, .end = end, .o = o };
+	pthread_t th;
+	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
+	d->t1.lineno = 0;
+	parse_fd_region(&d->t1, fd, start, b, o, true);
+	if (spawned)
+		pthread_join(th, NULL);
+	else
+		job_run(&j);
+	flush_msgs(d, &d->t1, d->line);
+	d->line += d->t1.lineno;
+	flush_msgs(d, &d->t2, d->line);
+	d->line += d->t2.lineno;
+	d->last = &d->t2;
+	return d->t1.err ? d->t1.err : d->t2.err;
 }
 
 static int perf_parse(fk_parse_ctx *c)
@@ -1440,23 +1628,18 @@ static int perf_parse(fk_parse_ctx *c)
 	d.threads = o->threads >= 2;
 
 	if (r->mem) {
-		rc = process_block(&d, r->pos, (size_t)(r->end - r->pos), false);
+		rc = process_block(&d, r->pos, (size_t)(r->end - r->pos));
 		r->pos = r->end;
 	} else {
-		/* A regular file is mapped (no copy; pages dropped behind the parse so memory
-		 * stays flat); a pipe goes through the reader's blocks. */
+		/* A regular file is read with pread, by two threads on two halves when asked;
+		 * a pipe goes through the reader's blocks. */
 		struct stat sb;
 		off_t cur = lseek(r->fd, 0, SEEK_CUR);
 		size_t unread = (size_t)(r->end - r->pos);
-		char *map = MAP_FAILED;
 		if (cur >= 0 && fstat(r->fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= cur &&
-		    (uint64_t)cur >= unread && sb.st_size > 0 && (uint64_t)sb.st_size <= SIZE_MAX / 2)
-			map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-		if (map != MAP_FAILED) {
-			size_t start = (size_t)cur - unread;
-			madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL);
-			rc = process_block(&d, map + start, (size_t)sb.st_size - start, true);
-			munmap(map, (size_t)sb.st_size);
+		    (uint64_t)cur >= unread) {
+			uint64_t start = (uint64_t)cur - unread;
+			rc = process_file(&d, r->fd, start, (uint64_t)sb.st_size);
 			r->bytes += (uint64_t)(sb.st_size - cur);
 			r->pos = r->end;
 			lseek(r->fd, sb.st_size, SEEK_SET);
@@ -1477,12 +1660,12 @@ static int perf_parse(fk_parse_ctx *c)
 				if (k == 0)
 					break;
 				d.line = r->lineno; /* the reader counts lines it skipped as too long */
-				if ((rc = process_block(&d, buf, len, false)))
+				if ((rc = process_block(&d, buf, len)))
 					break;
 			}
 		}
 	}
-	if (!rc && d.t1.have_pname) {
+	if (!rc && (d.last ? d.last : &d.t1)->have_pname) {
 		/* perl drops a sample that no blank line closes; say so */
 		fk_bad_line(c, d.line, "input ended inside a sample (no blank line after it); sample dropped");
 	}
