@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Live: build band.c, record it now with real `perf record -k mono -g`, and check
-# that the heat map puts the 200 ms busy band of every second in rows 0-9 of 50.
+# that the heat map puts the 200 ms busy band of every second in rows 0-9 of 50;
+# the perf plugin's samples output of the same recording gives the same page.
 . "$(dirname "$0")/../lib.sh"
 command -v perf > /dev/null || skip "perf not installed"
 command -v cc > /dev/null || skip "no C compiler"
@@ -24,4 +25,18 @@ END {
 	n = 0; for (i = 0; i < 10; i++) if (r[i] > 0) n++
 	if (n < 8) { print "band has holes: " n " of rows 0-9 hit"; exit 1 }
 }' "$TMP/cells" || { cat "$TMP/cells" >&2; fail "band not at rows 0-9"; }
+
+# The perf plugin writes the samples format from the same perf.data: the same
+# cells and the same page as the perf script text.
+DLF=$BUILD/flamekit-dlfilter.so
+if [ -f "$DLF" ]; then
+	perf script -i "$TMP/perf.data" --dlfilter "$DLF" --dlarg samples="$TMP/plugin.samples" \
+		--dlarg count=samples > /dev/null 2> "$TMP/dlf.err" || { cat "$TMP/dlf.err" >&2; fail "perf script --dlfilter"; }
+	"$FLAMEKIT" heatmap --cells --isolate band-worker "$TMP/plugin.samples" > "$TMP/cells2" || fail "cells from plugin samples"
+	assert_files_eq "$TMP/cells" "$TMP/cells2"
+	"$FLAMEKIT" heatmap "$TMP/plugin.samples" -o "$TMP/band2.html" || fail "page from plugin samples"
+	cmp "$TMP/band.html" "$TMP/band2.html" || fail "plugin samples and perf script text give different pages"
+else
+	echo "note: $DLF not built; plugin samples not compared"
+fi
 echo ok
