@@ -176,7 +176,7 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 {
 	int err = 0;
 	uint32_t *ord = NULL, *root_frame = NULL, *stack = NULL, *kids = NULL;
-	uint8_t *idle = NULL, *used = NULL;
+	uint8_t *idle = NULL, *idle_nm = NULL, *used = NULL;
 	size_t *bucket = NULL;
 	uint32_t *members = NULL;
 	struct { uint32_t leaf; double w; } *tmp = NULL;
@@ -210,9 +210,8 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 	}
 	root_frame = malloc(h->nn * sizeof(*root_frame));
 	idle = calloc(h->nn, 1);
-	uint8_t *idle_nm = calloc(nnames ? nnames : 1, 1);
+	idle_nm = calloc(nnames ? nnames : 1, 1);
 	if (!root_frame || !idle || !idle_nm) {
-		free(idle_nm);
 		err = -FK_E_NOMEM;
 		goto out;
 	}
@@ -237,12 +236,10 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 		iso = fk_profile_find_name(p, o->isolate, strlen(o->isolate));
 		if (iso < 0) {
 			fk_warn("heat map: no samples of comm '%s'", o->isolate);
-			free(idle_nm);
 			err = -FK_E_EMPTY;
 			goto out;
 		}
 	}
-	int64_t swapper = o->idle_filter ? fk_profile_find_name(p, "swapper", 7) : -1;
 
 	/* Base second: the earliest timestamped sample, before any filter, so that
 	 * second numbers stay the same whatever --start/--end/--isolate select. */
@@ -260,17 +257,18 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 	if (min_ns == INT64_MAX) {
 		fk_warn("heat map: no sample has a timestamp (perf script text, or the samples "
 			"format, carries them)");
-		free(idle_nm);
 		err = -FK_E_EMPTY;
 		goto out;
 	}
 	h->base = floor_div(min_ns, NS_PER_SEC);
-	int64_t lo_ns = isnan(o->start) ? INT64_MIN : h->base * NS_PER_SEC + time_ns(o->start);
-	int64_t hi_ns = isnan(o->end) ? INT64_MAX : h->base * NS_PER_SEC + time_ns(o->end);
+	/* clamped so that the nanosecond arithmetic cannot overflow */
+	int64_t lo_ns = isnan(o->start) ? INT64_MIN
+			: h->base * NS_PER_SEC + time_ns(fmax(-9.0e9, fmin(9.0e9, o->start)));
+	int64_t hi_ns = isnan(o->end) ? INT64_MAX
+			: h->base * NS_PER_SEC + time_ns(fmax(-9.0e9, fmin(9.0e9, o->end)));
 
 	h->cell_of = malloc((h->ns ? h->ns : 1) * sizeof(*h->cell_of));
 	if (!h->cell_of) {
-		free(idle_nm);
 		err = -FK_E_NOMEM;
 		goto out;
 	}
@@ -285,9 +283,9 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 			continue;
 		if (o->isolate && !sample_comm_is(h, s, root_frame, iso))
 			continue;
-		if (o->idle_filter && (idle[s->node] || (swapper >= 0 && s->comm == swapper)))
+		if (o->idle_filter && idle[s->node])
 			continue;
-		if (o->idle_filter && s->comm) {
+		if (o->idle_filter && s->comm) { /* swapper, swapper/3 */
 			size_t cl;
 			const char *cn = fk_profile_name(p, s->comm, &cl);
 			if (cl >= 7 && !memcmp(cn, "swapper", 7))
@@ -301,7 +299,6 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 		h->cell_of[i] = 0; /* kept; the index is set once the range is known */
 		h->kept++;
 	}
-	free(idle_nm);
 	if (!h->kept) {
 		fk_warn("heat map: no samples left after the time range and comm/idle filters");
 		err = -FK_E_EMPTY;
@@ -477,6 +474,7 @@ out:
 	free(ord);
 	free(root_frame);
 	free(idle);
+	free(idle_nm);
 	free(used);
 	free(stack);
 	free(kids);

@@ -117,6 +117,12 @@ int main(void)
 	got = cells(p, &o, &rc);
 	CHECK(rc == -FK_E_EMPTY && strstr(last_msg, "no samples left"), "range past the end: %d %s", rc, last_msg);
 	free(got);
+	o.start = -1e300; /* absurd bounds are clamped, not overflowed */
+	o.end = 1e300;
+	got = cells(p, &o, &rc);
+	CHECK(rc == 0 && !strcmp(got, "0\t25\t1\n1\t0\t1\n1\t1\t1\n1\t49\t0.25\n3\t10\t4\n"),
+	      "huge range: %d [%s]", rc, got);
+	free(got);
 	fk_heatmap_opts_init(&o);
 	o.isolate = "nope";
 	got = cells(p, &o, &rc);
