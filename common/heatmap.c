@@ -231,10 +231,26 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 		idle[n] = idle[par] | idle_nm[h->nd[n].frame];
 	}
 
+	/* --isolate COMM, or pid:N / tid:N for one process or thread */
 	int64_t iso = -1;
+	long iso_pid = -1, iso_tid = -1;
 	if (o->isolate) {
-		iso = fk_profile_find_name(p, o->isolate, strlen(o->isolate));
-		if (iso < 0) {
+		const char *v = o->isolate;
+		char *end;
+		bool is_pid = !strncmp(v, "pid:", 4), is_tid = !strncmp(v, "tid:", 4);
+		if (is_pid || is_tid) {
+			errno = 0;
+			long n = strtol(v + 4, &end, 10);
+			if (!v[4] || *end || errno || n < 0 || n > INT32_MAX) {
+				fk_warn("heat map: isolate '%s': expected pid:N or tid:N", v);
+				err = -FK_E_INVAL;
+				goto out;
+			}
+			*(is_pid ? &iso_pid : &iso_tid) = n;
+		} else {
+			iso = fk_profile_find_name(p, v, strlen(v));
+		}
+		if (iso < 0 && iso_pid < 0 && iso_tid < 0) {
 			fk_warn("heat map: no samples of comm '%s'", o->isolate);
 			err = -FK_E_EMPTY;
 			goto out;
@@ -281,7 +297,8 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 		int64_t t_ns = time_ns(s->time);
 		if (t_ns < lo_ns || t_ns >= hi_ns)
 			continue;
-		if (o->isolate && !sample_comm_is(h, s, root_frame, iso))
+		if (iso_pid >= 0 ? s->pid != iso_pid : iso_tid >= 0 ? s->tid != iso_tid :
+		    o->isolate && !sample_comm_is(h, s, root_frame, iso))
 			continue;
 		if (o->idle_filter && idle[s->node])
 			continue;

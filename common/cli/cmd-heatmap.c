@@ -22,7 +22,8 @@ static void heatmap_help(FILE *out)
 	      "  --range START-END   same as --start START --end END\n"
 	      "  --scale linear|rank colour scale (default linear: shows the real load;\n"
 	      "                      rank shows subtle variation); switchable in the page\n"
-	      "  --isolate COMM      keep only samples of process/thread name COMM\n"
+	      "  --isolate COMM      keep only samples of process/thread name COMM;\n"
+	      "                      pid:N or tid:N keeps one process or thread\n"
 	      "  --highlight A,B     colour cells where comms A, B... have samples (up to 8)\n"
 	      "  --idle              drop idle stacks (swapper, cpu_idle, do_idle, intel_idle...)\n"
 	      "  --periods           weigh perf samples by their period (default: count samples)\n"
@@ -188,7 +189,7 @@ static int run(int argc, char **argv)
 	else if (rc == -FK_E_NOMEM)
 		cli_err("heatmap: %s", fk_strerror(rc));
 	if (cli_out_close(&out, rc == 0) || rc)
-		return FK_EXIT_ERROR;
+		return rc == -FK_E_INVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
 	return status;
 }
 

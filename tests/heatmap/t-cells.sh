@@ -42,6 +42,13 @@ cells --isolate worker
 printf '0\t9\t1\n0\t10\t2\n3\t25\t2\n3\t49\t1\n' > "$TMP/want"
 assert_files_eq "$TMP/want" "$TMP/got"
 
+# one thread (tid 11 is the worker) or one process (pid 0: the swapper samples)
+"$FLAMEKIT" heatmap --cells --isolate tid:11 "$IN" > "$TMP/tid" || fail "isolate tid"
+assert_files_eq "$TMP/want" "$TMP/tid"
+"$FLAMEKIT" heatmap --cells --isolate pid:0 "$IN" > "$TMP/pid" || fail "isolate pid"
+assert_eq "pid:0" "0	25	2" "$(cat "$TMP/pid")"
+run_rc 2 "$FLAMEKIT" heatmap --cells --isolate tid:x "$IN"
+
 # --idle drops the swapper stacks and the intel_idle leaf
 cells --idle
 grep -v -e '^0	25	' -e '^3	49	' > "$TMP/want" <<'T'
