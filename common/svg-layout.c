@@ -359,10 +359,12 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 	L->names = p;
 	L->diff = fk_profile_columns(p) > 1;
 	unsigned col = L->diff ? 1 : 0;
-	size_t nsamples;
-	fk_profile_samples(p, &nsamples);
+	size_t nsamples, timed = 0;
+	const fk_sample *smp = fk_profile_samples(p, &nsamples);
+	for (size_t i = 0; i < nsamples && !timed; i++)
+		timed += !isnan(smp[i].time);
 	bool range = has_range(o);
-	if (range && nsamples == 0) {
+	if (range && !timed) {
 		fk_warn("--range needs timestamped samples (perf script or flamekit samples input)");
 		return -FK_E_INVAL;
 	}

@@ -8,6 +8,7 @@ usage: fkframes.py GRAPH.svg            frames as TSV
        fkframes.py GRAPH.svg --labels   the static labels, one per line
        fkframes.py GRAPH.svg --config   the fkC settings as JSON
        fkframes.py GRAPH.svg --rgb      fills as rgb(R,G,B) (flamegraph.pl's notation)
+       fkframes.py GRAPH.svg --json     frames as a JSON list (names with any character)
 """
 import json
 import re
@@ -57,6 +58,12 @@ def main():
     rects = list(frames)
     S = cfg['S']
     assert len(nums) == S * len(rects), 'fkF does not match the rects'
+    if '--json' in sys.argv:
+        out = [{'depth': nums[i * S + 1], 'count': nums[i * S + 2],
+                'name': names[nums[i * S]] if i else 'all', 'fill': r.get('fill')}
+               for i, r in enumerate(rects)]
+        print(json.dumps(out))
+        return
     for i, r in enumerate(rects):
         n, depth, w = nums[i * S], nums[i * S + 1], nums[i * S + 2]
         name = names[n] if i else 'all'
@@ -71,4 +78,7 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        main()
+    except BrokenPipeError:  # a reader such as grep -q stopped early
+        sys.stderr.close()
