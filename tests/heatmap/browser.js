@@ -64,6 +64,17 @@ async function exact(ctx, url, errors) {
   let g = await geometry(page);
   check(await page.evaluate(() => window.pwned) === undefined, 'a name ran script on load');
 
+  // the drawing follows the data: the fullest cell (1, 49: 2.5) is the darkest
+  // colour of the scale, an empty cell is grey, a highlighted comm's cell blue
+  const px = (sec, row) => page.$eval('#hmwrap canvas', (cv, a) => {
+    const d = cv.getContext('2d').getImageData(a[0] * a[2] + 1, a[1] * a[3] + 1, 1, 1).data;
+    return [d[0], d[1], d[2]];
+  }, [sec, row, g.cw, g.ch]);
+  check(JSON.stringify(await px(1, 49)) === '[128,0,38]', 'fullest cell colour ' + await px(1, 49));
+  check(JSON.stringify(await px(0, 30)) === '[244,244,244]', 'empty cell colour ' + await px(0, 30));
+  const w10 = await px(0, 10);
+  check(w10[2] > w10[0], 'worker cell (highlighted) should be blue: ' + w10);
+
   // hover: the cell at 0.200 s holds 2 samples
   await page.mouse.move(...at(g, 0, 10));
   const tip = await page.textContent('#tip');
@@ -151,6 +162,19 @@ async function band(ctx, url, errors) {
   check(want > 0 && count(fr, 'all') === want, 'band range total ' + count(fr, 'all') + ' != cells ' + want);
   check(names(fr).includes('band_spin_inner'), 'band frames: ' + names(fr).join(','));
   check(names(fr).every((n) => n !== 'main'), 'only the worker runs in the band');
+  // a range over several seconds, by click start / click end: its total equals
+  // the TSV cells in that time span (second 0 row 5 .. second 2 row 3)
+  await drag(page, g, [0, 0], [0, 1]); // B: resets to a fresh A on the next range
+  await click(page, g, [0, 5]);
+  await click(page, g, [2, 3]);
+  const span = cells.filter((c) => {
+    const k = (c[0] - first) * 50 + c[1];
+    return k >= 5 && k <= 2 * 50 + 3;
+  }).reduce((t, c) => t + c[2], 0);
+  fr = await frames(page);
+  check(/^Range A: 0\.100s \u2013 2\.080s/.test(await page.textContent('#fgtitle')), 'multi-second title: ' + await page.textContent('#fgtitle'));
+  check(count(fr, 'all') === span, 'multi-second range total ' + count(fr, 'all') + ' != cells ' + span);
+
   // the cold part of the same second: no samples at all
   await drag(page, g, [sec - first, 15], [sec - first, 45]);
   await drag(page, g, [sec - first, 15], [sec - first, 45]);
