@@ -68,6 +68,7 @@ bytes=$(stat -c %s "$IN")
 t_wc=$(secs_of wc -l "$IN")
 t_hm=$(secs_of "$FLAMEKIT" heatmap "$IN" -o "$W/big.html")
 t_cells=$(secs_of "$FLAMEKIT" heatmap --cells "$IN")
+t_fold=$(secs_of "$FLAMEKIT" collapse "$IN")
 html=$(stat -c %s "$W/big.html")
 rss=$( { /usr/bin/time -f %M "$FLAMEKIT" heatmap "$IN" -o "$W/big2.html"; } 2>&1 | tail -1)
 cmp -s "$W/big.html" "$W/big2.html" || { echo "b-heatmap: two builds differ" >&2; exit 1; }
@@ -76,6 +77,8 @@ printf 'heatmap: input %d samples, %.0f MB (samples format, %d s x 99 Hz x 16 CP
 	$((lines - 2)) "$(echo "$bytes / 1048576" | bc -l)" "$SECS"
 printf 'heatmap: build %.2f s = %.1f x `wc -l` (%.3f s); --cells %.1f x wc; peak RSS %d MB\n' \
 	"$t_hm" "$(echo "$t_hm / $t_wc" | bc -l)" "$t_wc" "$(echo "$t_cells / $t_wc" | bc -l)" $((rss / 1024))
+printf 'heatmap: build = %.2f x `flamekit collapse` of the same file (%.2f s: parsing without keeping samples)\n' \
+	"$(echo "$t_hm / $t_fold" | bc -l)" "$t_fold"
 printf 'heatmap: HTML %.1f MB = %.2f bytes/sample = %.3f x input size\n' \
 	"$(echo "$html / 1048576" | bc -l)" "$(echo "$html / ($lines - 2)" | bc -l)" "$(echo "$html / $bytes" | bc -l)"
 
