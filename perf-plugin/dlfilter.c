@@ -68,7 +68,9 @@ struct state {
 	char *rootbuf;
 	size_t rootbuf_cap;
 	/* counters */
-	uint64_t n_on, n_switch, n_filtered, n_resolves, n_unpaired, n_nochain;
+	uint64_t n_on, n_switch, n_filtered, n_resolves, n_unpaired, n_nochain, n_estimated;
+	uint64_t *cpu_last;             /* per CPU: time of the last sched_switch seen */
+	size_t cpu_last_n, cpu_last_cap;
 	double cpu_period_ns;           /* sum of on-CPU periods of time-based events */
 	bool on_time_based, on_other;   /* kinds of on-CPU events seen */
 	bool failed;
@@ -193,6 +195,7 @@ static void state_free(struct state *st)
 	free(st->frames);
 	free(st->namebuf);
 	free(st->rootbuf);
+	free(st->cpu_last);
 	free(st->event_owned);
 	free(st);
 }
@@ -587,6 +590,55 @@ static void pend_delete(struct state *st, struct pend_ent *e)
 	}
 }
 
+/* End a thread's off-CPU interval at t_end: weight its switch-out stack. */
+static int finish_interval(struct state *st, struct pend_ent *e, uint64_t t_end)
+{
+	int64_t dt = (int64_t)(t_end - e->t_out);
+	if (dt > 0 && dt >= st->o.offcpu_min_ns) {
+		fk_sample_info info = { .time = (double)e->t_out / 1e9, .pid = e->pid, .tid = e->tid,
+					.cpu = e->cpu };
+		size_t cl = 0;
+		info.comm = fk_profile_name(st->off, e->comm, &cl);
+		info.comm_len = cl;
+		/* whole microseconds keep sums exact (no 0.1-style fractions) */
+		double us = (double)((dt + 500) / 1000);
+		int rc = fk_profile_add_to_node(st->off, e->node, 0, us, &info);
+		if (rc < 0)
+			return fail(st, "%s", fk_strerror(rc));
+	}
+	pend_delete(st, e);
+	return 0;
+}
+
+/* Time of the last sched_switch seen on a CPU (0 = none). */
+static uint64_t *cpu_last(struct state *st, int32_t cpu)
+{
+	if (cpu < 0 || cpu >= 65536)
+		return NULL;
+	if (grow((void **)&st->cpu_last, &st->cpu_last_cap, (size_t)cpu + 1, sizeof(uint64_t)))
+		return NULL;
+	while (st->cpu_last_n <= (size_t)cpu)
+		st->cpu_last[st->cpu_last_n++] = 0;
+	return &st->cpu_last[cpu];
+}
+
+/* A thread with a pending switch-out shows up running (its own sample) but
+ * its switch-in was never seen: perf records no samples in the context of
+ * some tasks, so the switch that put it on this CPU can be missing. It came
+ * in after the last switch seen on this CPU: end the interval there (an
+ * underestimate by at most that unseen task's run time). */
+static int finish_unseen(struct state *st, struct pend_ent *e, int32_t cpu)
+{
+	uint64_t *last = cpu_last(st, cpu);
+	if (last && *last > e->t_out) {
+		st->n_estimated++;
+		return finish_interval(st, e, *last);
+	}
+	st->n_unpaired++;
+	pend_delete(st, e);
+	return 0;
+}
+
 static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
 {
 	struct fkd_switch sw;
@@ -597,28 +649,19 @@ static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, voi
 			    (unsigned long long)(s->time % 1000000000),
 			    s->raw_data ? err : "sched_switch sample without raw data (record with -R?)");
 	st->n_switch++;
-	/* Switch-in of a thread we saw leave: its blocked interval ends now. */
+	/* Switch-in of a thread we saw leave: its off-CPU interval ends now. */
 	if (sw.next_pid > 0) {
 		struct pend_ent *e = pend_slot(st, sw.next_pid, false);
-		if (e) {
-			int64_t dt = (int64_t)(s->time - e->t_out);
-			if (dt >= 0 && dt >= st->o.offcpu_min_ns) {
-				fk_sample_info info = { .time = (double)e->t_out / 1e9, .pid = e->pid,
-							.tid = e->tid, .cpu = e->cpu };
-				size_t cl = 0;
-				info.comm = fk_profile_name(st->off, e->comm, &cl);
-				info.comm_len = cl;
-				/* whole microseconds keep sums exact (no 0.1-style fractions) */
-				double us = (double)((dt + 500) / 1000);
-				int rc = fk_profile_add_to_node(st->off, e->node, 0, us, &info);
-				if (rc < 0)
-					return fail(st, "%s", fk_strerror(rc));
-			}
-			pend_delete(st, e);
-		}
+		if (e && finish_interval(st, e, s->time) < 0)
+			return -1;
 	}
 	/* Switch-out: the callchain is the stack the thread blocks in. Idle
 	 * (pid 0) never blocks. */
+	if (sw.prev_pid > 0) {
+		struct pend_ent *e = pend_slot(st, sw.prev_pid, false);
+		if (e && finish_unseen(st, e, s->cpu) < 0)
+			return -1;
+	}
 	if (sw.prev_pid > 0 && !(st->o.blocked_only && sw.prev_state == 0)) {
 		const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
 		const char *comm = ip_al && ip_al->comm ? ip_al->comm : sw.prev_comm;
@@ -630,22 +673,22 @@ static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, voi
 			return fail(st, "%s", fk_strerror((int)n));
 		if (n == 0) {
 			st->n_filtered++;
-			return 1;
-		}
-		/* Zero-count path now; the blocked time is added at switch-in. */
-		int64_t node = fk_profile_add_stack(st->off, st->frames, (size_t)n, 0, 0.0);
-		if (node < 0)
-			return fail(st, "%s", fk_strerror((int)node));
-		struct pend_ent *e = pend_slot(st, sw.prev_pid, true);
-		if (!e)
-			return fail(st, "out of memory");
-		if (!e->tid)
+		} else {
+			/* Zero-count path now; the time is added when the interval ends. */
+			int64_t node = fk_profile_add_stack(st->off, st->frames, (size_t)n, 0, 0.0);
+			if (node < 0)
+				return fail(st, "%s", fk_strerror((int)node));
+			struct pend_ent *e = pend_slot(st, sw.prev_pid, true);
+			if (!e)
+				return fail(st, "out of memory");
 			st->pend_used++;
-		else
-			st->n_unpaired++;
-		*e = (struct pend_ent){ sw.prev_pid, s->pid, (uint32_t)node, (uint32_t)cid, s->time,
-					s->cpu };
+			*e = (struct pend_ent){ sw.prev_pid, s->pid, (uint32_t)node, (uint32_t)cid,
+						s->time, s->cpu };
+		}
 	}
+	uint64_t *last = cpu_last(st, s->cpu);
+	if (last)
+		*last = s->time;
 	return 1;
 }
 
@@ -663,6 +706,11 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	}
 	if (kind == EV_SWITCH)
 		return do_switch(st, s, ctx);
+	if (st->pend_used) {
+		struct pend_ent *e = pend_slot(st, s->tid, false);
+		if (e && finish_unseen(st, e, s->cpu) < 0)
+			return -1;
+	}
 
 	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
 	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
@@ -837,8 +885,10 @@ EXPORT int stop(void *data, void *ctx)
 		    (unsigned long long)st->n_on, (unsigned long long)st->n_switch,
 		    (unsigned long long)st->n_filtered, (unsigned long long)st->n_resolves,
 		    fk_profile_stack_count(p));
-	if (st->o.verbose && st->n_unpaired)
-		say("%llu switch-outs had no matching switch-in", (unsigned long long)st->n_unpaired);
+	if (st->o.verbose && (st->n_unpaired || st->n_estimated))
+		say("%llu switch-ins were not recorded: %llu intervals ended at the CPU's previous "
+		    "switch, %llu dropped", (unsigned long long)(st->n_unpaired + st->n_estimated),
+		    (unsigned long long)st->n_estimated, (unsigned long long)st->n_unpaired);
 	fk_profile_free(combined);
 	bool failed_before = st->failed;
 	fk_set_print(NULL, NULL);

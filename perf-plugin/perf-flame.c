@@ -639,9 +639,12 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 		if (rc != 0)
 			unlink(tmps.v[i]);
 	}
-	for (size_t i = 0; i < v.n; i++)
-		free(v.v[i]);
-	free(v.v);
+	struct vec *all[] = { &v, &tmps, &finals };
+	for (size_t k = 0; k < 3; k++) {
+		for (size_t i = 0; i < all[k]->n; i++)
+			free(all[k]->v[i]);
+		free(all[k]->v);
+	}
 	return rc != 0 ? 1 : 0;
 }
 
@@ -689,9 +692,10 @@ static int do_report(struct rep_opts *r)
 	return rc;
 }
 
+/* Option vectors live until exit: static, so leak checkers see them reachable. */
 static int cmd_report(int argc, char **argv)
 {
-	struct rep_opts r = { 0 };
+	static struct rep_opts r;
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			for (i++; i < argc; i++)
@@ -716,9 +720,9 @@ static int cmd_report(int argc, char **argv)
 /* `perf flame [options] -- command`: record options and report options mixed. */
 static int cmd_both(int argc, char **argv)
 {
-	struct rep_opts r = { 0 };
+	static struct rep_opts r;
+	static struct vec recargs;
 	struct rec_opts rec = { 0 };
-	struct vec recargs = { 0 };
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (!strcmp(argv[i], "--off-cpu")) {
@@ -776,7 +780,7 @@ int main(int argc, char **argv)
 		struct rec_opts rec = { 0 };
 		int n = argc - 2;
 		char **args = argv + 2;
-		struct vec pass = { 0 };
+		static struct vec pass;
 		for (int i = 0; i < n; i++) {
 			if (!strcmp(args[i], "--")) {
 				for (; i < n; i++)

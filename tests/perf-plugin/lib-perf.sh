@@ -4,6 +4,16 @@ DLF=$BUILD/flamekit-dlfilter.so
 PERF_FLAME=$BUILD/perf-flame
 HERE=$FK_TOP/tests/perf-plugin
 command -v perf > /dev/null || skip "perf is not installed"
+if [ "${SANITIZE:-0}" = 1 ]; then
+	# perf is not built with ASan: the runtime must come first for it to load
+	# the sanitized dlfilter. perf itself leaks and mixes malloc/delete[], so those checks are off.
+	SAN_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+	REAL_PERF=$(command -v perf)
+	printf '#!/bin/sh\nLD_PRELOAD="%s" ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0 exec %s "$@"\n' "$SAN_PRELOAD" "$REAL_PERF" > "$TMP/perf"
+	chmod +x "$TMP/perf"
+	export PERF=$TMP/perf
+	perf() { "$PERF" "$@"; }
+fi
 [ -f "$DLF" ] || fail "$DLF not built"
 [ -x "$PERF_FLAME" ] || fail "$PERF_FLAME not built"
 perf record -q -e cpu-clock -o "$TMP/probe.data" true > /dev/null 2>&1 ||
