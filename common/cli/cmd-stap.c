@@ -245,6 +245,10 @@ static int run_stap(char **argv, fk_profile *p, int *stap_status)
 		return FK_EXIT_ERROR;
 	}
 	if (child == 0) {
+		/* stap stops on Ctrl-C even when we were started with it ignored
+		 * (a background job of a script) */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
@@ -425,8 +429,12 @@ static int stap_run(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (!pid && kind == STACKS_DEFAULT) {
+		cli_err("give -p PID, or --kernel to profile kernel stacks of every process");
+		goto out;
+	}
 	if (kind == STACKS_DEFAULT)
-		kind = pid ? STACKS_BOTH : STACKS_KERNEL;
+		kind = STACKS_BOTH;
 	if (!pid && kind != STACKS_KERNEL) {
 		cli_err("-p PID is needed for user stacks (system-wide profiling is --kernel only)");
 		goto out;

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# flamekit stap: the command line it writes for a real running process (-d for
+# every mapped object, limits), translated by stap to pass 3 with the symbol
+# tables of those objects; the clear failure where modules cannot load; and the
+# pipe into the renderer, driven by a stand-in stap that prints the golden text.
+. "$(dirname "$0")/../lib.sh"
+D=$FK_TOP/tests/stap/data
+[ -x "$FLAMEKIT" ] || fail "no $FLAMEKIT (make first)"
+sleep 300 & target=$!
+trap 'kill $target 2>/dev/null; rm -rf "$TMP"' EXIT
+
+# Usage errors.
+run_rc 2 "$FLAMEKIT" stap > /dev/null 2>&1
+run_rc 2 "$FLAMEKIT" stap --user 2> "$TMP/err"
+assert_contains "$TMP/err" "-p PID is needed"
+run_rc 2 "$FLAMEKIT" stap -p "$target" --kernel --user 2> /dev/null
+run_rc 2 "$FLAMEKIT" stap -p abc 2> /dev/null
+run_rc 1 "$FLAMEKIT" stap -p 2147483647 --print-command 2> "$TMP/err"
+assert_contains "$TMP/err" "no such process"
+
+# The command for a live process names every executable file mapping once.
+"$FLAMEKIT" stap -p "$target" -t 5 --print-command > "$TMP/cmd" || fail "--print-command"
+cat "$TMP/cmd"
+awk '$2 ~ /x/ && $6 ~ /^\// { print $6 }' /proc/$target/maps | awk '!seen[$0]++' > "$TMP/maps.objs"
+grep -o -- "-d [^ ]*" "$TMP/cmd" | cut -c4- > "$TMP/cmd.objs"
+assert_files_eq "$TMP/maps.objs" "$TMP/cmd.objs"
+[ "$(wc -l < "$TMP/cmd.objs")" -ge 2 ] || fail "expected the executable and libc"
+grep -q "/libc.so" "$TMP/cmd.objs" || fail "libc missing from -d"
+for w in "-x $target" -DMAXBACKTRACE=64 -DMAXSTRINGLEN=2048 -DMAXMAPENTRIES=10240 "-I $FK_TOP/stap-tapset" \
+	 "probe flamekit.oncpu.both {}" "probe timer.s(5) { exit() }" "flamekit_print_folded()"; do
+	assert_contains "$TMP/cmd" "$w"
+done
+"$FLAMEKIT" stap -p "$target" --off-cpu --user --max-depth 100 --max-stacks 500 -d /bin/true --print-command > "$TMP/cmd2"
+for w in "probe flamekit.offcpu.user {}" -DMAXBACKTRACE=100 -DMAXSTRINGLEN=2048 -DMAXMAPENTRIES=500 "-d /bin/true"; do
+	assert_contains "$TMP/cmd2" "$w"
+done
+"$FLAMEKIT" stap --kernel --print-command > "$TMP/cmd3"
+assert_not_contains "$TMP/cmd3" " -d "
+assert_not_contains "$TMP/cmd3" " -x "
+assert_contains "$TMP/cmd3" "probe flamekit.oncpu.kernel {}"
+
+# The written command translates, with the objects' symbol tables in the module
+# source (pass 3 emits them), when the kernel build tree is there.
+if command -v stap > /dev/null && (. "$FK_TOP/tests/stap/stap-lib.sh" 2>/dev/null; [ -n "${STAP_RELEASE:-}" ]) ; then
+	. "$FK_TOP/tests/stap/stap-lib.sh"
+	(cd "$TMP" && eval "$(cat "$TMP/cmd") -p3 -k -r $STAP_RELEASE" > "$TMP/p3.c" 2> "$TMP/p3.err") ||
+		{ cat "$TMP/p3.err"; fail "stap -p3 of the written command"; }
+	kept=$(sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p' "$TMP/p3.err")
+	[ -d "$kept" ] || fail "stap kept no build directory"
+	while read -r obj; do
+		grep -q "\.path = \"$obj\"" "$kept"/stap_symbols.c || fail "$obj has no symbol table in the module"
+	done < "$TMP/maps.objs"
+	rm -rf "$kept"
+	echo "pass 3 of the written command carries $(wc -l < "$TMP/maps.objs") objects' symbols"
+else
+	echo "note: stap or a kernel build tree missing: the written command was not translated"
+fi
+
+# No module support: a clear error at once, not a hang, and nothing written.
+if [ ! -e /proc/modules ]; then
+	start=$(date +%s)
+	run_rc 1 timeout 30 "$FLAMEKIT" stap -p "$target" -t 1 -o "$TMP/none.svg" 2> "$TMP/err"
+	assert_contains "$TMP/err" "cannot load modules"
+	assert_contains "$TMP/err" "--print-command"
+	[ $(( $(date +%s) - start )) -lt 10 ] || fail "the module check took too long"
+	[ ! -e "$TMP/none.svg" ] && ! ls "$TMP"/none.svg.tmp.* > /dev/null 2>&1 || fail "output left behind"
+fi
+
+# The pipe: a stand-in stap prints the tapset's folded text; Ctrl-C (SIGINT to
+# the group) stops it as it stops stap, and flamekit lives on to draw.
+fake=$TMP/fake-stap
+cat > "$fake" <<EOS
+#!/usr/bin/env bash
+printf '%s\n' "\$@" > "$TMP/fake.args"
+case "\${FAKE_MODE:-ok}" in
+ok) cat "$D/aggregate.folded" ;;
+fail) head -2 "$D/aggregate.folded"; echo "ERROR: module insertion failed" >&2; exit 1 ;;
+bad) cat "$D/aggregate.folded"; echo "this line has no count" ;;
+empty) ;;
+wait) trap 'cat "$D/aggregate.folded"; exit 0' INT; touch "$TMP/fake.ready"; while :; do sleep 0.1; done ;;
+esac
+EOS
+chmod +x "$fake"
+export FLAMEKIT_STAP_NO_MODULE_CHECK=1
+"$FLAMEKIT" svg "$D/aggregate.folded" -o "$TMP/want.svg"
+run_rc 0 "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/got.svg"
+cmp -s "$TMP/want.svg" "$TMP/got.svg" || fail "flamekit stap drew something else than flamekit svg"
+assert_contains "$TMP/fake.args" "-x"
+assert_contains "$TMP/fake.args" "probe flamekit.oncpu.both {} probe end { flamekit_print_folded() }"
+run_rc 0 "$FLAMEKIT" stap -p "$target" --stap "$fake" --folded -o "$TMP/got.folded"
+LC_ALL=C sort "$D/aggregate.folded" | cmp -s - "$TMP/got.folded" || fail "--folded output differs"
+run_rc 0 "$FLAMEKIT" stap -p "$target" --off-cpu --stap "$fake" -o "$TMP/off.svg"
+assert_contains "$TMP/off.svg" 'cn:"us"'
+assert_contains "$TMP/fake.args" "probe flamekit.offcpu {}"
+FAKE_MODE=fail run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/f.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "stap failed (exit status 1)"
+[ ! -e "$TMP/f.svg" ] && ! ls "$TMP"/f.svg.tmp.* > /dev/null 2>&1 || fail "output left after stap failed"
+FAKE_MODE=empty run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/e.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "printed no stacks"
+FAKE_MODE=bad run_rc 3 "$FLAMEKIT" stap -p "$target" --stap "$fake" --folded -o "$TMP/b.folded" 2> "$TMP/err"
+assert_contains "$TMP/err" "<stap output>:7:"
+[ "$(wc -l < "$TMP/b.folded")" -eq 6 ] || fail "good stacks lost with a bad line"
+run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$TMP/no-such-stap" -o "$TMP/n.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "cannot run"
+
+FAKE_MODE=wait setsid "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/int.svg" 2> "$TMP/err" &
+runner=$!
+for i in $(seq 100); do [ -e "$TMP/fake.ready" ] && break; sleep 0.1; done
+[ -e "$TMP/fake.ready" ] || fail "stand-in stap did not start"
+kill -INT -- -"$runner"   # setsid: the runner leads its own group, as a terminal's Ctrl-C reaches
+( sleep 30; kill -KILL -- -"$runner" 2>/dev/null ) & watchdog=$!
+wait "$runner"; rc=$?
+kill "$watchdog" 2>/dev/null
+[ $rc -eq 0 ] || { cat "$TMP/err"; fail "exit $rc after Ctrl-C"; }
+cmp -s "$TMP/want.svg" "$TMP/int.svg" || fail "drawing after Ctrl-C differs"
+echo "flamekit stap: command line, module check and pipe ok"
