@@ -73,6 +73,14 @@ typedef struct prefix_cache {
 static int64_t add_stack_cached(fk_profile *p, prefix_cache *pc, const char *s, size_t sl)
 {
 	size_t m = 0, lim = sl < pc->len ? sl : pc->len;
+	while (m + 8 <= lim) {
+		uint64_t x, y;
+		memcpy(&x, s + m, 8);
+		memcpy(&y, pc->text + m, 8);
+		if (x != y)
+			break;
+		m += 8;
+	}
 	while (m < lim && s[m] == pc->text[m])
 		m++;
 	size_t k = 0;
