@@ -1,5 +1,6 @@
 /* cmd-heatmap.c - `flamekit heatmap`: timestamped samples -> one offline HTML page
  * (subsecond-offset heat map + range flame graphs), or per-cell counts as TSV. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ static void heatmap_help(FILE *out)
 	      "  --isolate COMM      keep only samples of process/thread name COMM;\n"
 	      "                      pid:N or tid:N keeps one process or thread\n"
 	      "  --highlight A,B     colour cells where comms A, B... have samples (up to 8)\n"
+	      "  --keep REGEX        keep only stacks whose folded text matches REGEX (POSIX ERE)\n"
+	      "  --drop REGEX        drop stacks whose folded text matches REGEX\n"
 	      "  --idle              drop idle stacks (swapper, cpu_idle, do_idle, intel_idle...)\n"
 	      "  --periods           weigh perf samples by their period (default: count samples)\n"
 	      "  --title TEXT        page title\n"
@@ -63,7 +66,7 @@ static int run(int argc, char **argv)
 	po.samples = true; /* a heat map counts samples; --periods restores perf weights */
 	fk_heatmap_opts ho;
 	fk_heatmap_opts_init(&ho);
-	const char *out_path = NULL;
+	const char *out_path = NULL, *keep = NULL, *drop = NULL;
 	bool cells = false;
 	char **files = argv + 1;
 	int nfiles = 0;
@@ -100,7 +103,8 @@ static int run(int argc, char **argv)
 			continue;
 		}
 		static const char *const valued[] = { "-o", "--output", "--rows", "--start", "--end",
-			"--range", "--scale", "--isolate", "--highlight", "--title", "--countname" };
+			"--range", "--scale", "--isolate", "--highlight", "--title", "--countname",
+			"--keep", "--drop" };
 		const char *name = NULL, *v = NULL;
 		for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]) && !name; k++) {
 			size_t n = strlen(valued[k]);
@@ -154,6 +158,10 @@ static int run(int argc, char **argv)
 			ho.title = v;
 		} else if (!strcmp(name, "--countname")) {
 			ho.svg.countname = v;
+		} else if (!strcmp(name, "--keep")) {
+			keep = v;
+		} else if (!strcmp(name, "--drop")) {
+			drop = v;
 		}
 	}
 	if ((!isnan(ho.start) && !isfinite(ho.start)) || (!isnan(ho.end) && !isfinite(ho.end))) {
@@ -174,6 +182,22 @@ static int run(int argc, char **argv)
 	if (status == FK_EXIT_ERROR) {
 		fk_profile_free(p);
 		return status;
+	}
+	/* stack filters keep the per-sample records of the stacks they keep */
+	for (int pass = 0; pass < 2; pass++) {
+		const char *re = pass ? drop : keep;
+		if (!re)
+			continue;
+		fk_profile *f = fk_profile_filter(p, re, pass ? FK_FILTER_DROP : FK_FILTER_KEEP);
+		if (!f) {
+			int e = errno;
+			if (e != EINVAL)
+				cli_err("out of memory");
+			fk_profile_free(p);
+			return e == EINVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
+		}
+		fk_profile_free(p);
+		p = f;
 	}
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {

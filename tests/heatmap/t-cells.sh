@@ -49,6 +49,14 @@ assert_files_eq "$TMP/want" "$TMP/tid"
 assert_eq "pid:0" "0	25	2" "$(cat "$TMP/pid")"
 run_rc 2 "$FLAMEKIT" heatmap --cells --isolate tid:x "$IN"
 
+# stack filters (POSIX ERE on the folded text) keep those stacks' samples
+"$FLAMEKIT" heatmap --cells --keep ';loop;' "$IN" > "$TMP/keep" || fail "keep"
+"$FLAMEKIT" heatmap --cells --isolate worker "$IN" > "$TMP/iso" || fail "isolate"
+assert_files_eq "$TMP/iso" "$TMP/keep"
+"$FLAMEKIT" heatmap --cells --drop '^(app|swapper);' "$IN" > "$TMP/drop" || fail "drop"
+assert_files_eq "$TMP/iso" "$TMP/drop"
+run_rc 2 "$FLAMEKIT" heatmap --cells --keep '(' "$IN"
+
 # --idle drops the swapper stacks and the intel_idle leaf
 cells --idle
 grep -v -e '^0	25	' -e '^3	49	' > "$TMP/want" <<'T'
