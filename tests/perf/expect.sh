@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# tests/perf/expect.sh - write the expected folded outputs of every input in
+# tests/perf/data (recordings, hand-written edge cases, the shared corpus) with the oracle,
+# FlameGraph's stackcollapse-perf.pl (not in this repository):
+#   bash tests/perf/expect.sh /tmp/stackcollapse-perf.pl [CORPUS_DIR]
+# --samples has no perl counterpart: its expectation comes from a copy of the oracle
+# that remembers each stack with a count of 1 instead of the period.
+set -eu
+ORACLE=${1:?usage: expect.sh PATH/TO/stackcollapse-perf.pl [CORPUS_DIR]}
+HERE=$(cd "$(dirname "$0")" && pwd)
+DATA=$HERE/data
+CORPUS=${2:-$HERE/../../../shared/corpus}
+. "$HERE/options.sh"
+
+cat_in() { case $1 in *.zst) zstd -dc "$1" ;; *) cat "$1" ;; esac; }
+ORACLE1=$(mktemp /tmp/fk-oracle-samples.XXXXXX.pl)
+trap 'rm -f "$ORACLE1"' EXIT
+sed 's/remember_stack(join(";", @stack), $m_period)/remember_stack(join(";", @stack), 1)/' "$ORACLE" > "$ORACLE1"
+grep -q 'remember_stack(join(";", @stack), 1)' "$ORACLE1" || { echo "expect.sh: cannot derive the --samples oracle" >&2; exit 1; }
+
+expect_one() { # INPUT OUTDIR
+	local in=$1 out=$2 name o
+	mkdir -p "$out"
+	for name in "${!FK_PERF_OPTS[@]}"; do
+		o=${FK_PERF_OPTS[$name]}
+		if [ "$name" = samples ]; then
+			cat_in "$in" | perl "$ORACLE1" > "$out/$name.folded" 2>/dev/null
+		else
+			# shellcheck disable=SC2086
+			cat_in "$in" | perl "$ORACLE" $o > "$out/$name.folded" 2>/dev/null
+		fi
+		rm -f "$out/$name.folded.zst"
+		if [ "$(stat -c %s "$out/$name.folded")" -gt 100000 ]; then
+			zstd -q -19 --rm "$out/$name.folded"
+		fi
+	done
+}
+
+for f in "$DATA"/*.perf-script "$DATA"/*.perf-script.zst "$DATA"/edge/*.perf-script "$DATA"/edge/*.perf-script.zst; do
+	[ -e "$f" ] || continue
+	base=${f%.zst}
+	expect_one "$f" "${base%.perf-script}.expected"
+done
+if [ -d "$CORPUS" ]; then
+	for f in "$CORPUS"/*.perf-script.zst; do
+		b=$(basename "$f" .perf-script.zst)
+		expect_one "$f" "$DATA/corpus/$b.expected"
+	done
+fi
