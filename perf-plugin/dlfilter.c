@@ -885,6 +885,9 @@ EXPORT int stop(void *data, void *ctx)
 		    (unsigned long long)st->n_on, (unsigned long long)st->n_switch,
 		    (unsigned long long)st->n_filtered, (unsigned long long)st->n_resolves,
 		    fk_profile_stack_count(p));
+	if (st->n_switch && st->n_unpaired * 2 > st->n_switch)
+		say("warning: most sched_switch events had no matching switch-in: record "
+		    "system-wide (-a), as `perf flame record --off-cpu` does");
 	if (st->o.verbose && (st->n_unpaired || st->n_estimated))
 		say("%llu switch-ins were not recorded: %llu intervals ended at the CPU's previous "
 		    "switch, %llu dropped", (unsigned long long)(st->n_unpaired + st->n_estimated),

@@ -80,6 +80,22 @@ ls *.tmp.* 2> /dev/null && fail "temporary files left behind"
 perf script -i work.data --dlfilter "$DLF" --dlarg svg=o2.svg --dlarg title=Work > /dev/null
 cmp o.svg o2.svg || fail "SVG differs between two runs"
 
+# the samples file feeds the core's other views: heat map, and back to folded
+"$FLAMEKIT" collapse o.samples > o.samples.folded || fail "collapse of the samples file"
+assert_files_eq dl.folded o.samples.folded
+"$FLAMEKIT" heatmap o.samples > o.html 2> heat.err || { cat heat.err; fail "heatmap of the samples file"; }
+grep -q "work" o.html || fail "heat map lacks the process"
+
+# untrusted names: C++ template brackets are escaped in the SVG
+if command -v g++ > /dev/null; then
+	g++ $WL_CFLAGS -o tmpl "$HERE/tmpl.cc" || fail "cannot build tmpl.cc"
+	perf record -q -F 999 -g -o t.data ./tmpl > /dev/null 2>&1 || fail "perf record (tmpl) failed"
+	perf script -i t.data --dlfilter "$DLF" --dlarg svg=t.svg --dlarg folded=t.folded || fail "tmpl"
+	grep -q 'churn<std::vector<int' t.folded || fail "template name not folded: $(head -2 t.folded)"
+	grep -q 'churn&lt;std::vector&lt;int' t.svg || fail "template name not escaped in the SVG"
+	grep -q 'churn<std' t.svg && fail "raw < from a symbol name in the SVG"
+fi
+
 # kernel-only / user-only on a kernel-heavy run (read() of /dev/zero)
 perf record -q -F 999 -g -o k.data ./work k 40000 > /dev/null 2>&1 || fail "perf record (k) failed"
 perf script -i k.data --dlfilter "$DLF" --dlarg kernel > k-all.folded || fail "kernel"

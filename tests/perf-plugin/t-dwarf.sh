@@ -18,6 +18,16 @@ assert_between "share of main;a;b" 68 82 "$(awk -v b="$b" -v c="$c" 'BEGIN { pri
 # the same as collapsing the text by hand
 perf script -i d.data | "$FLAMEKIT" collapse > text.folded
 assert_files_eq text.folded d.folded
+# pipe-mode perf.data (perf record -o -): the attributes are in the stream,
+# perf flame asks perf evlist -v
+perf record -q -F 499 --call-graph dwarf,16384 -o - ./work 100 > pipe.data 2> /dev/null || fail "pipe-mode record"
+"$PERF_FLAME" report -i pipe.data --folded pipe.folded 2> pipe.err || { cat pipe.err; fail "pipe-mode report"; }
+assert_contains pipe.err "dwarf"
+grep -q ';main;a;b;spin ' pipe.folded || fail "pipe-mode: user frames missing"
+perf record -q -F 499 -g -o - ./work 100 > pipe-fp.data 2> /dev/null || fail "pipe-mode fp record"
+"$PERF_FLAME" report -i pipe-fp.data --folded pipe-fp.folded 2> pipe-fp.err || { cat pipe-fp.err; fail "pipe-mode fp report"; }
+assert_contains pipe-fp.err "inside perf script"
+grep -q ';main;a;b;spin ' pipe-fp.folded || fail "pipe-mode fp: stacks missing"
 # dwarf=partial: the dlfilter runs, with only the sampled ip as user frame
 perf script -i d.data --dlfilter "$DLF" --dlarg dwarf=partial > p.folded || fail "dwarf=partial"
 grep -q '^work;spin ' p.folded || fail "partial stacks unexpected: $(head -3 p.folded)"

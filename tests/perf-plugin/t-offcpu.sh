@@ -30,6 +30,21 @@ assert_between "combined off-CPU nap (us)" 495000 560000 "$off_nap"
 # the time it was preempted (off-CPU) add up to it
 assert_between "combined wall time of burn (us)" 220000 480000 "$all_burn"
 
+# offcpu-min drops short intervals (all of nap's are ~100 ms); blocked-only
+# keeps nap (state S) and drops burn's preemptions (state R)
+perf script -i both.data --dlfilter "$DLF" --dlarg mode=offcpu --dlarg offcpu-min=50000 > min.folded 2> /dev/null ||
+	fail "offcpu-min"
+assert_between "nap with offcpu-min=50ms (us)" 495000 560000 "$(weight_of min.folded ';main;nap;')"
+awk '{ if ($NF < 50000) { print; bad = 1 } } END { exit bad }' min.folded || fail "offcpu-min kept a short interval"
+perf script -i both.data --dlfilter "$DLF" --dlarg mode=offcpu --dlarg blocked-only > blk.folded 2> /dev/null ||
+	fail "blocked-only"
+assert_between "nap with blocked-only (us)" 495000 560000 "$(weight_of blk.folded ';main;nap;')"
+grep -q ';main;burn;' blk.folded && fail "blocked-only kept burn's preemptions"
+# the off-CPU samples file carries the blocked time per interval
+perf script -i off.data --dlfilter "$DLF" --dlarg samples=off.samples > /dev/null 2>&1 || fail "off-CPU samples"
+assert_between "nap in the samples file (us)" 495000 560000 \
+	"$(awk -F '\t' '$7 ~ /;main;nap;/ { s += $6 } END { print s + 0 }' off.samples)"
+
 # on-CPU only mode on the same file ignores sched_switch
 perf script -i both.data --dlfilter "$DLF" --dlarg mode=cpu > cpu.folded 2> /dev/null || fail "mode=cpu"
 grep -q '\[off-cpu\]' cpu.folded && fail "mode=cpu kept off-CPU stacks"
