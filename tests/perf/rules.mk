@@ -1,0 +1,7 @@
+# tests/perf/rules.mk - the perf script parser's C test program (library API level).
+TEST_DEPS += $(BUILD)/tests/perf-api
+
+$(BUILD)/tests/perf-api: tests/perf/perf-api.c $(BUILD)/libflamekit.a common/flamekit.h
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) -lm -lpthread
