@@ -482,7 +482,7 @@ def _run(o):
 
     if sampler is not None:
         if not names:
-            names = _symbolize(sampler.distinct(), None)
+            names = _symbolize(sampler.distinct(), sampler)
         sampler.build(prof, names, threads=o.threads)
         st = sampler.stats()
         sampler.close()

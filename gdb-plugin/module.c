@@ -1140,6 +1140,11 @@ static PyObject *samp_unhook_sigint(PyObject *self, PyObject *unused)
 	Py_RETURN_NONE;
 }
 
+static PyObject *samp_sigstate(PyObject *self, PyObject *unused)
+{
+	return PyLong_FromLong(fkg_sigint_state());
+}
+
 static PyObject *samp_interrupted(PyObject *self, PyObject *unused)
 {
 	fkg_sampler *s = samp_of(self);
@@ -1169,6 +1174,7 @@ static PyMethodDef samp_methods[] = {
 	{ "fired_at", samp_fired_at, METH_NOARGS, "fired_at() -> monotonic time of the last SIGSTOP." },
 	{ "hook_sigint", samp_hook_sigint, METH_NOARGS, "hook_sigint(): take SIGINT from gdb while sampling." },
 	{ "unhook_sigint", samp_unhook_sigint, METH_NOARGS, "unhook_sigint(): give SIGINT back." },
+	{ "sigstate", samp_sigstate, METH_NOARGS, "sigstate() -> 1 if SIGINT is blocked in this thread." },
 	{ "interrupted", samp_interrupted, METH_NOARGS, "interrupted() -> True once Ctrl-C was seen." },
 	{ "close", samp_close, METH_NOARGS, "close(): free everything (stops the timer, unhooks SIGINT)." },
 	{ NULL, NULL, 0, NULL },

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <time.h>
@@ -92,9 +93,10 @@ struct fkg_sampler {
 	_Atomic int fire_now;
 	bool refired;
 	/* SIGINT */
-	volatile sig_atomic_t sigint;
+	_Atomic int sigint;
+	_Atomic int sigfd;
 	bool hooked;
-	struct sigaction old_int;
+	sigset_t old_mask;
 };
 
 double fkg_now(void)
@@ -213,6 +215,7 @@ fkg_sampler *fkg_new(pid_t pid, unsigned max_depth)
 	s->max_depth = max_depth && max_depth < HARD_MAX_DEPTH ? max_depth : HARD_MAX_DEPTH;
 	s->memfd = -1;
 	s->pipefd[0] = s->pipefd[1] = -1;
+	atomic_store(&s->sigfd, -1);
 	s->gen = 1;
 	int err = ENOMEM;
 	s->pages = calloc(PAGE_SLOTS, sizeof(*s->pages));
@@ -729,12 +732,20 @@ static void *timer_main(void *arg)
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 			tsp = &ts;
 		}
-		struct pollfd pfd = { .fd = s->pipefd[0], .events = POLLIN };
-		int r = ppoll(&pfd, 1, tsp, NULL);
-		if (r > 0) {
+		struct pollfd pfd[2] = { { .fd = s->pipefd[0], .events = POLLIN },
+					 { .fd = atomic_load(&s->sigfd), .events = POLLIN } };
+		int r = ppoll(pfd, pfd[1].fd >= 0 ? 2 : 1, tsp, NULL);
+		if (r > 0 && (pfd[0].revents & POLLIN)) {
 			char buf[64];
 			while (read(s->pipefd[0], buf, sizeof(buf)) > 0)
 				;
+		}
+		if (r > 0 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
+			struct signalfd_siginfo si;
+			while (read(pfd[1].fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				atomic_store(&s->sigint, 1);
+				atomic_store(&s->fire_now, 1);
+			}
 		}
 	}
 	return NULL;
@@ -823,39 +834,30 @@ void fkg_timer_stop(fkg_sampler *s)
 	s->pipefd[0] = s->pipefd[1] = -1;
 }
 
-/* ------------------------------------------------------------------ SIGINT */
-static fkg_sampler *hooked;
-
-static void on_sigint(int sig)
-{
-	fkg_sampler *s = hooked;
-	if (!s)
-		return;
-	s->sigint = 1;
-	atomic_store(&s->fire_now, 1);
-	if (s->pipefd[1] >= 0) {
-		int e = errno;
-		ssize_t r = write(s->pipefd[1], "i", 1);
-		(void)r;
-		errno = e;
-	}
-}
-
+/* ------------------------------------------------------------------ SIGINT
+ * gdb puts its own SIGINT handler back whenever Python runs a gdb command, and
+ * during `continue` that handler would forward Ctrl-C to the target. So SIGINT
+ * is blocked in gdb's main thread instead and taken by the timer thread from
+ * a signalfd. */
 int fkg_sigint_hook(fkg_sampler *s)
 {
 	if (s->hooked)
 		return 0;
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	hooked = s;
-	if (sigaction(SIGINT, &sa, &s->old_int) != 0) {
-		hooked = NULL;
-		return -errno;
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	if (pthread_sigmask(SIG_BLOCK, &set, &s->old_mask) != 0)
+		return -EINVAL;
+	int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
+		return -e;
 	}
+	atomic_store(&s->sigfd, fd);
 	s->hooked = true;
+	if (s->pipefd[1] >= 0)
+		poke(s);
 	return 0;
 }
 
@@ -863,9 +865,27 @@ void fkg_sigint_unhook(fkg_sampler *s)
 {
 	if (!s->hooked)
 		return;
-	sigaction(SIGINT, &s->old_int, NULL);
+	int fd = atomic_exchange(&s->sigfd, -1);
+	if (s->pipefd[1] >= 0)
+		poke(s);
+	/* a Ctrl-C that came in was for us: do not let gdb see it afterwards */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	struct timespec zero = { 0, 0 };
+	while (sigtimedwait(&set, NULL, &zero) == SIGINT)
+		s->sigint = 1;
+	if (fd >= 0)
+		close(fd);
+	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
 	s->hooked = false;
-	hooked = NULL;
+}
+
+int fkg_sigint_state(void)
+{
+	sigset_t cur;
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	return sigismember(&cur, SIGINT);
 }
 
 bool fkg_sigint_seen(const fkg_sampler *s)

@@ -71,12 +71,14 @@ bool fkg_timer_disarm(fkg_sampler *s);
 double fkg_timer_fired_at(const fkg_sampler *s);
 void fkg_timer_stop(fkg_sampler *s);
 
-/* ---- SIGINT: replace gdb's handler while sampling so Ctrl-C never reaches
- * the target (gdb would forward it as SIGINT); it sets a flag and fires the
- * timer at once. */
+/* ---- SIGINT: blocked in the calling (gdb's main) thread while sampling and
+ * taken by the timer thread, so Ctrl-C never reaches gdb's handler (which
+ * would forward it to the target); it sets a flag and fires the timer at once. */
 int fkg_sigint_hook(fkg_sampler *s);
 void fkg_sigint_unhook(fkg_sampler *s);
 bool fkg_sigint_seen(const fkg_sampler *s);
+/* 1 if SIGINT is blocked in the calling thread (tests). */
+int fkg_sigint_state(void);
 
 double fkg_now(void);
 

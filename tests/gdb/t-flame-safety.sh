@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Every way flame can end leaves the target running and detached: normal end, an
+# error, Ctrl-C (SIGINT to gdb), a target that blocks SIGINT, a target that exits or
+# is killed mid-run (the samples taken are still written), and a process the user
+# attached first (still attached after flame, running once gdb quits).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-gdb.sh"
+probe_ptrace
+
+# --- error after sampling (output directory missing): reported, target running
+start_target "$TARGET" split
+run_flame "$TPID" -d 0.5 --folded "$TMP/no/such/dir/x.folded"
+cat "$TMP/gdb.out"
+[ $GDB_RC -ne 0 ] || fail "a write error must fail"
+grep -q "x.folded" "$TMP/gdb.out" || fail "error does not name the file"
+assert_running "$TPID"
+# usage error: nothing attached
+run_flame "$TPID" -d 1 --bogus
+[ $GDB_RC -ne 0 ] || fail "unknown option accepted"
+grep -q "unknown option --bogus" "$TMP/gdb.out" || fail "no usage message"
+assert_running "$TPID"
+
+# --- Ctrl-C: SIGINT to gdb ends sampling early; the target (default SIGINT
+# action: die) never sees it
+gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -F 100 --folded $TMP/int.folded" < /dev/null > "$TMP/int.out" 2>&1 &
+g=$!
+PIDS+=("$g")
+wait_sampling() { for _ in $(seq 300); do grep -q "flame: sampling" "$1" && return 0; sleep 0.1; done; fail "sampling never started"; }
+wait_sampling "$TMP/int.out"
+sleep 1.5
+kill -INT $g
+wait $g
+rc=$?
+cat "$TMP/int.out"
+assert_eq "gdb exit after Ctrl-C" 0 "$rc"
+assert_running "$TPID"
+[ "$(total "$TMP/int.folded")" -gt 20 ] || fail "too few samples after Ctrl-C"
+assert_contains "$TMP/int.folded" ";worker;path_a;inl_hot;burn "
+
+# --- the flamekit gdb route with Ctrl-C to the whole foreground group
+# (Ctrl-C at a terminal signals the whole foreground group: flamekit and gdb)
+setsid bash -c "\"$FLAMEKIT\" gdb -p $TPID --folded $TMP/cli-int.folded < /dev/null 2> $TMP/cli-int.err & c=\$!
+	for _ in \$(seq 300); do grep -q 'flame: sampling' $TMP/cli-int.err && break; sleep 0.1; done
+	sleep 1.5; kill -INT -\$\$; wait \$c" > "$TMP/cli-int.out" 2>&1
+cat "$TMP/cli-int.err"
+cat "$TMP/cli-int.out"
+assert_running "$TPID"
+assert_contains "$TMP/cli-int.folded" ";worker;path_"
+
+# --- the user attached first: still attached (and stopped at the prompt) after
+# flame; running and detached once gdb quits
+timeout 60 gdb -batch -nx -q -x "$SCRIPT" -p "$TPID" -ex "flame -d 1 --folded $TMP/user.folded" \
+	-ex "python print('after-flame pid', gdb.selected_inferior().pid)" \
+	-ex "python print('tracer', open('/proc/$TPID/status').read().split('TracerPid:')[1].split()[0])" \
+	> "$TMP/user.out" 2>&1
+cat "$TMP/user.out"
+assert_contains "$TMP/user.out" "after-flame pid $TPID"
+grep -q "^tracer [1-9]" "$TMP/user.out" || fail "flame detached a process the user had attached"
+assert_running "$TPID"
+assert_contains "$TMP/user.folded" ";worker;path_"
+
+# --- SIGINT blocked in every thread
+start_target "$TARGET" sigint
+grep -q "^SigBlk:.*[2367abef]$" /proc/$TPID/status || fail "target does not block SIGINT"
+run_flame "$TPID" -d 1.5 -F 100 --folded "$TMP/blk.folded"
+cat "$TMP/gdb.out"
+[ $GDB_RC -eq 0 ] || fail "gdb exit $GDB_RC on a SIGINT-blocking target"
+assert_running "$TPID"
+[ "$(total "$TMP/blk.folded")" -gt 100 ] || fail "too few samples from a SIGINT-blocking target"
+
+# --- the target exits mid-run: a valid partial profile
+start_target "$TARGET" exit 8
+run_flame "$TPID" -d 15 -F 100 --folded "$TMP/exit.folded" --samples "$TMP/exit.samples"
+cat "$TMP/gdb.out"
+[ $GDB_RC -eq 0 ] || fail "gdb exit $GDB_RC when the target exits"
+grep -q "exited during sampling" "$TMP/gdb.out" || fail "no note about the exit"
+n=$(total "$TMP/exit.folded")
+[ "$n" -gt 5 ] || fail "only $n stacks before the exit"
+assert_contains "$TMP/exit.folded" "clone3;start_thread;worker;path_a;inl_hot;burn "
+grep -q "0x[0-9a-f]" "$TMP/exit.folded" && fail "unsymbolized frames after the exit"
+"$FLAMEKIT" collapse "$TMP/exit.samples" > "$TMP/exit.recollapsed" || fail "samples file does not read back"
+assert_files_eq "$TMP/exit.folded" "$TMP/exit.recollapsed"
+
+# --- the target is killed mid-run
+start_target "$TARGET" split
+( sleep 7; kill -9 "$TPID" ) &
+run_flame "$TPID" -d 15 -F 100 --folded "$TMP/kill.folded"
+cat "$TMP/gdb.out"
+[ $GDB_RC -eq 0 ] || fail "gdb exit $GDB_RC when the target is killed"
+[ "$(total "$TMP/kill.folded")" -gt 5 ] || fail "too few samples before the kill"
+echo PASS

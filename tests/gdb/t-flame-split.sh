@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# flame on a real multithreaded program with a known 3:1 split, fast and --precise:
+# stacks, inline frames, proportions, thread roots, samples file, process left running.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-gdb.sh"
+probe_ptrace
+start_target "$TARGET" split
+
+run_flame "$TPID" -d 3 -F 200 --folded "$TMP/fast.folded" --samples "$TMP/fast.samples"
+[ $GDB_RC -eq 0 ] || { cat "$TMP/gdb.out"; fail "gdb exit $GDB_RC"; }
+assert_running "$TPID"
+f=$TMP/fast.folded
+cat "$f"
+assert_contains "$f" "clone3;start_thread;worker;path_a;inl_hot;burn "
+assert_contains "$f" "clone3;start_thread;worker;path_b;burn "
+assert_contains "$f" "clone3;start_thread;sleeper;wait_here;"
+assert_contains "$f" "main;__libc_pause"
+grep -q "0x[0-9a-f]" "$f" && fail "raw addresses in a program with symbols"
+a=$(grep ';worker;' "$f" | share /dev/stdin ';path_a;inl_hot;burn ')
+echo "path_a share of worker: $a"
+within "$a" 0.68 0.82 || fail "path_a share $a, expected 0.75"
+# one stack per thread per stop: 3 threads
+n=$(total "$f")
+samples=$(grep -c $'\t' "$TMP/fast.samples")
+assert_eq "sample lines" "$n" "$((samples - 1))"
+head -1 "$TMP/fast.samples" | grep -q '^# flamekit samples v1' || fail "samples header"
+[ "$n" -ge 300 ] || fail "only $n stacks in 3 s at 200 Hz"
+# timestamps are monotonic seconds, pid/tid filled, comm = thread name
+awk -F'\t' -v pid="$TPID" 'NR > 2 { if ($2 != pid || $3 <= 0 || $1 + 0 <= 0) bad++; if ($1 < last) bad++; last = $1 }
+	END { exit bad > 0 }' "$TMP/fast.samples" || fail "bad time/pid/tid in samples"
+grep -q $'\tfk-worker\t' "$TMP/fast.samples" || fail "thread name missing in samples"
+grep -q "flame: .* samples in .* stopped per sample" "$TMP/gdb.out" || fail "no summary line"
+
+# the same through gdb's own unwinder, with thread names as root frames
+run_flame "$TPID" -d 3 -F 50 --precise --threads --folded "$TMP/precise.folded"
+[ $GDB_RC -eq 0 ] || { cat "$TMP/gdb.out"; fail "gdb exit $GDB_RC"; }
+assert_running "$TPID"
+p=$TMP/precise.folded
+cat "$p"
+assert_contains "$p" "fk-worker;clone3;start_thread;worker;path_a;inl_hot;burn "
+assert_contains "$p" "fk-worker;clone3;start_thread;worker;path_b;burn "
+assert_contains "$p" "fk-sleeper;clone3;start_thread;sleeper;wait_here;"
+a=$(grep ';worker;' "$p" | share /dev/stdin ';path_a;inl_hot;burn ')
+echo "precise path_a share: $a"
+within "$a" 0.62 0.88 || fail "precise path_a share $a, expected 0.75"
+
+# the CLI route, SVG when the renderer is there
+"$FLAMEKIT" gdb -p "$TPID" -d 1 -q --folded "$TMP/cli.folded" || fail "flamekit gdb failed"
+assert_running "$TPID"
+assert_contains "$TMP/cli.folded" ";worker;path_a;inl_hot;burn "
+if /usr/bin/python3 -c "import sys; sys.path.insert(0, '$BUILD/gdb'); import _flamekit; p = _flamekit.Profile(); p.add(['a']); p.svg()" 2>/dev/null &&
+   "$FLAMEKIT" gdb -p "$TPID" -d 1 -q -o "$TMP/out.svg" --title 'gdb <test>'; then
+	assert_running "$TPID"
+	assert_contains "$TMP/out.svg" "<svg"
+	assert_contains "$TMP/out.svg" "path_a"
+	assert_contains "$TMP/out.svg" "gdb &lt;test&gt;"
+fi
+echo PASS
