@@ -33,6 +33,16 @@ struct cache_ent {            /* (pid, comm, lookup address) -> frame id */
 };
 #define SKIP_FRAME UINT32_MAX
 
+struct stk_ent {              /* one distinct raw sample stack of one thread name */
+	uint64_t hash;
+	size_t off;           /* into stk_words */
+	uint32_t len;         /* words */
+	uint32_t node;        /* leaf node; FK_NONE = filtered out (kernel/user-only) */
+	int32_t pid, tid;
+	uint32_t comm;
+	uint32_t used;        /* 1 = slot taken; bit 1 = off-CPU profile */
+};
+
 struct pend_ent {             /* thread switched out, waiting for its switch-in */
 	int32_t tid;          /* 0 = empty (idle is never tracked) */
 	int32_t pid;
@@ -69,6 +79,11 @@ struct state {
 	size_t rootbuf_cap;
 	/* counters */
 	uint64_t n_on, n_switch, n_filtered, n_resolves, n_unpaired, n_nochain, n_estimated;
+	struct stk_ent *stk;            /* raw callchain -> leaf node */
+	size_t stk_mask, stk_used;
+	uint64_t *stk_words;            /* callchains of stk entries, back to back */
+	size_t stk_nwords, stk_words_cap;
+	uint64_t n_stack_hits;
 	uint64_t *cpu_last;             /* per CPU: time of the last sched_switch seen */
 	size_t cpu_last_n, cpu_last_cap;
 	double cpu_period_ns;           /* sum of on-CPU periods of time-based events */
@@ -196,6 +211,8 @@ static void state_free(struct state *st)
 	free(st->namebuf);
 	free(st->rootbuf);
 	free(st->cpu_last);
+	free(st->stk);
+	free(st->stk_words);
 	free(st->event_owned);
 	free(st);
 }
@@ -233,9 +250,11 @@ EXPORT int start(void **data, void *ctx)
 	st->off = fk_profile_new(flags);
 	st->cache_mask = 4095;
 	st->cache = calloc(st->cache_mask + 1, sizeof(*st->cache));
+	st->stk_mask = 4095;
+	st->stk = calloc(st->stk_mask + 1, sizeof(*st->stk));
 	st->pend_mask = 255;
 	st->pend = calloc(st->pend_mask + 1, sizeof(*st->pend));
-	if (!st->on || !st->off || !st->cache || !st->pend) {
+	if (!st->on || !st->off || !st->cache || !st->pend || !st->stk) {
 		say("out of memory");
 		state_free(st);
 		return -ENOMEM;
@@ -547,6 +566,78 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 	return (int64_t)n;
 }
 
+/* Leaf node of the sample's stack in p. Most samples repeat a stack already
+ * seen: the raw callchain (with pid, tid and comm, which make the root frame)
+ * is looked up first, so only new stacks are walked and resolved. Returns 1
+ * with *node, 0 when kernel-only/user-only left no frames, or negative. */
+static int stack_node(struct state *st, fk_profile *p, const struct perf_dlfilter_sample *s,
+		      void *ctx, const char *comm, uint32_t cid, uint32_t *node)
+{
+	uint32_t kind = p == st->off ? 3 : 1;
+	size_t nw = s->raw_callchain_nr ? s->raw_callchain_nr : 2;
+	uint64_t ipw[2] = { s->ip, s->cpumode };
+	const uint64_t *w = s->raw_callchain_nr ? (const uint64_t *)s->raw_callchain : ipw;
+	/* user addresses mean different symbols in different processes; the tid
+	 * matters only when the root frame shows it */
+	int32_t pid = s->pid, tid = st->o.tid ? s->tid : 0;
+	uint64_t h = mix(((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) ^ ((uint64_t)cid << 8 | kind));
+	for (size_t i = 0; i < nw; i++)
+		h = mix(h ^ w[i]) + i;
+	size_t i = h & st->stk_mask;
+	for (; st->stk[i].used; i = (i + 1) & st->stk_mask) {
+		struct stk_ent *e = &st->stk[i];
+		if (e->hash == h && e->used == kind && e->len == nw && e->pid == pid && e->tid == tid &&
+		    e->comm == cid && memcmp(st->stk_words + e->off, w, nw * sizeof(*w)) == 0) {
+			st->n_stack_hits++;
+			if (e->node == FK_NONE)
+				return 0;
+			*node = e->node;
+			return 1;
+		}
+	}
+	int64_t n = build_stack(st, p, s, ctx, comm, cid);
+	if (n < 0)
+		return (int)n;
+	uint32_t leaf = FK_NONE;
+	if (n > 0) {
+		int64_t nd = fk_profile_add_stack(p, st->frames, (size_t)n, 0, 0.0);
+		if (nd < 0)
+			return (int)nd;
+		leaf = (uint32_t)nd;
+	}
+	/* remember it (on failure to grow, just do not cache) */
+	if ((st->stk_used + 1) * 2 > st->stk_mask + 1) {
+		size_t nsize = (st->stk_mask + 1) * 2;
+		struct stk_ent *nt = calloc(nsize, sizeof(*nt));
+		if (!nt)
+			goto out;
+		for (size_t k = 0; k <= st->stk_mask; k++) {
+			if (!st->stk[k].used)
+				continue;
+			size_t j = st->stk[k].hash & (nsize - 1);
+			while (nt[j].used)
+				j = (j + 1) & (nsize - 1);
+			nt[j] = st->stk[k];
+		}
+		free(st->stk);
+		st->stk = nt;
+		st->stk_mask = nsize - 1;
+		for (i = h & st->stk_mask; st->stk[i].used; i = (i + 1) & st->stk_mask)
+			;
+	}
+	if (grow((void **)&st->stk_words, &st->stk_words_cap, st->stk_nwords + nw, sizeof(uint64_t)))
+		goto out;
+	memcpy(st->stk_words + st->stk_nwords, w, nw * sizeof(*w));
+	st->stk[i] = (struct stk_ent){ h, st->stk_nwords, (uint32_t)nw, leaf, pid, tid, cid, kind };
+	st->stk_nwords += nw;
+	st->stk_used++;
+out:
+	if (leaf == FK_NONE)
+		return 0;
+	*node = leaf;
+	return 1;
+}
+
 static struct pend_ent *pend_slot(struct state *st, int32_t tid, bool create)
 {
 	if (create && (st->pend_used + 1) * 2 > st->pend_mask + 1) {
@@ -668,21 +759,19 @@ static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, voi
 		int64_t cid = fk_profile_intern(st->off, comm, strlen(comm));
 		if (cid < 0)
 			return fail(st, "%s", fk_strerror((int)cid));
-		int64_t n = build_stack(st, st->off, s, ctx, comm, (uint32_t)cid);
-		if (n < 0)
-			return fail(st, "%s", fk_strerror((int)n));
-		if (n == 0) {
+		/* Zero-count path now; the time is added when the interval ends. */
+		uint32_t node;
+		int r = stack_node(st, st->off, s, ctx, comm, (uint32_t)cid, &node);
+		if (r < 0)
+			return fail(st, "%s", fk_strerror(r));
+		if (r == 0) {
 			st->n_filtered++;
 		} else {
-			/* Zero-count path now; the time is added when the interval ends. */
-			int64_t node = fk_profile_add_stack(st->off, st->frames, (size_t)n, 0, 0.0);
-			if (node < 0)
-				return fail(st, "%s", fk_strerror((int)node));
 			struct pend_ent *e = pend_slot(st, sw.prev_pid, true);
 			if (!e)
 				return fail(st, "out of memory");
 			st->pend_used++;
-			*e = (struct pend_ent){ sw.prev_pid, s->pid, (uint32_t)node, (uint32_t)cid,
+			*e = (struct pend_ent){ sw.prev_pid, s->pid, node, (uint32_t)cid,
 						s->time, s->cpu };
 		}
 	}
@@ -717,22 +806,22 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	int64_t cid = fk_profile_intern(st->on, comm, strlen(comm));
 	if (cid < 0)
 		return fail(st, "%s", fk_strerror((int)cid));
-	int64_t n = build_stack(st, st->on, s, ctx, comm, (uint32_t)cid);
-	if (n < 0)
-		return fail(st, "%s", fk_strerror((int)n));
-	if (n == 0) {
+	uint32_t node;
+	int rc = stack_node(st, st->on, s, ctx, comm, (uint32_t)cid, &node);
+	if (rc < 0)
+		return fail(st, "%s", fk_strerror(rc));
+	if (rc == 0) {
 		st->n_filtered++;
 		return 1;
 	}
 	double w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
 	st->cpu_period_ns += (double)s->period;
-	int64_t rc;
 	if (fk_profile_flags(st->on) & FK_PROFILE_SAMPLES) {
 		fk_sample_info info = { .time = (double)s->time / 1e9, .pid = s->pid, .tid = s->tid,
 					.cpu = s->cpu, .comm = comm, .comm_len = strlen(comm) };
-		rc = fk_profile_add_sample(st->on, st->frames, (size_t)n, 0, w, &info);
+		rc = fk_profile_add_to_node(st->on, node, 0, w, &info);
 	} else {
-		rc = fk_profile_add_stack(st->on, st->frames, (size_t)n, 0, w);
+		rc = fk_profile_add_to_node(st->on, node, 0, w, NULL);
 	}
 	if (rc < 0)
 		return fail(st, "%s", fk_strerror((int)rc));
@@ -881,10 +970,10 @@ EXPORT int stop(void *data, void *ctx)
 	rc |= out_close(&st->samples, ok);
 	if (st->o.verbose || st->n_filtered)
 		say("%llu on-CPU samples, %llu sched_switch events, %llu filtered out, %llu "
-		    "addresses resolved, %zu unique stacks",
+		    "addresses resolved, %llu stacks from the cache, %zu unique stacks",
 		    (unsigned long long)st->n_on, (unsigned long long)st->n_switch,
 		    (unsigned long long)st->n_filtered, (unsigned long long)st->n_resolves,
-		    fk_profile_stack_count(p));
+		    (unsigned long long)st->n_stack_hits, fk_profile_stack_count(p));
 	if (st->n_switch && st->n_unpaired * 2 > st->n_switch)
 		say("warning: most sched_switch events had no matching switch-in: record "
 		    "system-wide (-a), as `perf flame record --off-cpu` does");
