@@ -103,7 +103,7 @@ static bool stap_frame_line(const char *s, size_t len)
 static int probe(const char *buf, size_t len)
 {
 	const char *s = buf, *end = buf + len;
-	int frames = 0, counts = 0, other = 0, lines = 0;
+	int frames = 0, counts = 0, tab_counts = 0, other = 0, lines = 0;
 	while (s < end && lines < 200) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
@@ -112,16 +112,19 @@ static int probe(const char *buf, size_t len)
 		lines++;
 		if (stap_frame_line(s, l))
 			frames++;
-		else if (fk_is_count_line(s, l, &cnt))
+		else if (fk_is_count_line(s, l, &cnt)) {
 			counts++;
-		else if (!fk_is_blank(s, l))
+			tab_counts += s[0] == '\t';
+		} else if (!fk_is_blank(s, l))
 			other++;
 		if (!nl)
 			break;
 		s = nl + 1;
 	}
+	/* Frames without addresses (lj-lua-stacks' "@file.lua:12", "C:func")
+	 * still end with stap's tab-indented count lines. */
 	if (!frames)
-		return 0;
+		return tab_counts && other >= tab_counts ? 65 : 0;
 	if (counts && other * 4 <= frames)
 		return 90;
 	return other <= frames ? 60 : 25;
