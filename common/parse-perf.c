@@ -100,11 +100,19 @@ struct fent {
 #define RES_NONE (UINT32_MAX - 1)
 #define RES_MULTI 0x80000000u
 
+/* A unique stack: its frame ids root first (process name first) in sids. */
 struct sent {
 	uint64_t hash;
-	uint32_t off, n; /* ids in sids */
-	uint32_t leaf;
-	uint32_t pad;
+	uint64_t off;
+	uint32_t n;
+	uint32_t idx; /* index in the per-stack arrays (weights, later nodes) */
+};
+
+/* One sample, kept when the profile records samples; added in input order at the end. */
+struct psamp {
+	double time, weight;
+	uint32_t stk, comm; /* comm: name id in this thread's profile */
+	int32_t pid, tid, cpu;
 };
 
 struct ftab {
@@ -140,6 +148,14 @@ struct pp {
 	size_t st_mask, st_n;
 	uint32_t *sids;
 	size_t sids_len, sids_cap;
+	double *sw; /* weight of each unique stack */
+	size_t sw_cap, nstk;
+	struct psamp *ps;
+	size_t ps_n, ps_cap;
+	uint32_t *key; /* the stack being looked up, root first */
+	size_t key_cap;
+	uint32_t last_comm;
+	bool have_comm;
 
 	/* sample being read: perl's $pname, @stack, $m_period */
 	bool have_pname, java;
@@ -943,6 +959,9 @@ static void frame_line(struct pp *t, const char *l, size_t len)
 	frame_line_h(t, l, len, frame_hash(t, l, len));
 }
 
+/* A sample ends (blank line): find its stack among the unique ones (or add it) and add its
+ * weight there. The call tree is built once at the end (build_tree), so a new stack costs
+ * no tree walk here and the second thread needs no merge of trees. */
 static void end_sample(struct pp *t)
 {
 	if (!t->have_pname)
@@ -950,68 +969,180 @@ static void end_sample(struct pp *t)
 	const uint32_t *pn = t->pn_n == 1 ? &t->pn_res : t->rids + t->pn_res;
 	uint32_t npn = t->o->no_comm ? 0 : t->pn_n;
 	t->have_pname = false;
-	size_t nfr = t->fr_n;
+	size_t nfr = t->fr_n, n = nfr + npn;
 	t->fr_n = 0;
-	if (nfr + npn == 0)
+	if (n == 0)
 		return;
-	if (FK_GROW(t->fr, t->fr_cap, nfr + npn)) {
-		set_err(t, -FK_E_NOMEM);
-		return;
-	}
-	memcpy(t->fr + nfr, pn, npn * sizeof(uint32_t));
-	size_t n = nfr + npn;
-	uint64_t h = hash128((const char *)t->fr, n * sizeof(uint32_t), HK2).a | 1ull << 63;
+	if (FK_GROW(t->key, t->key_cap, n))
+		return set_err(t, -FK_E_NOMEM);
+	uint32_t *k = t->key;
+	memcpy(k, pn, npn * sizeof(uint32_t));
+	for (size_t j = 0; j < nfr; j++)
+		k[npn + j] = t->fr[nfr - 1 - j];
+	uint64_t h = hash128((const char *)k, n * sizeof(uint32_t), HK2).a | 1ull << 63;
 	size_t i = h & t->st_mask;
-	uint32_t leaf = FK_NONE;
-	for (struct sent *e; (e = &t->st[i])->hash; i = (i + 1) & t->st_mask) {
-		if (e->hash == h && e->n == n && !memcmp(t->sids + e->off, t->fr, n * sizeof(uint32_t))) {
-			leaf = e->leaf;
+	struct sent *e;
+	for (; (e = &t->st[i])->hash; i = (i + 1) & t->st_mask)
+		if (e->hash == h && e->n == n && !memcmp(t->sids + e->off, k, n * sizeof(uint32_t)))
 			break;
-		}
-	}
-	if (leaf == FK_NONE) {
-		uint32_t node = 0;
-		for (size_t k = nfr; k < n; k++) {
-			int64_t c = fk_profile_child(t->p, node, t->fr[k]);
-			if (c < 0)
-				return set_err(t, (int)c);
-			node = (uint32_t)c;
-		}
-		for (size_t k = nfr; k-- > 0;) {
-			int64_t c = fk_profile_child(t->p, node, t->fr[k]);
-			if (c < 0)
-				return set_err(t, (int)c);
-			node = (uint32_t)c;
-		}
-		leaf = node;
-		if (t->sids_len + n <= UINT32_MAX && n <= UINT32_MAX &&
-		    !FK_GROW(t->sids, t->sids_cap, t->sids_len + n)) {
-			memcpy(t->sids + t->sids_len, t->fr, n * sizeof(uint32_t));
-			t->st[i] = (struct sent){ h, (uint32_t)t->sids_len, (uint32_t)n, leaf, 0 };
-			t->sids_len += n;
-			if (++t->st_n * 2 > t->st_mask + 1) {
-				size_t size = (t->st_mask + 1) * 2;
-				struct sent *nt = calloc(size, sizeof(*nt));
-				if (!nt)
-					return set_err(t, -FK_E_NOMEM);
-				for (size_t k = 0; k <= t->st_mask; k++) {
-					if (!t->st[k].hash)
-						continue;
-					size_t j = t->st[k].hash & (size - 1);
-					while (nt[j].hash)
-						j = (j + 1) & (size - 1);
-					nt[j] = t->st[k];
-				}
-				free(t->st);
-				t->st = nt;
-				t->st_mask = size - 1;
+	uint32_t idx;
+	if (e->hash) {
+		idx = e->idx;
+	} else {
+		if (n > UINT32_MAX || t->nstk >= UINT32_MAX || FK_GROW(t->sids, t->sids_cap, t->sids_len + n) ||
+		    FK_GROW(t->sw, t->sw_cap, t->nstk + 1))
+			return set_err(t, -FK_E_NOMEM);
+		memcpy(t->sids + t->sids_len, k, n * sizeof(uint32_t));
+		idx = (uint32_t)t->nstk++;
+		*e = (struct sent){ h, t->sids_len, (uint32_t)n, idx };
+		t->sw[idx] = 0;
+		t->sids_len += n;
+		if (++t->st_n * 2 > t->st_mask + 1) {
+			size_t size = (t->st_mask + 1) * 2;
+			struct sent *nt = calloc(size, sizeof(*nt));
+			if (!nt)
+				return set_err(t, -FK_E_NOMEM);
+			for (size_t q = 0; q <= t->st_mask; q++) {
+				if (!t->st[q].hash)
+					continue;
+				size_t j = t->st[q].hash & (size - 1);
+				while (nt[j].hash)
+					j = (j + 1) & (size - 1);
+				nt[j] = t->st[q];
 			}
+			free(t->st);
+			t->st = nt;
+			t->st_mask = size - 1;
 		}
 	}
-	int rc = fk_profile_add_to_node(t->p, leaf, 0, t->weight, t->keep_samples ? &t->info : NULL);
-	if (rc)
-		return set_err(t, rc);
+	t->sw[idx] += t->weight;
+	if (t->keep_samples) {
+		if (FK_GROW(t->ps, t->ps_cap, t->ps_n + 1))
+			return set_err(t, -FK_E_NOMEM);
+		const fk_sample_info *in = &t->info;
+		uint32_t comm = 0;
+		if (in->comm && in->comm_len) {
+			int64_t id = fk_profile_intern(t->p, in->comm, in->comm_len);
+			if (id < 0)
+				return set_err(t, (int)id);
+			comm = (uint32_t)id;
+		}
+		t->ps[t->ps_n++] = (struct psamp){ in->time, t->weight, idx, comm, in->pid, in->tid, in->cpu };
+	}
 	t->samples++;
+}
+
+struct sortctx {
+	const struct pp *t;
+	const uint64_t *off;
+	const uint32_t *len;
+};
+
+static int stack_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sortctx *c = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const uint32_t *p = c->t->sids + c->off[x], *q = c->t->sids + c->off[y];
+	uint32_t n = c->len[x] < c->len[y] ? c->len[x] : c->len[y];
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i] != q[i])
+			return p[i] < q[i] ? -1 : 1;
+	return (c->len[x] > c->len[y]) - (c->len[x] < c->len[y]);
+}
+
+/* Put the unique stacks of t into dst (fmap: t's name ids -> dst's, or NULL when t parsed
+ * into dst itself), then the weights, or the samples in input order. In sorted order a
+ * stack shares its longest prefix with the one before, so only new nodes are looked up. */
+static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
+{
+	size_t ns = t->nstk;
+	if (!ns)
+		return 0;
+	int rc = 0;
+	uint64_t *off = malloc(ns * sizeof(*off));
+	uint32_t *len = malloc(ns * sizeof(*len)), *ord = malloc(ns * sizeof(*ord));
+	uint32_t *leaf = malloc(ns * sizeof(*leaf)), *path = NULL;
+	size_t path_cap = 0;
+	if (!off || !len || !ord || !leaf) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i <= t->st_mask; i++) {
+		if (t->st[i].hash) {
+			off[t->st[i].idx] = t->st[i].off;
+			len[t->st[i].idx] = t->st[i].n;
+		}
+	}
+	for (size_t i = 0; i < ns; i++)
+		ord[i] = (uint32_t)i;
+	struct sortctx sc = { t, off, len };
+	qsort_r(ord, ns, sizeof(*ord), stack_cmp, &sc);
+	const uint32_t *prev = NULL;
+	uint32_t prevn = 0;
+	for (size_t i = 0; i < ns; i++) {
+		uint32_t x = ord[i], n = len[x];
+		const uint32_t *seq = t->sids + off[x];
+		if (FK_GROW(path, path_cap, n)) {
+			rc = -FK_E_NOMEM;
+			goto out;
+		}
+		uint32_t l = 0;
+		while (prev && l < n && l < prevn && seq[l] == prev[l])
+			l++;
+		for (uint32_t k = l; k < n; k++) {
+			int64_t c = fk_profile_child(dst, k ? path[k - 1] : 0, fmap ? fmap[seq[k]] : seq[k]);
+			if (c < 0) {
+				rc = (int)c;
+				goto out;
+			}
+			path[k] = (uint32_t)c;
+		}
+		leaf[x] = path[n - 1];
+		prev = seq;
+		prevn = n;
+	}
+	if (!t->keep_samples) {
+		for (size_t i = 0; i < ns && !rc; i++)
+			rc = fk_profile_add_to_node(dst, leaf[i], 0, t->sw[i], NULL);
+	} else {
+		for (size_t i = 0; i < t->ps_n && !rc; i++) {
+			const struct psamp *s = &t->ps[i];
+			fk_sample_info in = { .time = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu };
+			if (s->comm)
+				in.comm = fk_profile_name(t->p, s->comm, &in.comm_len);
+			rc = fk_profile_add_to_node(dst, leaf[s->stk], 0, s->weight, &in);
+		}
+	}
+out:
+	free(off);
+	free(len);
+	free(ord);
+	free(leaf);
+	free(path);
+	return rc;
+}
+
+/* Name ids of src -> ids in dst (interning them there). NULL + *err on failure. */
+static uint32_t *map_names(fk_profile *dst, const fk_profile *src, int *err)
+{
+	size_t n = fk_profile_name_count(src);
+	uint32_t *m = malloc((n + 1) * sizeof(*m));
+	if (!m) {
+		*err = -FK_E_NOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t l;
+		const char *s = fk_profile_name(src, (uint32_t)i, &l);
+		int64_t id = fk_profile_intern(dst, s, l);
+		if (id < 0) {
+			*err = (int)id;
+			free(m);
+			return NULL;
+		}
+		m[i] = (uint32_t)id;
+	}
+	return m;
 }
 
 /* Digits -> number as perl numifies them (exact below 2^53). */
@@ -1282,6 +1413,9 @@ static void pp_fini(struct pp *t)
 	free(t->rids);
 	free(t->st);
 	free(t->sids);
+	free(t->sw);
+	free(t->ps);
+	free(t->key);
 	free(t->comm);
 	free(t->fr);
 	free(t->tmp);
@@ -1674,8 +1808,14 @@ static int perf_parse(fk_parse_ctx *c)
 		fk_bad_line(c, d.line, "input ended inside a sample (no blank line after it); sample dropped%s",
 			    c->st->samples ? "" : " (perf script prints no blank lines without callchains: record with -g)");
 	}
-	if (!rc && d.t2_ok)
-		rc = fk_profile_merge(c->p, d.t2.p);
+	if (!rc)
+		rc = build_tree(&d.t1, c->p, NULL);
+	if (!rc && d.t2_ok) {
+		uint32_t *m = map_names(c->p, d.t2.p, &rc);
+		if (m)
+			rc = build_tree(&d.t2, c->p, m);
+		free(m);
+	}
 	r->lineno = d.line;
 	c->st->lines = d.line;
 out:
