@@ -226,6 +226,27 @@ static int chart_emit(void *vctx, const uint32_t *ids, size_t n, unsigned col, d
 }
 
 /* ------------------------------------------------------------------ layout */
+/* Negative counts (which some inputs can carry) would draw a child wider than
+ * its parent: they count as zero here. */
+static inline double pos(double v) { return v > 0 ? v : 0; }
+
+/* Inclusive counts of every node; children always come after their parent. */
+static size_t tree_totals(const fk_node *nodes, size_t n, double *totals)
+{
+	size_t neg = 0;
+	for (size_t i = 0; i < n; i++) {
+		neg += nodes[i].self[0] < 0 || nodes[i].self[1] < 0;
+		totals[2 * i] = pos(nodes[i].self[0]);
+		totals[2 * i + 1] = pos(nodes[i].self[1]);
+	}
+	for (size_t i = n; i-- > 1;) {
+		uint32_t par = nodes[i].parent;
+		totals[2 * par] += totals[2 * i];
+		totals[2 * par + 1] += totals[2 * i + 1];
+	}
+	return neg;
+}
+
 typedef struct tree {
 	const fk_node *nodes;
 	size_t n;
@@ -293,7 +314,7 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 		double delta = 0;
 		if (L->diff)
 			delta = o->diff_mode == FK_DIFF_TOTAL ? t->totals[2 * v + 1] - t->totals[2 * v]
-							      : nd->self[1] - nd->self[0];
+							      : pos(nd->self[1]) - pos(nd->self[0]);
 		L->frames[fi] = (fk_svg_frame){ .name = nd->frame, .depth = nd->depth,
 						.parent = pe.parent_frame, .flags = pe.flags,
 						.x = pe.x, .rel = pe.rel, .w = w, .delta = delta };
@@ -328,7 +349,7 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 			break;
 		}
 		/* positions in order, pushed in reverse so they pop in order */
-		double acc = nd->self[col];
+		double acc = pos(nd->self[col]);
 		size_t top = sn + push;
 		for (size_t k = 0; k < nk; k++) {
 			double rel = t->starts ? t->starts[kids[k].node] - t->starts[v] : acc;
@@ -405,20 +426,6 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		t.n = ch.n;
 		t.starts = ch.starts;
 		t.names = p;
-		t.totals = malloc(2 * t.n * sizeof(double));
-		if (!t.totals) {
-			rc = -FK_E_NOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < t.n; i++) {
-			t.totals[2 * i] = ch.nodes[i].self[0];
-			t.totals[2 * i + 1] = ch.nodes[i].self[1];
-		}
-		for (size_t i = t.n; i-- > 1;) {
-			uint32_t par = ch.nodes[i].parent;
-			t.totals[2 * par] += t.totals[2 * i];
-			t.totals[2 * par + 1] += t.totals[2 * i + 1];
-		}
 	} else {
 		const fk_profile *src = p;
 		if (o->reverse || o->focus || range) {
@@ -441,13 +448,15 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		}
 		t.nodes = fk_profile_nodes(src, &t.n);
 		t.names = src;
-		t.totals = malloc(2 * t.n * sizeof(double));
-		if (!t.totals) {
-			rc = -FK_E_NOMEM;
-			goto out;
-		}
-		fk_profile_totals(src, t.totals);
 	}
+	t.totals = malloc(2 * t.n * sizeof(double));
+	if (!t.totals) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
+	size_t neg = tree_totals(t.nodes, t.n, t.totals);
+	if (neg)
+		fk_warn("%zu stacks with negative counts drawn as 0", neg);
 	L->names = t.names;
 	if (o->focus && s.emitted == 0) {
 		fk_warn("--focus '%s': no stack contains that function", o->focus);
@@ -478,7 +487,7 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		double m = 0;
 		for (size_t i = 0; i < t.n; i++) {
 			double d = o->diff_mode == FK_DIFF_TOTAL ? t.totals[2 * i + 1] - t.totals[2 * i]
-								 : t.nodes[i].self[1] - t.nodes[i].self[0];
+								 : pos(t.nodes[i].self[1]) - pos(t.nodes[i].self[0]);
 			if (fabs(d) > m)
 				m = fabs(d);
 		}

@@ -215,7 +215,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	fk_obuf_num(b, H);
 	fk_obuf_puts(b, "\" fill=\"url(#background)\"/>\n");
 
-	const char *title = o->title ? o->title
+	const char *title = o->title && *o->title ? o->title
 			  : o->flamechart ? "Flame Chart" : o->inverted ? "Icicle Graph" : "Flame Graph";
 	char extra[64];
 	snprintf(extra, sizeof(extra), " text-anchor=\"middle\" font-size=\"%g\"", fs + 5);

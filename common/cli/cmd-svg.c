@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "cli.h"
 
 static void svg_help(FILE *out)
@@ -23,6 +24,7 @@ static void svg_help(FILE *out)
 	      "  --height PX         height of each frame (16)\n"
 	      "  --minwidth PX|N%    omit frames narrower than PX pixels or N% of the total (0.1)\n"
 	      "  --fonttype FONT     font family (Verdana)\n"
+	      "  --encoding UTF-8    accepted for compatibility: the output is always UTF-8\n"
 	      "  --fontsize N        font size (12)\n"
 	      "  --fontwidth N       average character width relative to the size (0.59)\n"
 	      "  --countname TEXT    what the counts are (samples)\n"
@@ -174,6 +176,13 @@ static int svg_run(int argc, char **argv)
 			snprintf(buf, sizeof(buf), "%.*s", (int)(so.minwidth_pct ? n - 1 : n), v);
 			FAIL_IF(cli_number("--minwidth", buf, &d) || d < 0);
 			so.minwidth = d;
+		} else if (VOPT("--encoding")) {
+			/* flamegraph.pl's XML encoding label: flamekit always writes UTF-8 */
+			FAIL_IF(0);
+			if (strcasecmp(v, "utf-8") && strcasecmp(v, "utf8")) {
+				cli_err("--encoding %s: flamekit writes UTF-8 only", v);
+				return FK_EXIT_USAGE;
+			}
 		} else if (VOPT("--fonttype")) {
 			FAIL_IF(0);
 			so.fonttype = v;
