@@ -10,6 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "parse-perf.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 extern char **environ;
 
@@ -102,7 +105,7 @@ struct fent {
 
 /* A unique stack: its frame ids root first (process name first) in sids. */
 struct sent {
-	uint64_t hash;
+	uint64_t hash, check; /* 128-bit fingerprint of the id sequence */
 	uint64_t off;
 	uint32_t n;
 	uint32_t idx; /* index in the per-stack arrays (weights, later nodes) */
@@ -171,6 +174,7 @@ struct pp {
 	size_t tmp_n, tmp_cap;
 	uint32_t one;
 	struct h128 hv[64];
+	struct fent *hot; /* direct-mapped copy of recently used frame entries (L1/L2 sized) */
 	char *sbuf;
 	size_t sbuf_cap;
 	char *kbuf;
@@ -395,9 +399,22 @@ static bool match_frame(const char *l, size_t len, struct frm *f)
 
 /* ------------------------------------------------------------------ name tidying */
 
+/* Short-needle search (glibc's memmem sets up a general algorithm each call). */
+static const char *find2(const char *s, size_t n, const char *needle, size_t nl)
+{
+	const char *end = s + n;
+	while (n >= nl && (s = memchr(s, needle[0], (size_t)(end - s) - nl + 1))) {
+		if (!memcmp(s, needle, nl))
+			return s;
+		s++;
+		n = (size_t)(end - s);
+	}
+	return NULL;
+}
+
 static bool contains(const char *s, size_t n, const char *needle)
 {
-	return memmem(s, n, needle, strlen(needle)) != NULL;
+	return find2(s, n, needle, strlen(needle)) != NULL;
 }
 
 /* $mod =~ m:/tmp/perf-\d+\.map: */
@@ -425,7 +442,7 @@ static bool is_kernel_mod(const char *m, size_t n)
 /* $func =~ m/\.\(.*\)\./ : a Go method name such as net/http.(*Client).Do */
 static bool go_method(const char *s, size_t n)
 {
-	const char *a = memmem(s, n, ".(", 2);
+	const char *a = find2(s, n, ".(", 2);
 	if (!a)
 		return false;
 	for (size_t j = n - 1; j > 0; j--)
@@ -833,14 +850,26 @@ static int frame_compute(struct pp *t, const char *l, size_t len)
 /* Look a key up by its fingerprint; on a miss compute the ids (from the frame line, or
  * the process name) and insert. ids/nres describe them (nres NRES_BAD: the line does not
  * parse); they point into tmp or rids and stay valid until the next lookup. */
+#define HOT_BITS 12
+#define HOT_SLOT(a) (((a) >> 40) & ((1u << HOT_BITS) - 1))
+
 static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uint32_t **ids,
 			uint32_t *nres, bool is_pname, const char *line, size_t llen)
 {
 	h.a |= 1ull << 63; /* 0 marks an empty slot */
 	uint32_t chk = (uint32_t)h.b;
 	size_t i = h.a & tab->mask;
-	for (struct fent *e; (e = &tab->t[i])->hash; i = (i + 1) & tab->mask) {
+	struct fent *hot = is_pname ? NULL : &t->hot[HOT_SLOT(h.a)];
+	const struct fent *e;
+	if (hot && hot->hash == h.a && hot->check == chk) {
+		e = hot;
+		goto found;
+	}
+	for (; (e = &tab->t[i])->hash; i = (i + 1) & tab->mask) {
 		if (e->hash == h.a && e->check == chk) {
+			if (hot)
+				*hot = *e;
+found:;
 			uint32_t r = e->res;
 			if (FK_LIKELY(r < RES_MULTI)) {
 				t->one = r;
@@ -891,6 +920,8 @@ static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uin
 		t->rids_len += nr + 1;
 	}
 	tab->t[i] = (struct fent){ h.a, chk, res };
+	if (hot)
+		*hot = tab->t[i];
 	if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
 		return -FK_E_NOMEM;
 	return 0;
@@ -916,6 +947,19 @@ static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
 static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t len)
 {
 	size_t s = 0;
+#if defined(__SSE2__)
+	/* perf right-aligns addresses in a 16-column field: skip the blanks 16 at a time */
+	while (s + 16 <= len) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(l + s));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+								     _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))));
+		if (m != 0xffff) {
+			s += (size_t)__builtin_ctz(~m);
+			break;
+		}
+		s += 16;
+	}
+#endif
 	while (s < len && IS_WS(l[s]))
 		s++;
 	size_t w = s;
@@ -979,11 +1023,12 @@ static void end_sample(struct pp *t)
 	memcpy(k, pn, npn * sizeof(uint32_t));
 	for (size_t j = 0; j < nfr; j++)
 		k[npn + j] = t->fr[nfr - 1 - j];
-	uint64_t h = hash128((const char *)k, n * sizeof(uint32_t), HK2).a | 1ull << 63;
+	struct h128 hh = hash128((const char *)k, n * sizeof(uint32_t), HK2);
+	uint64_t h = hh.a | 1ull << 63;
 	size_t i = h & t->st_mask;
 	struct sent *e;
 	for (; (e = &t->st[i])->hash; i = (i + 1) & t->st_mask)
-		if (e->hash == h && e->n == n && !memcmp(t->sids + e->off, k, n * sizeof(uint32_t)))
+		if (e->hash == h && e->check == hh.b && e->n == n)
 			break;
 	uint32_t idx;
 	if (e->hash) {
@@ -994,7 +1039,7 @@ static void end_sample(struct pp *t)
 			return set_err(t, -FK_E_NOMEM);
 		memcpy(t->sids + t->sids_len, k, n * sizeof(uint32_t));
 		idx = (uint32_t)t->nstk++;
-		*e = (struct sent){ h, t->sids_len, (uint32_t)n, idx };
+		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx };
 		t->sw[idx] = 0;
 		t->sids_len += n;
 		if (++t->st_n * 2 > t->st_mask + 1) {
@@ -1339,7 +1384,9 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 				if (ll && (l[0] == '\t' || l[0] == ' ')) {
 					struct h128 h = frame_hash(t, l, ll);
 					t->hv[i - i0] = h;
-					__builtin_prefetch(&t->fc.t[(h.a | 1ull << 63) & t->fc.mask]);
+					uint64_t ha = h.a | 1ull << 63;
+					if (t->hot[HOT_SLOT(ha)].hash != ha)
+						__builtin_prefetch(&t->fc.t[ha & t->fc.mask]);
 				}
 				l = le + 1;
 			}
@@ -1399,9 +1446,10 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 	}
 	t->warns = calloc(t->maxwarns + 1, sizeof(*t->warns));
 	t->ends = malloc(CHUNK * sizeof(uint32_t));
+	t->hot = calloc(1u << HOT_BITS, sizeof(*t->hot));
 	t->st = calloc(4096, sizeof(*t->st));
 	t->st_mask = 4095;
-	if (!t->warns || !t->ends || !t->st || ftab_init(&t->fc, 16384) || ftab_init(&t->pc, 256))
+	if (!t->warns || !t->ends || !t->st || !t->hot || ftab_init(&t->fc, 16384) || ftab_init(&t->pc, 256))
 		return -FK_E_NOMEM;
 	return 0;
 }
@@ -1422,6 +1470,7 @@ static void pp_fini(struct pp *t)
 	free(t->sbuf);
 	free(t->kbuf);
 	free(t->ends);
+	free(t->hot);
 	free(t->ibuf);
 	free(t->warns);
 	for (size_t i = 0; i < t->nm_n; i++)
@@ -1429,7 +1478,7 @@ static void pp_fini(struct pp *t)
 	free(t->nm);
 }
 
-#define IBUF (1u << 20) /* file input block: stays in L2 while its lines are parsed */
+#define IBUF (256u << 10) /* file input block: small enough to leave L2 to the tables */
 
 /* Parse [off, end) of a regular file with pread into this thread's buffer. */
 static void parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, const fk_parse_opts *o,
