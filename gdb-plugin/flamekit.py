@@ -262,6 +262,8 @@ def _walk_gdb(sampler, limit):
         except gdb.error:
             break
         look = pc if exact else pc - 1
+        if names and sampler and not sampler.mapped(look):
+            break  # beyond the outermost frame (a thread just born, say)
         if kind != gdb.INLINE_FRAME:
             pcs.append(look)
         if n is None:

@@ -863,6 +863,17 @@ static PyObject *samp_module_offset(PyObject *self, PyObject *arg)
 				    "surrogateescape");
 }
 
+static PyObject *samp_mapped(PyObject *self, PyObject *arg)
+{
+	fkg_sampler *s = samp_of(self);
+	if (!s)
+		return NULL;
+	unsigned long long a = PyLong_AsUnsignedLongLongMask(arg);
+	if (PyErr_Occurred())
+		return NULL;
+	return PyBool_FromLong(fkg_mapped(s, a));
+}
+
 static PyObject *samp_elf_symbol(PyObject *self, PyObject *arg)
 {
 	fkg_sampler *s = samp_of(self);
@@ -1059,7 +1070,8 @@ static PyObject *samp_stats(PyObject *self, PyObject *unused)
 		return NULL;
 	fkg_stats st;
 	fkg_get_stats(s, &st);
-	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:d}",
+	return Py_BuildValue("{s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:d}",
+			     "unstopped", (unsigned long long)st.unstopped,
 			     "samples", (unsigned long long)st.samples,
 			     "stacks", (unsigned long long)st.stacks,
 			     "frames", (unsigned long long)st.frames,
@@ -1161,6 +1173,7 @@ static PyMethodDef samp_methods[] = {
 	  "add_record(tid, time, pcs): a stack found elsewhere, innermost first (callers: ret-1)." },
 	{ "distinct", samp_distinct, METH_NOARGS, "distinct() -> sorted distinct addresses recorded." },
 	{ "module_offset", samp_module_offset, METH_O, "module_offset(addr) -> 'module+0xOFF' or '0xADDR'." },
+	{ "mapped", samp_mapped, METH_O, "mapped(addr) -> True if addr is in a mapped module." },
 	{ "elf_symbol", samp_elf_symbol, METH_O, "elf_symbol(addr) -> ELF symbol name or None." },
 	{ "thread_name", samp_thread_name, METH_O, "thread_name(tid) -> name from /proc." },
 	{ "build", (PyCFunction)(void (*)(void))samp_build, METH_VARARGS | METH_KEYWORDS,

@@ -403,6 +403,37 @@ static const struct rule *rule_get(fkg_sampler *s, uint64_t pc)
 }
 
 /* ------------------------------------------------------------------ unwinding */
+/* Is addr in a mapped module? Cached addresses are; others ask libdw (which
+ * re-reads the module list once per sample for dlopen()ed code). */
+static bool in_module(fkg_sampler *s, uint64_t addr)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	Dwarf_Addr lo = 0, hi = 0;
+	/* libdw can answer for addresses outside every mapping (a module's span
+	 * as it sees it); keep to the reported range */
+	return m && dwfl_module_info(m, NULL, &lo, &hi, NULL, NULL, NULL, NULL) && addr >= lo &&
+	       addr < hi;
+}
+
+bool fkg_mapped(fkg_sampler *s, uint64_t addr)
+{
+	if (addr < 4096)
+		return false;
+	if (s->rcap) {
+		const struct rule *r = rule_slot(s, addr);
+		if (r->kind != RK_EMPTY)
+			return true;
+	}
+	if (in_module(s, addr))
+		return true;
+	if (s->report_gen != s->gen) {
+		s->report_gen = s->gen;
+		report_modules(s, true);
+		return in_module(s, addr);
+	}
+	return false;
+}
+
 /* Fast walk. Returns 0 at the outermost frame or the depth limit, 1 if an
  * unusual frame needs libdw. Addresses land in s->cur_pcs (callers as
  * return address - 1, the address symbolization must look up). */
@@ -433,6 +464,8 @@ static int unwind_fast(fkg_sampler *s, bool *truncated)
 		}
 		if (ra == 0)
 			break;
+		if (!fkg_mapped(s, ra - 1))
+			break; /* not code of any module: garbage beyond the outermost frame */
 		sp = cfa;
 		look = ra - 1;
 		s->cur_pcs[n++] = look;
@@ -461,6 +494,8 @@ static int dw_frame_cb(Dwfl_Frame *state, void *arg)
 		w->truncated = true;
 		return DWARF_CB_ABORT;
 	}
+	if (w->n > 0 && !fkg_mapped(w->s, act ? pc : pc - 1))
+		return DWARF_CB_ABORT; /* beyond the outermost frame */
 	w->s->cur_pcs[w->n++] = act ? pc : pc - 1;
 	return DWARF_CB_OK;
 }
@@ -515,9 +550,12 @@ int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *
 		bool truncated = false;
 		s->cur_tid = tid;
 		if (ptrace(PTRACE_GETREGS, tid, NULL, &s->cur_regs) != 0) {
-			/* not stopped by our tracer (just born, or gone): nothing to read */
-			goto failed;
+			/* not stopped by our tracer (just born, or gone): nothing to
+			 * read, and gdb's unwinder would only see stale registers */
+			s->st.unstopped++;
+			continue;
 		}
+		fkg_thread_name(s, tid); /* while it lives: short threads are gone by the end */
 		int r = unwind_fast(s, &truncated);
 		if (r == 1) {
 			size_t fast_n = s->cur_n;
@@ -550,10 +588,6 @@ int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *
 			break;
 		}
 		continue;
-failed:
-		s->st.failed++;
-		if (nf < nfailed_max)
-			failed[nf++] = tid;
 	}
 	s->cur_list = NULL;
 	s->cur_list_n = 0;

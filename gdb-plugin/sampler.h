@@ -22,6 +22,7 @@ typedef struct fkg_stats {
 	uint64_t stacks;        /* thread stacks recorded */
 	uint64_t frames;        /* addresses recorded */
 	uint64_t fast, libdw, failed, truncated;
+	uint64_t unstopped;     /* threads listed but not ptrace-stopped (skipped) */
 	uint64_t rules;         /* distinct addresses with a cached rule */
 	uint64_t mem_reads;     /* pread()s of /proc/PID/mem */
 	uint64_t reports;       /* module list re-reads (dlopen) */
@@ -53,6 +54,8 @@ int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n);
  * Results live until the next call. */
 const char *fkg_module_offset(fkg_sampler *s, uint64_t addr);
 const char *fkg_elf_symbol(fkg_sampler *s, uint64_t addr);
+/* Is addr inside a mapped module (ELF file or vdso)? */
+bool fkg_mapped(fkg_sampler *s, uint64_t addr);
 /* Thread name (/proc/PID/task/TID/comm, read the first time a tid is seen). */
 const char *fkg_thread_name(fkg_sampler *s, pid_t tid);
 

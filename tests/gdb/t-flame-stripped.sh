@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# A stripped binary: frames in it come out as module+0xOFFSET, where OFFSET is an
+# address of the unstripped twin (same code) inside the function that ran there.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib-gdb.sh"
+probe_ptrace
+S=$TARGET-stripped
+[ -x "$S" ] || fail "missing $S"
+nm "$S" > /dev/null 2>&1 && [ -n "$(nm "$S" 2>/dev/null)" ] && fail "$S is not stripped"
+start_target "$S" split
+run_flame "$TPID" -d 2 -F 100 --folded "$TMP/s.folded"
+[ $GDB_RC -eq 0 ] || { cat "$TMP/gdb.out"; fail "gdb exit $GDB_RC"; }
+assert_running "$TPID"
+cat "$TMP/s.folded"
+base=$(basename "$S")
+grep -q "$base+0x[0-9a-f]*" "$TMP/s.folded" || fail "no $base+0x frames"
+# libc still has its symbols
+assert_contains "$TMP/s.folded" "start_thread"
+# map every offset through the unstripped binary's symbol table
+nm -n "$TARGET" | awk '$2 ~ /^[tT]$/ {print $1, $3}' > "$TMP/syms"
+/usr/bin/python3 - "$TMP/syms" "$TMP/s.folded" "$base" > "$TMP/mapped" <<'PY' || fail "mapping failed"
+import bisect, sys
+syms = [(int(a, 16), n) for a, n in (l.split() for l in open(sys.argv[1]))]
+addrs = [a for a, _ in syms]
+base = sys.argv[3] + "+0x"
+def fn(frame):
+    if not frame.startswith(base):
+        return frame
+    i = bisect.bisect_right(addrs, int(frame[len(base):], 16)) - 1
+    return syms[i][1] if i >= 0 else "?"
+for line in open(sys.argv[2]):
+    stack, count = line.rsplit(" ", 1)
+    print(";".join(fn(f) for f in stack.split(";")), count.strip())
+PY
+cat "$TMP/mapped"
+for f in "worker;path_a;burn " "worker;path_b;burn " "sleeper;wait_here;"; do
+	assert_contains "$TMP/mapped" "$f"
+done
+a=$(grep ';worker;' "$TMP/mapped" | share /dev/stdin ';path_a;burn ')
+echo "path_a share: $a"
+within "$a" 0.62 0.88 || fail "split $a, expected 0.75"
+echo PASS
