@@ -12,7 +12,7 @@ perf version --build-options 2>/dev/null | grep -q "libpython: .*on" || skip "pe
 TPID=$!
 trap 'kill -9 $TPID 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.3
-perf record -q -e cpu-clock -F 499 -g -p "$TPID" -o "$TMP/perf.data" -- sleep 2 > "$TMP/rec.out" 2>&1 ||
+perf record -q -e cpu-clock -F 499 --call-graph dwarf -p "$TPID" -o "$TMP/perf.data" -- sleep 2 > "$TMP/rec.out" 2>&1 ||
 	{ cat "$TMP/rec.out"; skip "perf record cannot sample here"; }
 cat > "$TMP/hook.py" <<'PY'
 import os, sys
@@ -40,7 +40,7 @@ PY
 MODDIR=$BUILD/gdb OUT=$TMP/hook perf script -i "$TMP/perf.data" -s "$TMP/hook.py" > "$TMP/script.out" 2>&1 ||
 	{ cat "$TMP/script.out"; fail "perf script -s failed"; }
 cat "$TMP/hook.folded"
-grep -q ';worker;path_a;burn' "$TMP/hook.folded" || fail "no worker;path_a;burn stack"
+grep -q ';worker;path_a;\(inl_hot;\)\?burn' "$TMP/hook.folded" || fail "no worker;path_a;burn stack"
 grep -q ';worker;path_b;burn' "$TMP/hook.folded" || fail "no worker;path_b;burn stack"
 a=$(awk '/;worker;/ {t += $NF; if ($0 ~ /;path_a;/) m += $NF} END {printf "%.3f", m / t}' "$TMP/hook.folded")
 echo "path_a share: $a"
