@@ -30,12 +30,15 @@ sleep 300 & target=$!
 trap 'kill $target 2>/dev/null; rm -rf "$TMP"' EXIT
 for s in "$FK_TOP/tests/stap/data/all-api.stp" "$TAPSET/examples/oncpu-pid.stp"; do
 	mod=fk_$(basename "$s" .stp | tr -c 'a-z0-9\n' _)
-	stap_pass 4 -R "$rt" -m "$mod" -x "$target" -d /usr/bin/sleep --ldd "$s" ||
+	# (no -d/--ldd: t-cli.sh checks at pass 3 that the objects' tables go in;
+	# here they would only make the compile several minutes longer)
+	stap_pass 4 -R "$rt" -m "$mod" -x "$target" "$s" ||
 		{ grep -i 'error' "$TMP/pass.err" | head -20 >&2; fail "pass 4 of ${s##*/}"; }
 	ko=$TMP/$mod.ko
 	[ -f "$ko" ] || fail "no $mod.ko"
 	readelf -p .modinfo "$ko" | grep -q "vermagic=$STAP_RELEASE " || fail "$mod.ko not built for $STAP_RELEASE"
 	# the tapset's embedded C (user symbols in another task's context) is in it
-	nm "$ko" | grep -q '__fk_usym' || fail "$mod.ko lacks the tapset's user-symbol function"
+	# (all-api.stp calls it from three places, so it is not inlined away)
+	[ "$mod" != fk_all_api ] || nm "$ko" | grep -q '__fk_usym' || fail "$mod.ko lacks the tapset's user-symbol function"
 	echo "ok pass 4: ${s##*/} -> $mod.ko ($(stat -c %s "$ko") bytes)"
 done
