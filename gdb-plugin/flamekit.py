@@ -245,31 +245,34 @@ def _symbolize(addrs, sampler):
     return names
 
 
-def _walk_gdb(sampler, limit):
+def _walk_gdb(sampler, limit, want_pcs=False):
     """Stack of the selected thread through gdb's own unwinder: (names innermost
-    first, raw adjusted pcs of the real frames)."""
+    first, raw adjusted pcs of the real frames if want_pcs). Only name() per frame
+    in the common case: pc() and type() cost a lot over 900 frames."""
     names, pcs = [], []
     try:
         f = gdb.newest_frame()
     except gdb.error:
         return names, pcs
-    exact = True  # the newest frame, and frames after a signal frame, are exact pcs
+    prev = None
     while f is not None and (not limit or len(names) < limit):
         try:
-            pc = f.pc()
             n = f.name()
-            kind = f.type()
+            if n is None or want_pcs:
+                pc = f.pc()
+                # the newest frame and frames after a signal frame hold exact pcs
+                exact = prev is None or prev.type() == gdb.SIGTRAMP_FRAME
+                look = pc if exact else pc - 1
+                if names and sampler and not sampler.mapped(look):
+                    break  # beyond the outermost frame (a thread just born, say)
+                if want_pcs and f.type() != gdb.INLINE_FRAME:
+                    pcs.append(look)
+                if n is None:
+                    n = sampler.module_offset(look) if sampler else "0x%x" % look
         except gdb.error:
             break
-        look = pc if exact else pc - 1
-        if names and sampler and not sampler.mapped(look):
-            break  # beyond the outermost frame (a thread just born, say)
-        if kind != gdb.INLINE_FRAME:
-            pcs.append(look)
-        if n is None:
-            n = sampler.module_offset(look) if sampler else "0x%x" % look
         names.append(n)
-        exact = kind == gdb.SIGTRAMP_FRAME
+        prev = f
         try:
             f = f.older()
         except gdb.error:
@@ -428,7 +431,7 @@ def _run(o):
                 for tid in failed:
                     # neither the rule cache nor libdw could: gdb's own unwinder
                     _select_thread(inf, tid)
-                    names, pcs = _walk_gdb(sampler, o.max_depth)
+                    names, pcs = _walk_gdb(sampler, o.max_depth, True)
                     if pcs:
                         sampler.add_record(tid, t_stop, pcs)
             nsamples += 1

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# b-gdb.sh - the gdb `flame` command on a 6-thread target whose threads sit ~150 frames
+# deep (~900 frames a sample): full samples per second and time stopped per sample
+# (median, p90), fast unwinder vs gdb's Python frame walk (`flame --precise`: newest_frame,
+# older, name) measured in the same run on the same process. Goal: >= 200 samples/s and
+# < 3 ms stopped. FK_BENCH_SECONDS (5) per mode, FK_BENCH_HZ (1000) requested rate.
+# "Stopped" runs from the SIGSTOP leaving the timer thread to the next `continue`.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-$PWD/build}
+SECS=${FK_BENCH_SECONDS:-5}
+HZ=${FK_BENCH_HZ:-1000}
+SCRIPT=$BUILD/gdb/flamekit.py
+TARGET=$BUILD/tests/gdb/fk-target
+if ! command -v gdb > /dev/null || [ ! -f "$SCRIPT" ]; then
+	echo "b-gdb: SKIP: gdb or the gdb plugin is missing"; exit 0
+fi
+if [ ! -x "$TARGET" ]; then
+	make -s "$TARGET" > /dev/null 2>&1 || { echo "b-gdb: SKIP: cannot build $TARGET"; exit 0; }
+fi
+TMP=$(mktemp -d /tmp/fk-bench-gdb.XXXXXX)
+"$TARGET" deep 150 6 > "$TMP/target.out" &
+TPID=$!
+disown $TPID
+trap 'kill -9 $TPID 2>/dev/null; rm -rf "$TMP"' EXIT
+sleep 0.5
+
+run() { # MODE ARGS...: prints "rate median p90 full"
+	local mode=$1; shift
+	timeout 300 gdb -batch -nx -q -x "$SCRIPT" \
+		-ex "flame -p $TPID -d $SECS -F $HZ --folded $TMP/$mode.folded $*" > "$TMP/$mode.out" 2>&1
+	local line
+	line=$(grep "stopped per sample" "$TMP/$mode.out") || { cat "$TMP/$mode.out" >&2; echo "0 0 0 0"; return; }
+	# flame: N samples in S s (R/s), K stacks; stopped per sample: median A ms, p90 B ms
+	local rate med p90 full
+	rate=$(sed -E 's/.*\(([0-9.]+)\/s\).*/\1/' <<< "$line")
+	med=$(sed -E 's/.*median ([0-9.]+) ms.*/\1/' <<< "$line")
+	p90=$(sed -E 's/.*p90 ([0-9.]+) ms.*/\1/' <<< "$line")
+	# stacks at least 150 frames deep, per sample (6 expected)
+	full=$(awk -v n="$(sed -E 's/flame: ([0-9]+) samples.*/\1/' <<< "$line")" \
+		'{d = split($0, a, ";"); if (d >= 150) c += $NF} END {printf "%.2f", n ? c / n : 0}' "$TMP/$mode.folded")
+	echo "$rate $med $p90 $full"
+}
+
+read -r f_rate f_med f_p90 f_full < <(run fast)
+read -r p_rate p_med p_p90 p_full < <(run precise --precise)
+echo "b-gdb: target: 6 threads x ~150 frames (pid $TPID), ${SECS}s per mode, -F $HZ"
+printf 'b-gdb: fast unwinder : %7.1f samples/s, stopped median %6.2f ms, p90 %6.2f ms, deep stacks/sample %s\n' \
+	"$f_rate" "$f_med" "$f_p90" "$f_full"
+printf 'b-gdb: gdb frame walk: %7.1f samples/s, stopped median %6.2f ms, p90 %6.2f ms, deep stacks/sample %s\n' \
+	"$p_rate" "$p_med" "$p_p90" "$p_full"
+awk -v fr="$f_rate" -v pr="$p_rate" -v fm="$f_med" -v pm="$p_med" -v f9="$f_p90" -v p9="$p_p90" 'BEGIN {
+	printf "b-gdb: ratio fast/walk samples/s: %.1fx; walk/fast stopped time: median %.1fx, p90 %.1fx\n",
+		(pr > 0 ? fr / pr : 0), (fm > 0 ? pm / fm : 0), (f9 > 0 ? p9 / f9 : 0)
+	printf "b-gdb: goal >= 200 samples/s: %s; goal < 3 ms stopped (median): %s, (p90): %s\n",
+		(fr >= 200 ? "met" : "NOT met"), (fm < 3 ? "met" : "NOT met"), (f9 < 3 ? "met" : "NOT met") }'
+grep -E "fast [0-9]+, libdw" "$TMP/fast.out" | sed 's/.*(/b-gdb: fast path threads: (/'
