@@ -390,6 +390,9 @@ def _run(o):
         settings.set("print thread-events", "off")
         settings.set("suppress-cli-notifications", "on")
         settings.set("scheduler-locking", "off")
+        # --precise and the gdb fallback: whole stacks, like the fast path
+        settings.set("backtrace past-main", "on")
+        settings.set("backtrace past-entry", "on")
         settings.handle_sigstop()
         gdb.events.stop.connect(on_stop)
         gdb.events.exited.connect(on_exit)

@@ -40,6 +40,7 @@ cat "$p"
 assert_contains "$p" "fk-worker;clone3;start_thread;worker;path_a;inl_hot;burn "
 assert_contains "$p" "fk-worker;clone3;start_thread;worker;path_b;burn "
 assert_contains "$p" "fk-sleeper;clone3;start_thread;sleeper;wait_here;"
+assert_contains "$p" "fk-target;_start;__libc_start_main_impl;__libc_start_call_main;main;__libc_pause "
 a=$(grep ';worker;' "$p" | share /dev/stdin ';path_a;inl_hot;burn ')
 echo "precise path_a share: $a"
 within "$a" 0.62 0.88 || fail "precise path_a share $a, expected 0.75"
