@@ -153,9 +153,16 @@ static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette
 	return 0;
 }
 
-static void put_js_config(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, unsigned stride)
+/* y0/dy: y of the rects of depth 0 and the step per depth (the script puts
+ * labels by depth without reading the rects back). */
+static void put_js_config(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, unsigned stride,
+			  double y0, double dy)
 {
-	fk_obuf_printf(b, "var fkC={w:%d,xpad:%d,fh:%d,fs:", o->width, XPAD, o->frameheight);
+	fk_obuf_printf(b, "var fkC={w:%d,xpad:%d,fh:%d,y0:", o->width, XPAD, o->frameheight);
+	fk_obuf_exact(b, y0);
+	fk_obuf_puts(b, ",dy:");
+	fk_obuf_exact(b, dy);
+	fk_obuf_puts(b, ",fs:");
 	fk_obuf_exact(b, o->fontsize);
 	fk_obuf_puts(b, ",fw:");
 	fk_obuf_exact(b, o->fontwidth);
@@ -200,10 +207,8 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		fk_obuf_puts(b, " -->\n");
 	}
 	if (L->guard_dropped) {
-		char mw[32];
-		fk_format_count(mw, sizeof(mw), L->minw);
-		fk_obuf_printf(b, "<!-- size guard: %zu frames narrower than %s were merged into their parents -->\n",
-			       L->guard_dropped, mw);
+		fk_obuf_printf(b, "<!-- size guard: %zu frames narrower than %.4g (%.3g px) were merged into their parents -->\n",
+			       L->guard_dropped, L->minw, L->minw * (W - 2.0 * XPAD) / L->timemax);
 	}
 	fk_obuf_printf(b, "<defs><linearGradient id=\"background\" y1=\"0\" y2=\"1\" x1=\"0\" x2=\"0\">"
 			  "<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
@@ -278,7 +283,8 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		return -FK_E_NOMEM;
 	fk_obuf_puts(b, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	unsigned stride = L->diff ? 5 : 4;
-	put_js_config(b, L, o, stride);
+	put_js_config(b, L, o, stride, o->inverted ? ypad1 + ypad3 : H - ypad2 - fh + 1,
+		      o->inverted ? fh : -fh);
 	fk_obuf_puts(b, "var fkN=[\"all\"");
 	uint32_t next = 1;
 	for (size_t i = 1; i < L->n; i++) {

@@ -38,7 +38,7 @@ def data(script):
         return m.group(1)
     cfg = grab('fkC')
     # fkC is a JS object literal with bare keys: quote them for JSON
-    cfg = json.loads(re.sub(r'([{,])([A-Za-z]+):', r'\1"\2":', cfg))
+    cfg = json.loads(re.sub(r'([{,])([A-Za-z][A-Za-z0-9]*):', r'\1"\2":', cfg))
     names = json.loads(grab('fkN'))
     nums = json.loads(grab('fkF'))
     return cfg, names, nums

@@ -94,7 +94,7 @@ awk 'BEGIN {for (i = 0; i < 300; i++) printf "main;f%03d;g%03d %d\n", i, i, i + 
 svg --max-frames 20 "$TMP/g.folded" -o "$TMP/o.svg" || fail "--max-frames"
 n=$($FR "$TMP/o.svg" | wc -l)
 [ "$n" -le 20 ] && [ "$n" -ge 10 ] || fail "guard drew $n frames"
-grep -q '<!-- size guard: [0-9]* frames narrower than [0-9.]* were merged into their parents -->' "$TMP/o.svg" || fail "guard comment"
+grep -q '<!-- size guard: [0-9]* frames narrower than [0-9.e+]* ([0-9.e+-]* px) were merged into their parents -->' "$TMP/o.svg" || fail "guard comment"
 assert_eq "guard keeps the widest" "f299" "$($FR "$TMP/o.svg" | awk -F'\t' '$2 == 2 {n = $7} END {print n}')"
 svg --max-frames all --minwidth 0 "$TMP/g.folded" -o "$TMP/o.svg" || fail "--max-frames all"
 assert_eq "no guard" 602 "$($FR "$TMP/o.svg" | wc -l)"
