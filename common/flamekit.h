@@ -310,6 +310,10 @@ FK_API void fk_heatmap_opts_init(fk_heatmap_opts *o);
 FK_API int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
 /* Per-cell counts as TSV: second<TAB>row<TAB>count, sorted. */
 FK_API int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
+/* Origin of the heat map's seconds (and of start/end): the whole second of the
+ * earliest timestamped sample, in the input's clock. NaN if no sample has a
+ * time. Other time-range options can use it to agree with the page. */
+FK_API double fk_heatmap_time_origin(const fk_profile *p);
 
 #ifdef __cplusplus
 }

@@ -172,6 +172,23 @@ static bool sample_comm_is(const struct hm *h, const fk_sample *s, const uint32_
 	return root_frame[s->node] == (uint32_t)id;
 }
 
+/* Samples beyond +-9e9 s count as untimed: their nanoseconds would overflow. */
+static bool timed(double t)
+{
+	return isfinite(t) && fabs(t) <= 9.0e9;
+}
+
+double fk_heatmap_time_origin(const fk_profile *p)
+{
+	size_t n;
+	const fk_sample *s = fk_profile_samples(p, &n);
+	int64_t min_ns = INT64_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (timed(s[i].time) && time_ns(s[i].time) < min_ns)
+			min_ns = time_ns(s[i].time);
+	return min_ns == INT64_MAX ? NAN : (double)floor_div(min_ns, NS_PER_SEC);
+}
+
 static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 {
 	int err = 0;
@@ -262,7 +279,7 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 	int64_t min_ns = INT64_MAX;
 	for (size_t i = 0; i < h->ns; i++) {
 		double t = h->s[i].time;
-		if (!isfinite(t) || fabs(t) > 9.0e9) {
+		if (!timed(t)) {
 			h->no_time++;
 			continue;
 		}
@@ -292,7 +309,7 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 	for (size_t i = 0; i < h->ns; i++) {
 		const fk_sample *s = &h->s[i];
 		h->cell_of[i] = FK_NONE;
-		if (!isfinite(s->time) || fabs(s->time) > 9.0e9)
+		if (!timed(s->time))
 			continue;
 		int64_t t_ns = time_ns(s->time);
 		if (t_ns < lo_ns || t_ns >= hi_ns)

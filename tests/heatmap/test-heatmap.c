@@ -88,6 +88,7 @@ int main(void)
 	int rc;
 
 	fk_profile *p = sample_profile();
+	CHECK(fk_heatmap_time_origin(p) == -1, "origin %g", fk_heatmap_time_origin(p));
 	char *got = cells(p, &o, &rc);
 	CHECK(rc == 0 && !strcmp(got, "0\t25\t1\n1\t0\t1\n1\t1\t1\n1\t49\t0.25\n3\t10\t4\n"),
 	      "cells: rc %d [%s]", rc, got);
@@ -152,6 +153,7 @@ int main(void)
 
 	fk_profile *notime = fk_profile_new(FK_PROFILE_SAMPLES);
 	add(notime, NAN, "a", "a;b", 1);
+	CHECK(isnan(fk_heatmap_time_origin(notime)), "origin without times");
 	got = cells(notime, &o, &rc);
 	CHECK(rc == -FK_E_EMPTY && strstr(last_msg, "timestamp"), "no timestamps: %d", rc);
 	free(got);
