@@ -9,7 +9,8 @@ command -v cc > /dev/null || skip "no C compiler"
 SCRIPT=$BUILD/gdb/flamekit.py
 [ -f "$SCRIPT" ] && [ -f "$BUILD/gdb/_flamekit.abi3.so" ] || skip "gdb plugin not built (needs python3-dev; not in SANITIZE builds)"
 cc -O0 -g -fno-omit-frame-pointer -pthread -o "$TMP/band" "$FK_TOP/tests/heatmap/band.c" || fail "build band.c"
-"$TMP/band" 15 &
+# raised priority (when allowed) so a busy machine does not starve the worker
+if nice -n -10 true 2> /dev/null; then nice -n -10 "$TMP/band" 15 & else "$TMP/band" 15 & fi
 BAND=$!
 trap 'kill -9 $BAND 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.3
