@@ -4,3 +4,5 @@
 . "$(dirname "$0")/../lib.sh"
 [ -x "$BUILD/tests/perf-api" ] || fail "$BUILD/tests/perf-api not built (run make test)"
 "$BUILD/tests/perf-api" || fail "perf-api failed"
+[ -x "$BUILD/tests/perf-oom" ] || fail "$BUILD/tests/perf-oom not built (run make test)"
+"$BUILD/tests/perf-oom" || fail "perf-oom failed"
