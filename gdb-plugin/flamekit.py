@@ -6,6 +6,7 @@
 import math
 import os
 import re
+import signal
 import sys
 import time
 
@@ -154,7 +155,8 @@ class _Settings:
         # The CLI prints "Thread N received signal SIGSTOP" on every stop, even
         # with suppress-cli-notifications and under to_string: mute fd 1.
         gdb.flush()
-        self.muted = _flamekit.mute_stdout()
+        if not os.environ.get("FLAMEKIT_GDB_VERBOSE"):
+            self.muted = _flamekit.mute_stdout()
 
     def restore(self):
         if self.muted is not None:
@@ -194,6 +196,24 @@ def _pending_sigstop(pid):
         except (OSError, ValueError, IndexError):
             pass
     return False
+
+
+def _process_exiting(pid):
+    """True if every thread of pid is gone or a zombie: the process is exiting
+    (exit_group). gdb 13 asserts (num_lwps == 1) when asked to detach then."""
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return True
+    for t in tasks:
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, t)) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------- symbolization
@@ -378,6 +398,7 @@ def _run(o):
         events["exited"] = True
 
     stops = []
+    ended_by = 0
     nsamples = 0
     error = None
     _msg(o, "flame: sampling process %d at %g Hz%s%s" % (
@@ -444,13 +465,19 @@ def _run(o):
     except KeyboardInterrupt:
         pass
     except gdb.error as e:
-        error = e
+        if not inf.pid or _process_exiting(pid):
+            events["exited"] = True  # e.g. "Couldn't get registers" as it exits
+        else:
+            error = e
     finally:
         t_end = _flamekit.now()
+        if inf.pid and not events["exited"] and _process_exiting(pid):
+            events["exited"] = True  # exiting: nothing to detach from or resume
         if sampler is not None:
             sampler.disarm()
             sampler.stop_timer()
             sampler.unhook_sigint()
+            ended_by = sampler.interrupted()
         try:
             # a SIGSTOP of ours still queued would stop the process for good once
             # gdb lets go of it: let gdb take (and swallow) it now
@@ -480,7 +507,13 @@ def _run(o):
             # symbols of shared libraries go away with the process: look up now
             names = _symbolize(sampler.distinct(), sampler)
         settings.restore()
-        if attached_here and inf.pid and not events["exited"]:
+        if events["exited"] and inf.pid:
+            try:
+                # reap the remains; detaching from an exiting process trips gdb
+                gdb.execute("kill", to_string=True)
+            except gdb.error:
+                pass
+        elif attached_here and inf.pid:
             try:
                 gdb.execute("detach", to_string=True)
             except gdb.error:
@@ -517,6 +550,9 @@ def _run(o):
         del _PROFILE_SELF[:]
     if events["exited"]:
         _msg(o, "flame: the process exited during sampling; wrote the samples taken")
+    if ended_by in (signal.SIGTERM, signal.SIGHUP):
+        # gdb was asked to go away: now that the process is let go, let it
+        os.kill(os.getpid(), ended_by)
     if error is not None:
         raise gdb.GdbError("flame: %s (wrote the %d samples taken)" % (error, nsamples))
 

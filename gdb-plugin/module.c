@@ -1162,7 +1162,7 @@ static PyObject *samp_interrupted(PyObject *self, PyObject *unused)
 	fkg_sampler *s = samp_of(self);
 	if (!s)
 		return NULL;
-	return PyBool_FromLong(fkg_sigint_seen(s));
+	return PyLong_FromLong(fkg_sigint_seen(s));
 }
 
 static PyMethodDef samp_methods[] = {
@@ -1188,7 +1188,7 @@ static PyMethodDef samp_methods[] = {
 	{ "hook_sigint", samp_hook_sigint, METH_NOARGS, "hook_sigint(): take SIGINT from gdb while sampling." },
 	{ "unhook_sigint", samp_unhook_sigint, METH_NOARGS, "unhook_sigint(): give SIGINT back." },
 	{ "sigstate", samp_sigstate, METH_NOARGS, "sigstate() -> 1 if SIGINT is blocked in this thread." },
-	{ "interrupted", samp_interrupted, METH_NOARGS, "interrupted() -> True once Ctrl-C was seen." },
+	{ "interrupted", samp_interrupted, METH_NOARGS, "interrupted() -> 0, or the signal that asked sampling to end (SIGINT, SIGTERM, SIGHUP)." },
 	{ "close", samp_close, METH_NOARGS, "close(): free everything (stops the timer, unhooks SIGINT)." },
 	{ NULL, NULL, 0, NULL },
 };

@@ -724,7 +724,7 @@ static void fire(fkg_sampler *s)
 	/* SIGSTOP: the target cannot block it, and gdb (told `nopass`) swallows
 	 * it. A thread-directed one first; if that thread just exited, the
 	 * process-directed one reaches whichever thread is left. */
-	if (tid <= 0 || syscall(SYS_tgkill, s->pid, tid, SIGSTOP) != 0)
+	if (getenv("FKG_PROCKILL") || tid <= 0 || syscall(SYS_tgkill, s->pid, tid, SIGSTOP) != 0)
 		kill(s->pid, SIGSTOP);
 	atomic_store(&s->tstate, T_FIRED);
 }
@@ -777,7 +777,10 @@ static void *timer_main(void *arg)
 		if (r > 0 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 			while (read(pfd[1].fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				atomic_store(&s->sigint, 1);
+				/* SIGTERM/SIGHUP win over SIGINT: the caller re-raises them */
+				int cur = atomic_load(&s->sigint);
+				if (cur != SIGTERM && cur != SIGHUP)
+					atomic_store(&s->sigint, (int)si.ssi_signo);
 				atomic_store(&s->fire_now, 1);
 			}
 		}
@@ -872,7 +875,9 @@ void fkg_timer_stop(fkg_sampler *s)
  * gdb puts its own SIGINT handler back whenever Python runs a gdb command, and
  * during `continue` that handler would forward Ctrl-C to the target. So SIGINT
  * is blocked in gdb's main thread instead and taken by the timer thread from
- * a signalfd. */
+ * a signalfd. SIGTERM and SIGHUP too: gdb quitting mid-sample would detach
+ * with our SIGSTOP still due and leave the target stopped; the command ends
+ * sampling cleanly and raises them again afterwards. */
 int fkg_sigint_hook(fkg_sampler *s)
 {
 	if (s->hooked)
@@ -880,6 +885,8 @@ int fkg_sigint_hook(fkg_sampler *s)
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	if (pthread_sigmask(SIG_BLOCK, &set, &s->old_mask) != 0)
 		return -EINVAL;
 	int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
@@ -906,9 +913,13 @@ void fkg_sigint_unhook(fkg_sampler *s)
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
 	struct timespec zero = { 0, 0 };
-	while (sigtimedwait(&set, NULL, &zero) == SIGINT)
-		s->sigint = 1;
+	int sig;
+	while ((sig = sigtimedwait(&set, NULL, &zero)) > 0)
+		if (atomic_load(&s->sigint) != SIGTERM && atomic_load(&s->sigint) != SIGHUP)
+			atomic_store(&s->sigint, sig);
 	if (fd >= 0)
 		close(fd);
 	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
@@ -922,7 +933,7 @@ int fkg_sigint_state(void)
 	return sigismember(&cur, SIGINT);
 }
 
-bool fkg_sigint_seen(const fkg_sampler *s)
+int fkg_sigint_seen(const fkg_sampler *s)
 {
-	return s->sigint != 0;
+	return atomic_load(&s->sigint);
 }

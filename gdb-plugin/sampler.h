@@ -79,7 +79,8 @@ void fkg_timer_stop(fkg_sampler *s);
  * would forward it to the target); it sets a flag and fires the timer at once. */
 int fkg_sigint_hook(fkg_sampler *s);
 void fkg_sigint_unhook(fkg_sampler *s);
-bool fkg_sigint_seen(const fkg_sampler *s);
+/* 0, or the signal seen (SIGINT; SIGTERM/SIGHUP take precedence). */
+int fkg_sigint_seen(const fkg_sampler *s);
 /* 1 if SIGINT is blocked in the calling thread (tests). */
 int fkg_sigint_state(void);
 

@@ -37,6 +37,19 @@ assert_running "$TPID"
 [ "$(total "$TMP/int.folded")" -gt 20 ] || fail "too few samples after Ctrl-C"
 assert_contains "$TMP/int.folded" ";worker;path_a;inl_hot;burn "
 
+# --- SIGTERM to gdb (e.g. from timeout): sampling ends cleanly, outputs are
+# written, the target is let go, then gdb quits as asked
+gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -F 100 --folded $TMP/term.folded" < /dev/null > "$TMP/term.out" 2>&1 &
+g=$!
+PIDS+=("$g")
+wait_sampling "$TMP/term.out"
+sleep 1
+kill -TERM $g
+wait $g
+cat "$TMP/term.out"
+assert_running "$TPID"
+[ "$(total "$TMP/term.folded")" -gt 20 ] || fail "too few samples after SIGTERM"
+
 # --- the flamekit gdb route with Ctrl-C to the whole foreground group
 # (Ctrl-C at a terminal signals the whole foreground group: flamekit and gdb)
 setsid bash -c "\"$FLAMEKIT\" gdb -p $TPID --folded $TMP/cli-int.folded < /dev/null 2> $TMP/cli-int.err & c=\$!
