@@ -32,6 +32,18 @@ for s in "$api" "$TAPSET"/examples/*.stp; do
 	echo "ok pass 2+3: $name"
 done
 
+# --ldd: pass 3 puts the symbol/unwind tables of the binary and of every library
+# ldd lists for it into the module source.
+stap_pass 3 -k -x "$target" -d /usr/bin/sleep --ldd "$TAPSET/examples/oncpu-pid.stp" ||
+	{ cat "$TMP/pass.err" >&2; fail "pass 3 with --ldd"; }
+kept=$(sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p' "$TMP/pass.err")
+[ -f "$kept/stap_symbols.c" ] || fail "no stap_symbols.c kept"
+for lib in /usr/bin/sleep $(ldd /usr/bin/sleep | grep -o '/[^ ]*'); do
+	real=$(readlink -f "$lib")
+	grep -q "\.path = \"\($lib\|$real\)\"" "$kept/stap_symbols.c" || fail "--ldd left out $lib"
+done
+rm -rf "$kept"
+
 # What the probes resolved to without kernel debuginfo: timer.profile is a perf
 # cpu-clock event, scheduler.cpu_off the sched_switch tracepoint.
 assert_contains "$TMP/all-api.stp.p2" 'perf.type(1).config(0).sample(1000000)'
