@@ -1205,8 +1205,11 @@ static void parse_info(struct pp *t, const char *l, size_t len, const struct hdr
 	in->time = NAN;
 	in->cpu = -1;
 	bool has_b = h->b1 > h->b0;
-	in->pid = has_b ? (int32_t)digits_value(l + h->a0, h->a1 - h->a0) : -1;
-	in->tid = (int32_t)digits_value(l + (has_b ? h->b0 : h->a0), has_b ? h->b1 - h->b0 : h->a1 - h->a0);
+	/* a pid/tid beyond int32 (corrupt input) is unknown, not undefined behaviour */
+	double pv = has_b ? digits_value(l + h->a0, h->a1 - h->a0) : -1;
+	double tv = digits_value(l + (has_b ? h->b0 : h->a0), has_b ? h->b1 - h->b0 : h->a1 - h->a0);
+	in->pid = pv >= 0 && pv <= INT32_MAX ? (int32_t)pv : -1;
+	in->tid = tv >= 0 && tv <= INT32_MAX ? (int32_t)tv : -1;
 	if (!has_b && in->tid == 0)
 		in->pid = 0; /* "swapper 0" is the idle task */
 	if (grow_bytes(&t->comm, &t->comm_cap, h->comm_len + 1) == 0) {
