@@ -52,9 +52,11 @@ assert_running "$TPID"
 
 # --- the flamekit gdb route with Ctrl-C to the whole foreground group
 # (Ctrl-C at a terminal signals the whole foreground group: flamekit and gdb)
-setsid bash -c "\"$FLAMEKIT\" gdb -p $TPID --folded $TMP/cli-int.folded < /dev/null 2> $TMP/cli-int.err & c=\$!
+setsid bash -c "trap true INT
+	\"$FLAMEKIT\" gdb -p $TPID --folded $TMP/cli-int.folded < /dev/null 2> $TMP/cli-int.err & c=\$!
 	for _ in \$(seq 300); do grep -q 'flame: sampling' $TMP/cli-int.err && break; sleep 0.1; done
-	sleep 1.5; kill -INT -\$\$; wait \$c" > "$TMP/cli-int.out" 2>&1
+	sleep 1.5; kill -INT -\$\$
+	while kill -0 \$c 2> /dev/null; do wait \$c; done" > "$TMP/cli-int.out" 2>&1
 cat "$TMP/cli-int.err"
 cat "$TMP/cli-int.out"
 assert_running "$TPID"
