@@ -49,7 +49,7 @@ function frames(page) {
       out.push({
         i, name: i ? fkN[fkF[i * fkC.S]] : 'all', depth: fkF[i * fkC.S + 1],
         x: parseFloat(r.getAttribute('x')), w: parseFloat(r.getAttribute('width')),
-        fill: r.getAttribute('fill'), hidden: r.style.display === 'none',
+        fill: r.getAttribute('fill'), hidden: getComputedStyle(r).display === 'none',
         anc: r.classList.contains('anc'),
       });
     }
