@@ -370,6 +370,8 @@ def _run(o):
         muted = _flamekit.mute_stdout()  # attach prints the stop location
         try:
             gdb.execute("attach %d" % o.pid, to_string=True)
+        except gdb.error as e:
+            raise gdb.GdbError("flame: cannot attach to process %d: %s" % (o.pid, e))
         finally:
             _flamekit.unmute_stdout(muted)
         inf = gdb.selected_inferior()
@@ -440,6 +442,10 @@ def _run(o):
             fired = sampler.disarm()
             t_back = _flamekit.now()
             if events["exited"] or not inf.pid or not inf.is_valid():
+                break
+            if events["sig"] == "SIGINT":
+                # Ctrl-C at a terminal the process shares with gdb (`run`): it
+                # went to the process, gdb stopped it; take it as ours to end
                 break
             ours = events["sig"] == "SIGSTOP"
             t_stop = sampler.fired_at() if (ours and fired) else _flamekit.now()

@@ -74,6 +74,18 @@ grep -q "^tracer [1-9]" "$TMP/user.out" || fail "flame detached a process the us
 assert_running "$TPID"
 assert_contains "$TMP/user.folded" ";worker;path_"
 
+# --- a process gdb started itself (run): sampled, and left to gdb
+timeout 60 gdb -batch -nx -q -x "$SCRIPT" -ex "break path_b" -ex "run split > /dev/null" -ex "delete" \
+	-ex "flame -d 1 -F 100 --folded $TMP/run.folded" -ex "python print('still', gdb.selected_inferior().pid > 0)" \
+	--args "$TARGET" > "$TMP/run.out" 2>&1
+cat "$TMP/run.out"
+assert_contains "$TMP/run.out" "still True"
+assert_contains "$TMP/run.folded" ";worker;path_a;inl_hot;burn "
+
+# --- attaching to a process that does not exist: a clear error
+"$FLAMEKIT" gdb -p 999999999 -d 1 -q > "$TMP/nope.out" 2>&1 && fail "attach to a missing process succeeded"
+assert_contains "$TMP/nope.out" "cannot attach to process 999999999"
+
 # --- SIGINT blocked in every thread
 start_target "$TARGET" sigint
 grep -q "^SigBlk:.*[2367abef]$" /proc/$TPID/status || fail "target does not block SIGINT"
