@@ -4,7 +4,9 @@
 # (median, p90), fast unwinder vs gdb's Python frame walk (`flame --precise`: newest_frame,
 # older, name) measured in the same run on the same process. Goal: >= 200 samples/s and
 # < 3 ms stopped. FK_BENCH_SECONDS (5) per mode, FK_BENCH_HZ (1000) requested rate.
-# "Stopped" runs from the SIGSTOP leaving the timer thread to the next `continue`.
+# "Stopped" (flame's figure) runs from the SIGSTOP leaving the timer thread to the next
+# `continue`; the target also measures it itself (a thread waking every 200 us notes each
+# wake-up that comes >= 0.3 ms late), with the same count taken without gdb as the noise.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$PWD/build}
@@ -19,11 +21,16 @@ if [ ! -x "$TARGET" ]; then
 	make -s "$TARGET" > /dev/null 2>&1 || { echo "b-gdb: SKIP: cannot build $TARGET"; exit 0; }
 fi
 TMP=$(mktemp -d /tmp/fk-bench-gdb.XXXXXX)
-"$TARGET" deep 150 6 > "$TMP/target.out" &
+"$TARGET" deep 150 6 "$TMP/gaps" > "$TMP/target.out" &
 TPID=$!
 disown $TPID
 trap 'kill -9 $TPID 2>/dev/null; rm -rf "$TMP"' EXIT
 sleep 0.5
+
+# the target's own view: a watcher thread notes every wake-up >= 0.3 ms late
+gaps() { rm -f "$TMP/gaps"; kill -USR2 $TPID; for _ in $(seq 50); do [ -s "$TMP/gaps" ] && break; sleep 0.1; done; cat "$TMP/gaps"; }
+sleep "$SECS"
+read -r b_n b_med b_p90 < <(gaps) # baseline: no gdb, same duration (scheduling noise)
 
 run() { # MODE ARGS...: prints "rate median p90 full"
 	local mode=$1; shift
@@ -43,12 +50,16 @@ run() { # MODE ARGS...: prints "rate median p90 full"
 }
 
 read -r f_rate f_med f_p90 f_full < <(run fast)
+read -r f_gn f_gmed f_gp90 < <(gaps)
 read -r p_rate p_med p_p90 p_full < <(run precise --precise)
+read -r p_gn p_gmed p_gp90 < <(gaps)
 echo "b-gdb: target: 6 threads x ~150 frames (pid $TPID), ${SECS}s per mode, -F $HZ"
 printf 'b-gdb: fast unwinder : %7.1f samples/s, stopped median %6.2f ms, p90 %6.2f ms, deep stacks/sample %s\n' \
 	"$f_rate" "$f_med" "$f_p90" "$f_full"
 printf 'b-gdb: gdb frame walk: %7.1f samples/s, stopped median %6.2f ms, p90 %6.2f ms, deep stacks/sample %s\n' \
 	"$p_rate" "$p_med" "$p_p90" "$p_full"
+printf 'b-gdb: seen by the target (late wake-ups >= 0.3 ms): no gdb %s in %ss; fast %s, median %s ms, p90 %s ms; walk %s, median %s ms, p90 %s ms\n' \
+	"$b_n" "$SECS" "$f_gn" "$f_gmed" "$f_gp90" "$p_gn" "$p_gmed" "$p_gp90"
 awk -v fr="$f_rate" -v pr="$p_rate" -v fm="$f_med" -v pm="$p_med" -v f9="$f_p90" -v p9="$p_p90" 'BEGIN {
 	printf "b-gdb: ratio fast/walk samples/s: %.1fx; walk/fast stopped time: median %.1fx, p90 %.1fx\n",
 		(pr > 0 ? fr / pr : 0), (fm > 0 ? pm / fm : 0), (f9 > 0 ? p9 / f9 : 0)

@@ -107,6 +107,56 @@ NOINLINE void *deep_thread(void *arg)
 	return NULL;
 }
 
+/* Stop watcher (benchmark): wakes every 200 us; a wake-up later than 300 us past
+ * its time means the process was stopped in between. On SIGUSR2 the gaps seen
+ * since the last dump go to the gap file (count, median, p90 in ms). */
+static const char *gap_file;
+static double gaps[1 << 16];
+static volatile int ngaps;
+static volatile sig_atomic_t dump_req;
+
+static double mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+NOINLINE void *watcher(void *arg)
+{
+	pthread_setname_np(pthread_self(), "fk-watch");
+	struct timespec ts = { 0, 200 * 1000 };
+	double prev = mono();
+	for (;;) {
+		nanosleep(&ts, NULL);
+		double now = mono(), late = now - prev - 200e-6;
+		prev = now;
+		if (late > 300e-6 && ngaps < (int)(sizeof(gaps) / sizeof(gaps[0])))
+			gaps[ngaps++] = late;
+	}
+	return NULL;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void on_usr2(int sig) { dump_req = 1; }
+
+static void dump_gaps(void)
+{
+	int n = ngaps;
+	ngaps = 0;
+	qsort(gaps, (size_t)n, sizeof(double), cmp_d);
+	FILE *f = fopen(gap_file, "w");
+	if (!f)
+		return;
+	fprintf(f, "%d %.3f %.3f\n", n, n ? gaps[n / 2] * 1e3 : 0, n ? gaps[(int)(n * 0.9)] * 1e3 : 0);
+	fclose(f);
+}
+
 static void start(void *(*fn)(void *))
 {
 	pthread_t t;
@@ -140,8 +190,13 @@ int main(int argc, char **argv)
 		int n = argc > 3 ? atoi(argv[3]) : 6;
 		for (int i = 0; i < n; i++)
 			start(deep_thread);
+		if (argc > 4) {
+			gap_file = argv[4];
+			signal(SIGUSR2, on_usr2);
+			start(watcher);
+		}
 	} else {
-		fprintf(stderr, "usage: fk-target split|sigint|exit [SECONDS]|churn|deep [DEPTH [THREADS]]\n");
+		fprintf(stderr, "usage: fk-target split|sigint|exit [SECONDS]|churn|deep [DEPTH [THREADS [GAPFILE]]]\n");
 		return 2;
 	}
 	printf("ready %d\n", (int)getpid());
@@ -151,6 +206,11 @@ int main(int argc, char **argv)
 		nanosleep(&ts, NULL);
 		exit(0);
 	}
-	for (;;)
+	for (;;) {
 		pause();
+		if (dump_req && gap_file) {
+			dump_req = 0;
+			dump_gaps();
+		}
+	}
 }
