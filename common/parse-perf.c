@@ -155,6 +155,9 @@ struct pp {
 	size_t sw_cap, nstk;
 	struct psamp *ps;
 	size_t ps_n, ps_cap;
+	uint64_t *soff; /* sorted view of the unique stacks, made by sort_stacks() */
+	uint32_t *slen, *sord;
+	bool built;
 	uint32_t *key; /* the stack being looked up, root first */
 	size_t key_cap;
 	uint32_t last_comm;
@@ -1095,33 +1098,49 @@ static int stack_cmp(const void *a, const void *b, void *arg)
 	return (c->len[x] > c->len[y]) - (c->len[x] < c->len[y]);
 }
 
+/* Order the unique stacks of t root-first (needs only t: the second thread does it before
+ * it hands over). */
+static int sort_stacks(struct pp *t)
+{
+	size_t ns = t->nstk;
+	if (t->sord || !ns)
+		return 0;
+	t->soff = malloc(ns * sizeof(*t->soff));
+	t->slen = malloc(ns * sizeof(*t->slen));
+	t->sord = malloc(ns * sizeof(*t->sord));
+	if (!t->soff || !t->slen || !t->sord)
+		return -FK_E_NOMEM;
+	for (size_t i = 0; i <= t->st_mask; i++) {
+		if (t->st[i].hash) {
+			t->soff[t->st[i].idx] = t->st[i].off;
+			t->slen[t->st[i].idx] = t->st[i].n;
+		}
+	}
+	for (size_t i = 0; i < ns; i++)
+		t->sord[i] = (uint32_t)i;
+	struct sortctx sc = { t, t->soff, t->slen };
+	qsort_r(t->sord, ns, sizeof(*t->sord), stack_cmp, &sc);
+	return 0;
+}
+
 /* Put the unique stacks of t into dst (fmap: t's name ids -> dst's, or NULL when t parsed
  * into dst itself), then the weights, or the samples in input order. In sorted order a
  * stack shares its longest prefix with the one before, so only new nodes are looked up. */
 static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 {
 	size_t ns = t->nstk;
-	if (!ns)
+	if (t->built || !ns)
 		return 0;
-	int rc = 0;
-	uint64_t *off = malloc(ns * sizeof(*off));
-	uint32_t *len = malloc(ns * sizeof(*len)), *ord = malloc(ns * sizeof(*ord));
+	t->built = true;
+	int rc = sort_stacks(t);
+	if (rc)
+		return rc;
+	const uint64_t *off = t->soff;
+	const uint32_t *len = t->slen, *ord = t->sord;
 	uint32_t *leaf = malloc(ns * sizeof(*leaf)), *path = NULL;
 	size_t path_cap = 0;
-	if (!off || !len || !ord || !leaf) {
-		rc = -FK_E_NOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i <= t->st_mask; i++) {
-		if (t->st[i].hash) {
-			off[t->st[i].idx] = t->st[i].off;
-			len[t->st[i].idx] = t->st[i].n;
-		}
-	}
-	for (size_t i = 0; i < ns; i++)
-		ord[i] = (uint32_t)i;
-	struct sortctx sc = { t, off, len };
-	qsort_r(ord, ns, sizeof(*ord), stack_cmp, &sc);
+	if (!leaf)
+		return -FK_E_NOMEM;
 	const uint32_t *prev = NULL;
 	uint32_t prevn = 0;
 	for (size_t i = 0; i < ns; i++) {
@@ -1159,9 +1178,6 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 		}
 	}
 out:
-	free(off);
-	free(len);
-	free(ord);
 	free(leaf);
 	free(path);
 	return rc;
@@ -1465,6 +1481,9 @@ static void pp_fini(struct pp *t)
 	free(t->st);
 	free(t->sids);
 	free(t->sw);
+	free(t->soff);
+	free(t->slen);
+	free(t->sord);
 	free(t->ps);
 	free(t->key);
 	free(t->comm);
@@ -1566,10 +1585,14 @@ static void *job_run(void *arg)
 {
 	struct job *j = arg;
 	j->t->lineno = 0;
-	if (j->buf)
+	if (j->buf) {
 		parse_region(j->t, j->buf, j->len, j->o, false);
-	else
+	} else {
 		parse_fd_region(j->t, j->fd, j->off, j->end, j->o, false);
+		int rc = sort_stacks(j->t); /* the file's second half: nothing more comes */
+		if (rc)
+			set_err(j->t, rc);
+	}
 	return NULL;
 }
 
@@ -1789,6 +1812,10 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
 	d->t1.lineno = 0;
 	parse_fd_region(&d->t1, fd, start, b, o, true);
+	/* the first half is complete: its tree goes in while the second half is parsed */
+	int brc = d->t1.err ? 0 : build_tree(&d->t1, c->p, NULL);
+	if (brc)
+		set_err(&d->t1, brc);
 	if (spawned)
 		pthread_join(th, NULL);
 	else

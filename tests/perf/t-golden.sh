@@ -48,8 +48,9 @@ for in in "$PD"/*.perf-script* "$PD"/edge/*.perf-script*; do
 		cmp -s "$TMP/out" "$TMP/out2" || fail "$name [$o]: --threads 2 output differs"
 		cmp -s "$TMP/err" "$TMP/err2" || { diff "$TMP/err" "$TMP/err2" >&2; fail "$name [$o]: --threads 2 messages differ"; }
 		# shellcheck disable=SC2086
-		cat "$in" | FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --format perf --threads 2 $o > "$TMP/out3" 2>/dev/null
-		cmp -s "$TMP/out" "$TMP/out3" || fail "$name [$o]: output from a pipe differs"
+		cat "$in" | FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --format perf --threads 2 $o > "$TMP/out3" 2> "$TMP/err3"
+		rc3=${PIPESTATUS[1]}
+		cmp -s "$TMP/out" "$TMP/out3" || { diff "$TMP/out" "$TMP/out3" | head -5 >&2; cat "$TMP/err3" >&2; fail "$name [$o]: output from a pipe differs (exit $rc3)"; }
 		checked=$((checked + 1))
 	done
 done
