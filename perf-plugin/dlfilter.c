@@ -256,6 +256,7 @@ EXPORT int start(void **data, void *ctx)
 	st->pend = calloc(st->pend_mask + 1, sizeof(*st->pend));
 	if (!st->on || !st->off || !st->cache || !st->pend || !st->stk) {
 		say("out of memory");
+		fk_set_print(NULL, NULL);
 		state_free(st);
 		return -ENOMEM;
 	}
@@ -264,6 +265,7 @@ EXPORT int start(void **data, void *ctx)
 		out_close(&st->folded, false);
 		out_close(&st->svgf, false);
 		out_close(&st->samples, false);
+		fk_set_print(NULL, NULL);
 		state_free(st);
 		return -EINVAL;
 	}

@@ -9,7 +9,14 @@ if [ "${SANITIZE:-0}" = 1 ]; then
 	# the sanitized dlfilter. perf itself leaks and mixes malloc/delete[], so those checks are off.
 	SAN_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 	REAL_PERF=$(command -v perf)
-	printf '#!/bin/sh\nLD_PRELOAD="%s" ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0 exec %s "$@"\n' "$SAN_PRELOAD" "$REAL_PERF" > "$TMP/perf"
+	# only perf script --dlfilter needs it (a workload under perf record must not get it)
+	cat > "$TMP/perf" <<-WRAP
+	#!/bin/sh
+	case " \$* " in *" --dlfilter "*)
+		LD_PRELOAD="$SAN_PRELOAD" ASAN_OPTIONS=detect_leaks=0:alloc_dealloc_mismatch=0 exec $REAL_PERF "\$@";;
+	esac
+	exec $REAL_PERF "\$@"
+	WRAP
 	chmod +x "$TMP/perf"
 	export PERF=$TMP/perf
 	perf() { "$PERF" "$@"; }

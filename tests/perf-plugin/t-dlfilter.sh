@@ -43,14 +43,14 @@ grep -q ';main;ender;fin;spin ' n-dl.folded || fail "addr-1 lookup lost ender: $
 grep -q ';main;after_ender;fin;spin ' n-text.folded || fail "perf script text unexpectedly names ender"
 assert_files_eq n-text.folded n-exact.folded
 for opt in pid tid kernel all; do
-	perf script -i work.data --dlfilter "$DLF" --dlarg "$opt" > dl-$opt.folded || fail "--dlarg $opt"
+	perf script -i work.data --dlfilter "$DLF" --dlarg exact-ret --dlarg "$opt" > dl-$opt.folded || fail "--dlarg $opt"
 	# default perf script output shows no pid (collapse then writes "comm-?"): add it
 	perf script -i work.data -F +pid | "$FLAMEKIT" collapse --$opt > text-$opt.folded || fail "collapse --$opt"
 	assert_files_eq text-$opt.folded dl-$opt.folded
 done
 grep -q "^work-[0-9]*;" dl-pid.folded || fail "pid root frame missing"
 grep -q "^work-[0-9]*/[0-9]*;" dl-tid.folded || fail "tid root frame missing"
-perf script -i work.data --dlfilter "$DLF" --dlarg count=samples > dl-n.folded || fail "count=samples"
+perf script -i work.data --dlfilter "$DLF" --dlarg exact-ret --dlarg count=samples > dl-n.folded || fail "count=samples"
 assert_eq "count=samples total" "$nsamp" "$(weight_of dl-n.folded .)"
 perf script -i work.data | "$FLAMEKIT" collapse --samples > text-n.folded
 assert_files_eq text-n.folded dl-n.folded
