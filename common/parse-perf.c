@@ -481,27 +481,24 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 		}
 		*w++ = ']';
 		len = (size_t)(w - out);
-	} else {
-		memcpy(out, f, n);
-		len = n;
+		f = out;
+		n = len;
 	}
-	for (size_t i = 0; i < len; i++)
-		if (out[i] == ';')
-			out[i] = ':';
-	if (!o->full_names && !go_method(out, len)) {
-		for (size_t i = 0; i < len; i++) {
-			if (out[i] != '(')
-				continue;
-			if (len - i - 1 >= 20 && !memcmp(out + i + 1, "anonymous namespace)", 20))
-				continue;
-			len = i;
-			break;
-		}
-	}
+	/* One pass for the perl's three: ';' -> ':', cut at the first '(' (unless it opens
+	 * "(anonymous namespace)" or the name is a Go method), drop quotes. The Go test does not
+	 * depend on ';' or quotes, so it can look at the raw text first. f may alias out: the
+	 * write position never passes the read position. */
+	bool cut = !o->full_names && !go_method(f, n);
 	size_t k = 0;
-	for (size_t i = 0; i < len; i++)
-		if (out[i] != '"' && out[i] != '\'')
-			out[k++] = out[i];
+	for (size_t i = 0; i < n; i++) {
+		char ch = f[i];
+		if (ch == '(' && cut &&
+		    !(n - i - 1 >= 20 && !memcmp(f + i + 1, "anonymous namespace)", 20)))
+			break;
+		if (ch == '"' || ch == '\'')
+			continue;
+		out[k++] = ch == ';' ? ':' : ch;
+	}
 	len = k;
 	if (java && len && out[0] == 'L' && memchr(out, '/', len)) {
 		memmove(out, out + 1, len - 1);
