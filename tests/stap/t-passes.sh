@@ -64,6 +64,16 @@ assert_contains "$c" '" %s : %s\n"'
 assert_contains "$c" '"\t%lld\n"'
 assert_contains "$c" '"_[k]"'
 assert_contains "$c" '"[unknown]"'
+# Order inside the printers: stap format = kernel frames (symdata), then user
+# frames (resolved in the sampled process), then the tab+weight line; folded =
+# user part (kernel=0), then kernel part (kernel=1), then " weight".
+body() { awk "/^static void function___global_$1__overload_0 \\(struct context/,/^}/" "$c"; }
+body flamekit_print_stap | grep -o 'function___global_symdata__overload_0 (c)\|___fk_usym__overload_0 (c)\|_stp_printf ("[^"]*"' |
+	sed 's/function___global_//; s/___fk_usym/usym/' | tr '\n' '|' > "$TMP/order.stap"
+assert_eq "flamekit_print_stap order" 'symdata__overload_0 (c)|_stp_printf (" %s : %s\n"|usym__overload_0 (c)|_stp_printf (" %s : %s\n"|_stp_printf ("\t%lld\n"|' "$(cat "$TMP/order.stap")"
+body flamekit_print_folded | grep -o '_fk_print_folded_part__overload_0\.l_kernel = [^;]*;\|_stp_printf ("[^"]*"' |
+	sed 's/.*l_kernel = ((int64_t)\([01]\)LL);/part\1/' | tr '\n' '|' > "$TMP/order.folded"
+assert_eq "flamekit_print_folded order" 'part0|part1|_stp_printf (" %lld\n"|' "$(cat "$TMP/order.folded")"
 # The overflow of the aggregate is caught (counted), not fatal.
 grep -q 'try_block: .*flamekit.stp' "$c" || fail "no try block in the translated tapset"
 echo "passes 2 and 3 ok for $(ls "$TAPSET"/examples/*.stp | wc -l) examples + all-api.stp (-r $STAP_RELEASE)"
