@@ -4,26 +4,29 @@
 . "$(dirname "$0")/lib-perf.sh"
 build_wl sleepy
 cd "$TMP"
+# -a records every process: a unique comm keeps a concurrent run's sleepy out
+W=sl$$
+mv sleepy "$W"
 perf record -q -a -e sched:sched_switch -o probe2.data true > /dev/null 2>&1 ||
 	skip "sched:sched_switch cannot be recorded system-wide here"
-"$PERF_FLAME" record --off-cpu -q -o off.data -- ./sleepy > rec.out 2>&1 || { cat rec.out; fail "perf flame record --off-cpu"; }
+"$PERF_FLAME" record --off-cpu -q -o off.data -- "./$W" > rec.out 2>&1 || { cat rec.out; fail "perf flame record --off-cpu"; }
 perf evlist -i off.data | grep -q 'sched:sched_switch' || fail "sched_switch not recorded"
 "$PERF_FLAME" report -i off.data --folded off.folded -o off.svg 2> rep.err || { cat rep.err; fail "report"; }
 assert_contains rep.err "folding inside perf script"
 # nap() blocks 5 x 100 ms in nanosleep: ~500000 us on the stack through nap, plus
 # the wait for a CPU after each wakeup (off-CPU time ends at the switch-in)
-nap=$(weight_of off.folded '^sleepy;.*;main;nap;.*do_nanosleep')
+nap=$(weight_of off.folded "^$W;"'.*;main;nap;.*do_nanosleep')
 echo "nap blocked $nap us"
 assert_between "off-CPU time in nap (us)" 495000 650000 "$nap"
 assert_contains off.svg "us"   # countname
-grep -q "sleepy" off.svg || fail "no sleepy in SVG"
+grep -q "$W" off.svg || fail "no $W in SVG"
 
 # combined on/off-CPU: burn() runs 5 x 60 ms; both in microseconds
-"$PERF_FLAME" record --combined -q -o both.data -- ./sleepy 60 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
+"$PERF_FLAME" record --combined -q -o both.data -- "./$W" 60 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
 "$PERF_FLAME" report -i both.data --folded both.folded 2> rep2.err || { cat rep2.err; fail "report combined"; }
-off_nap=$(weight_of both.folded '^sleepy;.*;main;nap;.*\[off-cpu\]$')
-on_burn=$(weight_of both.folded '^sleepy;.*;main;burn$')
-all_burn=$(weight_of both.folded '^sleepy;.*;main;burn(;|$)')
+off_nap=$(weight_of both.folded "^$W;"'.*;main;nap;.*\[off-cpu\]$')
+on_burn=$(weight_of both.folded "^$W;"'.*;main;burn$')
+all_burn=$(weight_of both.folded "^$W;"'.*;main;burn(;|$)')
 echo "combined: nap off-CPU $off_nap us, burn on-CPU $on_burn us, burn wall $all_burn us"
 assert_between "combined off-CPU nap (us)" 495000 650000 "$off_nap"
 [ "$on_burn" -gt 0 ] || fail "no on-CPU time in burn"
@@ -35,16 +38,16 @@ assert_between "combined wall time of burn (us)" 220000 480000 "$all_burn"
 # keeps nap (state S) and drops burn's preemptions (state R)
 perf script -i both.data --dlfilter "$DLF" --dlarg mode=offcpu --dlarg offcpu-min=50000 > min.folded 2> /dev/null ||
 	fail "offcpu-min"
-assert_between "nap with offcpu-min=50ms (us)" 495000 650000 "$(weight_of min.folded ';main;nap;')"
+assert_between "nap with offcpu-min=50ms (us)" 495000 650000 "$(weight_of min.folded "^$W;.*;main;nap;")"
 awk '{ if ($NF < 50000) { print; bad = 1 } } END { exit bad }' min.folded || fail "offcpu-min kept a short interval"
 perf script -i both.data --dlfilter "$DLF" --dlarg mode=offcpu --dlarg blocked-only > blk.folded 2> /dev/null ||
 	fail "blocked-only"
-assert_between "nap with blocked-only (us)" 495000 650000 "$(weight_of blk.folded ';main;nap;')"
-grep -q ';main;burn;' blk.folded && fail "blocked-only kept burn's preemptions"
+assert_between "nap with blocked-only (us)" 495000 650000 "$(weight_of blk.folded "^$W;.*;main;nap;")"
+grep -q "^$W;.*;main;burn;" blk.folded && fail "blocked-only kept burn's preemptions"
 # the off-CPU samples file carries the blocked time per interval
 perf script -i off.data --dlfilter "$DLF" --dlarg samples=off.samples > /dev/null 2>&1 || fail "off-CPU samples"
 assert_between "nap in the samples file (us)" 495000 650000 \
-	"$(awk -F '\t' '$7 ~ /;main;nap;/ { s += $6 } END { print s + 0 }' off.samples)"
+	"$(awk -F '\t' -v w="$W" '$5 == w && $7 ~ /;main;nap;/ { s += $6 } END { print s + 0 }' off.samples)"
 
 # on-CPU only mode on the same file ignores sched_switch
 perf script -i both.data --dlfilter "$DLF" --dlarg mode=cpu > cpu.folded 2> /dev/null || fail "mode=cpu"
