@@ -68,9 +68,17 @@ struct fkg_sampler {
 	struct page *pages;
 	struct rule *rules;
 	size_t rcap, rcount;
-	/* records: [time bits][tid << 32 | n][pcs...] */
-	uint64_t *rec;
-	size_t rlen, rcap_;
+	/* Distinct stacks are kept once (a long run at a high rate repeats the
+	 * same deep stacks): pcs in one arena, a hash set of stack ids, and one
+	 * small record per thread per stop. */
+	uint64_t *arena;
+	size_t alen, acap;
+	struct stk { uint64_t off, hash; uint32_t n; } *stks;
+	size_t nstks, cstks;
+	uint32_t *sset;          /* stack id + 1, 0 = empty */
+	size_t sset_cap;
+	struct rec { double time; int32_t tid; uint32_t stack; } *recs;
+	size_t nrecs, crecs;
 	/* current thread for the libdw callbacks */
 	pid_t cur_tid;
 	struct user_regs_struct cur_regs;
@@ -263,7 +271,10 @@ void fkg_free(fkg_sampler *s)
 		close(s->memfd);
 	free(s->pages);
 	free(s->rules);
-	free(s->rec);
+	free(s->arena);
+	free(s->stks);
+	free(s->sset);
+	free(s->recs);
 	free(s->cur_pcs);
 	free(s->names);
 	free(s);
@@ -500,36 +511,77 @@ static int dw_frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
-static int push_u64(fkg_sampler *s, uint64_t v)
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
-	if (s->rlen == s->rcap_) {
-		size_t n = s->rcap_ ? s->rcap_ * 2 : 65536;
-		uint64_t *p = realloc(s->rec, n * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		s->rec = p;
-		s->rcap_ = n;
-	}
-	s->rec[s->rlen++] = v;
+	if (need <= *cap)
+		return 0;
+	size_t n = *cap ? *cap : 1024;
+	while (n < need)
+		n *= 2;
+	void *q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
 	return 0;
+}
+
+static uint64_t hash_pcs(const uint64_t *pcs, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h ^= pcs[i];
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+/* Id of the stack pcs[0..n), added if new; negative on OOM. */
+static int64_t intern_stack(fkg_sampler *s, const uint64_t *pcs, size_t n)
+{
+	if (s->nstks * 2 >= s->sset_cap) {
+		size_t ncap = s->sset_cap ? s->sset_cap * 2 : 4096;
+		uint32_t *ns = calloc(ncap, sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		for (size_t i = 0; i < s->nstks; i++) {
+			size_t j = (size_t)s->stks[i].hash & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = (uint32_t)i + 1;
+		}
+		free(s->sset);
+		s->sset = ns;
+		s->sset_cap = ncap;
+	}
+	uint64_t h = hash_pcs(pcs, n);
+	size_t j = (size_t)h & (s->sset_cap - 1);
+	for (; s->sset[j]; j = (j + 1) & (s->sset_cap - 1)) {
+		const struct stk *k = &s->stks[s->sset[j] - 1];
+		if (k->hash == h && k->n == n && !memcmp(s->arena + k->off, pcs, n * sizeof(*pcs)))
+			return s->sset[j] - 1;
+	}
+	if (s->nstks >= UINT32_MAX - 1 ||
+	    grow((void **)&s->arena, &s->acap, s->alen + n, sizeof(*s->arena)) < 0 ||
+	    grow((void **)&s->stks, &s->cstks, s->nstks + 1, sizeof(*s->stks)) < 0)
+		return -ENOMEM;
+	memcpy(s->arena + s->alen, pcs, n * sizeof(*pcs));
+	s->stks[s->nstks] = (struct stk){ .off = s->alen, .hash = h, .n = (uint32_t)n };
+	s->alen += n;
+	s->sset[j] = (uint32_t)s->nstks + 1;
+	return (int64_t)s->nstks++;
 }
 
 int fkg_add_record(fkg_sampler *s, pid_t tid, double time, const uint64_t *pcs, size_t n)
 {
-	uint64_t tb;
-	memcpy(&tb, &time, 8);
-	size_t mark = s->rlen;
-	if (push_u64(s, tb) < 0 || push_u64(s, (uint64_t)(uint32_t)tid << 32 | (uint32_t)n) < 0)
-		goto oom;
-	for (size_t i = 0; i < n; i++)
-		if (push_u64(s, pcs[i]) < 0)
-			goto oom;
+	int64_t id = intern_stack(s, pcs, n);
+	if (id < 0 || grow((void **)&s->recs, &s->crecs, s->nrecs + 1, sizeof(*s->recs)) < 0)
+		return -ENOMEM;
+	s->recs[s->nrecs++] = (struct rec){ .time = time, .tid = tid, .stack = (uint32_t)id };
 	s->st.stacks++;
 	s->st.frames += n;
 	return 0;
-oom:
-	s->rlen = mark;
-	return -ENOMEM;
 }
 
 int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *failed,
@@ -598,14 +650,14 @@ int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *
 bool fkg_record(const fkg_sampler *s, size_t *pos, double *time, pid_t *tid,
 		const uint64_t **pcs, size_t *n)
 {
-	if (*pos + 2 > s->rlen)
+	if (*pos >= s->nrecs)
 		return false;
-	const uint64_t *r = s->rec + *pos;
-	memcpy(time, &r[0], 8);
-	*tid = (pid_t)(r[1] >> 32);
-	*n = (uint32_t)r[1];
-	*pcs = r + 2;
-	*pos += 2 + *n;
+	const struct rec *r = &s->recs[(*pos)++];
+	const struct stk *k = &s->stks[r->stack];
+	*time = r->time;
+	*tid = r->tid;
+	*pcs = s->arena + k->off;
+	*n = k->n;
 	return true;
 }
 
@@ -617,24 +669,14 @@ static int cmp_u64(const void *a, const void *b)
 
 int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n)
 {
-	size_t total = 0, pos = 0, k;
-	double t;
-	pid_t tid;
-	const uint64_t *pcs;
-	while (fkg_record(s, &pos, &t, &tid, &pcs, &k))
-		total += k;
-	uint64_t *a = malloc((total ? total : 1) * sizeof(*a));
+	/* every address of every distinct stack */
+	uint64_t *a = malloc((s->alen ? s->alen : 1) * sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	size_t m = 0;
-	pos = 0;
-	while (fkg_record(s, &pos, &t, &tid, &pcs, &k)) {
-		memcpy(a + m, pcs, k * sizeof(*a));
-		m += k;
-	}
-	qsort(a, m, sizeof(*a), cmp_u64);
+	memcpy(a, s->arena, s->alen * sizeof(*a));
+	qsort(a, s->alen, sizeof(*a), cmp_u64);
 	size_t u = 0;
-	for (size_t i = 0; i < m; i++)
+	for (size_t i = 0; i < s->alen; i++)
 		if (u == 0 || a[u - 1] != a[i])
 			a[u++] = a[i];
 	*out = a;

@@ -19,7 +19,7 @@ enum fkg_unwind {
 
 typedef struct fkg_stats {
 	uint64_t samples;       /* fkg_sample() calls */
-	uint64_t stacks;        /* thread stacks recorded */
+	uint64_t stacks;        /* thread stacks recorded (each distinct one stored once) */
 	uint64_t frames;        /* addresses recorded */
 	uint64_t fast, libdw, failed, truncated;
 	uint64_t unstopped;     /* threads listed but not ptrace-stopped (skipped) */
