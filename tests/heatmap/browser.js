@@ -141,6 +141,10 @@ async function exact(ctx, url, errors) {
   check(/^Differential/.test(await p2.textContent('#fgtitle')), 'hash restore: differential');
   check(/Range A: 0\.000s \u2013 0\.200s \(4 samples\)/.test(await p2.textContent('#sel')), 'hash restore: A ' + await p2.textContent('#sel'));
   check(count(await frames(p2), 'late') === 2, 'hash restore: B frames');
+  // "Whole profile" selects every cell: all timed samples (the --cells sum)
+  await p2.click('#selall');
+  check(count(await frames(p2), 'all') === 18.5 && (await hash(p2)) === '#a=0.0-3.49', 'whole profile: ' +
+    count(await frames(p2), 'all') + ' ' + await hash(p2));
   // the clear button empties everything
   await p2.click('#clear');
   check((await frames(p2)).length === 0 && !(await hash(p2)).includes('a='), 'clear');
