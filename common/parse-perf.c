@@ -546,7 +546,7 @@ size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen, const char *
 	size_t i = 0;
 	bool first = true;
 	while (n && i <= n) {
-		const char *a = memmem(sym + i, n - i, "->", 2);
+		const char *a = find2(sym + i, n - i, "->", 2);
 		size_t pe = a ? (size_t)(a - sym) : n;
 		size_t pl = pe - i;
 		size_t need = pl + dsolen + 16 + (first ? 0 : 1);
@@ -834,7 +834,7 @@ static int frame_compute(struct pp *t, const char *l, size_t len)
 	if (grow_bytes(&t->sbuf, &t->sbuf_cap, flen + mlen + pclen + 16))
 		return -FK_E_NOMEM;
 	for (size_t i = 0, first = 1;; first = 0) {
-		const char *a = memmem(func + i, flen - i, "->", 2);
+		const char *a = find2(func + i, flen - i, "->", 2);
 		size_t pe = a ? (size_t)(a - func) : flen;
 		size_t tl = tidy_piece(t->sbuf, func + i, pe - i, l + f.pc0, pclen, mod, mlen, t->java,
 				       first, t->o);
