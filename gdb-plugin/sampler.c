@@ -22,8 +22,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#if !defined(__x86_64__)
-#error "the gdb plugin's fast unwinder supports x86-64 only"
+/* The fast path reads x86-64 registers; elsewhere every thread is reported
+ * as not unwound and the command walks it with gdb's unwinder. */
+#if defined(__x86_64__)
+#define FKG_FAST 1
+typedef struct user_regs_struct fkg_regs;
+#else
+#define FKG_FAST 0
+typedef struct { uint64_t rip, rsp, rbp; } fkg_regs;
 #endif
 
 #define HARD_MAX_DEPTH 4096
@@ -81,7 +87,7 @@ struct fkg_sampler {
 	size_t nrecs, crecs;
 	/* current thread for the libdw callbacks */
 	pid_t cur_tid;
-	struct user_regs_struct cur_regs;
+	fkg_regs cur_regs;
 	uint64_t *cur_pcs;
 	size_t cur_n;
 	const pid_t *cur_list;
@@ -177,12 +183,16 @@ static bool cb_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	fkg_sampler *s = active;
 	if (!s || dwfl_thread_tid(thread) != s->cur_tid)
 		return false;
-	const struct user_regs_struct *r = &s->cur_regs;
+#if FKG_FAST
+	const fkg_regs *r = &s->cur_regs;
 	Dwarf_Word regs[17] = {
 		r->rax, r->rdx, r->rcx, r->rbx, r->rsi, r->rdi, r->rbp, r->rsp,
 		r->r8, r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15, r->rip,
 	};
 	return dwfl_thread_state_registers(thread, 0, 17, regs);
+#else
+	return false;
+#endif
 }
 
 static const Dwfl_Thread_Callbacks thread_cbs = {
@@ -450,7 +460,7 @@ bool fkg_mapped(fkg_sampler *s, uint64_t addr)
  * return address - 1, the address symbolization must look up). */
 static int unwind_fast(fkg_sampler *s, bool *truncated)
 {
-	const struct user_regs_struct *rg = &s->cur_regs;
+	const fkg_regs *rg = &s->cur_regs;
 	uint64_t pc = rg->rip, sp = rg->rsp, bp = rg->rbp, look = pc;
 	size_t n = 0;
 	s->cur_pcs[n++] = pc;
@@ -601,12 +611,20 @@ int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *
 		pid_t tid = tids[i];
 		bool truncated = false;
 		s->cur_tid = tid;
+		if (!FKG_FAST) {
+			if (nf < nfailed_max)
+				failed[nf++] = tid;
+			s->st.failed++;
+			continue;
+		}
+#if FKG_FAST
 		if (ptrace(PTRACE_GETREGS, tid, NULL, &s->cur_regs) != 0) {
 			/* not stopped by our tracer (just born, or gone): nothing to
 			 * read, and gdb's unwinder would only see stale registers */
 			s->st.unstopped++;
 			continue;
 		}
+#endif
 		fkg_thread_name(s, tid); /* while it lives: short threads are gone by the end */
 		int r = unwind_fast(s, &truncated);
 		if (r == 1) {
