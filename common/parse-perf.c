@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -749,9 +750,28 @@ static char *addr2line_frames(struct pp *t, const char *pc, const char *mod, con
 
 /* ------------------------------------------------------------------ cache tables */
 
+/* Zeroed memory for a big hash table: 2 MiB aligned and marked for transparent huge pages,
+ * so random probes miss the TLB far less (and take 1 page fault per 2 MiB, not 512). */
+static void *table_alloc(size_t n, size_t elem)
+{
+	size_t size = n * elem;
+	if (n && size / n != elem)
+		return NULL;
+	if (size < (2u << 20))
+		return calloc(n, elem);
+	void *p;
+	if (posix_memalign(&p, 2u << 20, size))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, size, MADV_HUGEPAGE);
+#endif
+	memset(p, 0, size);
+	return p;
+}
+
 static int ftab_init(struct ftab *f, size_t size)
 {
-	f->t = calloc(size, sizeof(*f->t));
+	f->t = table_alloc(size, sizeof(*f->t));
 	if (!f->t)
 		return -FK_E_NOMEM;
 	f->mask = size - 1;
@@ -762,7 +782,7 @@ static int ftab_init(struct ftab *f, size_t size)
 static int ftab_grow(struct ftab *f)
 {
 	size_t size = (f->mask + 1) * 2;
-	struct fent *nt = calloc(size, sizeof(*nt));
+	struct fent *nt = table_alloc(size, sizeof(*nt));
 	if (!nt)
 		return -FK_E_NOMEM;
 	for (size_t i = 0; i <= f->mask; i++) {
@@ -1044,7 +1064,7 @@ static void end_sample(struct pp *t)
 		t->sids_len += n;
 		if (++t->st_n * 2 > t->st_mask + 1) {
 			size_t size = (t->st_mask + 1) * 2;
-			struct sent *nt = calloc(size, sizeof(*nt));
+			struct sent *nt = table_alloc(size, sizeof(*nt));
 			if (!nt)
 				return set_err(t, -FK_E_NOMEM);
 			for (size_t q = 0; q <= t->st_mask; q++) {
