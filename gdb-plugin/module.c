@@ -54,8 +54,7 @@ static int text_of(PyObject *o, PyObject **keep, const char **s, Py_ssize_t *len
 		Py_INCREF(o);
 		*keep = o;
 	} else {
-		PyErr_Format(PyExc_TypeError, "frame names must be str or bytes, not %s",
-			     Py_TYPE(o) == NULL ? "?" : "another type");
+		PyErr_SetString(PyExc_TypeError, "frame names must be str or bytes");
 		return -1;
 	}
 	if (PyBytes_AsStringAndSize(*keep, &buf, len) < 0) {
