@@ -109,7 +109,8 @@ struct sent {
 	uint64_t hash, check; /* 128-bit fingerprint of the id sequence */
 	uint64_t off;
 	uint32_t n;
-	uint32_t idx; /* index in the per-stack arrays (weights, later nodes) */
+	uint32_t idx; /* order of first appearance */
+	double w;     /* total weight (kept here: one cache miss per sample, not two) */
 };
 
 /* One sample, kept when the profile records samples; added in input order at the end. */
@@ -152,8 +153,8 @@ struct pp {
 	size_t st_mask, st_n;
 	uint32_t *sids;
 	size_t sids_len, sids_cap;
-	double *sw; /* weight of each unique stack */
-	size_t sw_cap, nstk;
+	double *sw; /* weight of each unique stack, gathered by sort_stacks() */
+	size_t nstk;
 	struct psamp *ps;
 	size_t ps_n, ps_cap;
 	uint64_t *soff; /* sorted view of the unique stacks, made by sort_stacks() */
@@ -750,23 +751,32 @@ static char *addr2line_frames(struct pp *t, const char *pc, const char *mod, con
 
 /* ------------------------------------------------------------------ cache tables */
 
-/* Zeroed memory for a big hash table: 2 MiB aligned and marked for transparent huge pages,
- * so random probes miss the TLB far less (and take 1 page fault per 2 MiB, not 512). */
+/* Zeroed memory for a big hash table: fresh pages straight from mmap (already zero) marked
+ * for transparent huge pages, so random probes miss the TLB far less (and fault once per
+ * 2 MiB, not 512 times). Free with table_free and the same size. */
+#define TABLE_MMAP (2u << 20)
 static void *table_alloc(size_t n, size_t elem)
 {
 	size_t size = n * elem;
 	if (n && size / n != elem)
 		return NULL;
-	if (size < (2u << 20))
+	if (size < TABLE_MMAP)
 		return calloc(n, elem);
-	void *p;
-	if (posix_memalign(&p, 2u << 20, size))
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		return NULL;
 #ifdef MADV_HUGEPAGE
 	madvise(p, size, MADV_HUGEPAGE);
 #endif
-	memset(p, 0, size);
 	return p;
+}
+
+static void table_free(void *p, size_t n, size_t elem)
+{
+	if (p && n * elem >= TABLE_MMAP)
+		munmap(p, n * elem);
+	else
+		free(p);
 }
 
 static int ftab_init(struct ftab *f, size_t size)
@@ -793,7 +803,7 @@ static int ftab_grow(struct ftab *f)
 			j = (j + 1) & (size - 1);
 		nt[j] = f->t[i];
 	}
-	free(f->t);
+	table_free(f->t, f->mask + 1, sizeof(*f->t));
 	f->t = nt;
 	f->mask = size - 1;
 	return 0;
@@ -1053,14 +1063,13 @@ static void end_sample(struct pp *t)
 	uint32_t idx;
 	if (e->hash) {
 		idx = e->idx;
+		e->w += t->weight;
 	} else {
-		if (n > UINT32_MAX || t->nstk >= UINT32_MAX || FK_GROW(t->sids, t->sids_cap, t->sids_len + n) ||
-		    FK_GROW(t->sw, t->sw_cap, t->nstk + 1))
+		if (n > UINT32_MAX || t->nstk >= UINT32_MAX || FK_GROW(t->sids, t->sids_cap, t->sids_len + n))
 			return set_err(t, -FK_E_NOMEM);
 		memcpy(t->sids + t->sids_len, k, n * sizeof(uint32_t));
 		idx = (uint32_t)t->nstk++;
-		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx };
-		t->sw[idx] = 0;
+		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx, t->weight };
 		t->sids_len += n;
 		if (++t->st_n * 2 > t->st_mask + 1) {
 			size_t size = (t->st_mask + 1) * 2;
@@ -1075,12 +1084,11 @@ static void end_sample(struct pp *t)
 					j = (j + 1) & (size - 1);
 				nt[j] = t->st[q];
 			}
-			free(t->st);
+			table_free(t->st, t->st_mask + 1, sizeof(*t->st));
 			t->st = nt;
 			t->st_mask = size - 1;
 		}
 	}
-	t->sw[idx] += t->weight;
 	if (t->keep_samples) {
 		if (FK_GROW(t->ps, t->ps_cap, t->ps_n + 1))
 			return set_err(t, -FK_E_NOMEM);
@@ -1125,12 +1133,14 @@ static int sort_stacks(struct pp *t)
 	t->soff = malloc(ns * sizeof(*t->soff));
 	t->slen = malloc(ns * sizeof(*t->slen));
 	t->sord = malloc(ns * sizeof(*t->sord));
-	if (!t->soff || !t->slen || !t->sord)
+	t->sw = malloc(ns * sizeof(*t->sw));
+	if (!t->soff || !t->slen || !t->sord || !t->sw)
 		return -FK_E_NOMEM;
 	for (size_t i = 0; i <= t->st_mask; i++) {
 		if (t->st[i].hash) {
 			t->soff[t->st[i].idx] = t->st[i].off;
 			t->slen[t->st[i].idx] = t->st[i].n;
+			t->sw[t->st[i].idx] = t->st[i].w;
 		}
 	}
 	for (size_t i = 0; i < ns; i++)
@@ -1492,10 +1502,10 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 
 static void pp_fini(struct pp *t)
 {
-	free(t->fc.t);
-	free(t->pc.t);
+	table_free(t->fc.t, t->fc.t ? t->fc.mask + 1 : 0, sizeof(*t->fc.t));
+	table_free(t->pc.t, t->pc.t ? t->pc.mask + 1 : 0, sizeof(*t->pc.t));
 	free(t->rids);
-	free(t->st);
+	table_free(t->st, t->st ? t->st_mask + 1 : 0, sizeof(*t->st));
 	free(t->sids);
 	free(t->sw);
 	free(t->soff);
