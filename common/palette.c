@@ -449,14 +449,22 @@ uint32_t fk_palette_color(fk_palette *pal, const char *name, size_t len, bool wa
 	char small[256], *buf = NULL;
 	const char *s = name;
 	size_t n = len;
-	if (waker && pal->type == P_CHAIN) {
-		/* flamegraph.pl marks frames after a "--" separator with _[w] */
+	bool angle = memchr(name, '<', len) || memchr(name, '>', len);
+	bool w = waker && pal->type == P_CHAIN;
+	if (angle || w) {
+		/* Colour the name flamegraph.pl colours: it reads "<" and ">" as "(" and
+		 * ")" (so --hash and palette.map keys match its files), and marks frames
+		 * after a "--" separator with _[w] in chain graphs. */
 		buf = len + 5 <= sizeof(small) ? small : malloc(len + 5);
 		if (buf) {
-			memcpy(buf, name, len);
-			memcpy(buf + len, "_[w]", 4);
+			for (size_t i = 0; i < len; i++)
+				buf[i] = name[i] == '<' ? '(' : name[i] == '>' ? ')' : name[i];
+			n = len;
+			if (w) {
+				memcpy(buf + len, "_[w]", 4);
+				n += 4;
+			}
 			s = buf;
-			n = len + 4;
 		}
 	}
 	uint32_t c;

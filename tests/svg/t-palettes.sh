@@ -64,6 +64,12 @@ assert_eq "stored colour used" "#010203" "$(fill <($FR "$TMP/cp2.svg") shared | 
 assert_eq "--cp-file entries" "$(( $(sort -u "$D/hash-names.txt" | wc -l) + 1 ))" "$(wc -l < "$TMP/other.map")"
 grep -qx -- "->rgb([0-9,]*)" "$TMP/other.map" || fail "root entry missing"
 
+# flamegraph.pl reads < > as ( ): a palette.map it wrote still applies
+printf 'Foo<int>;bar 1\n' > "$TMP/angle.folded"
+printf 'Foo(int)->rgb(9,9,9)\n' > "$TMP/fg.map"
+"$FLAMEKIT" svg --cp-file "$TMP/fg.map" "$TMP/angle.folded" -o "$TMP/angle.svg" || fail "--cp-file with <>"
+assert_eq "flamegraph.pl palette key" "#090909" "$(fill <($FR "$TMP/angle.svg") 'Foo<int>')"
+
 # backgrounds: by palette, named, flat, rejected
 bg() { grep -o 'stop-color="#[0-9a-f]*"' "$1" | tr '\n' ' '; }
 "$FLAMEKIT" svg --colors mem "$TMP/s.folded" -o "$TMP/bg1.svg" && assert_eq "mem bg" 'stop-color="#eef2ee" stop-color="#e0ffe0" ' "$(bg "$TMP/bg1.svg")"
