@@ -214,17 +214,29 @@ static void set_err(struct pp *t, int err)
 		t->err = err;
 }
 
-/* Printable excerpt of an untrusted line for a message. */
+static bool valid_utf8(const unsigned char *s, size_t n);
+
+/* Printable excerpt of an untrusted line for a message: control bytes and bytes that are
+ * not valid UTF-8 become '?', cut at a character boundary. */
 static void excerpt(char *out, size_t size, const char *l, size_t len)
 {
-	size_t n = len < size - 4 ? len : size - 4, i;
-	for (i = 0; i < n; i++) {
+	size_t i = 0, o = 0;
+	while (i < len && o + 4 + 3 < size) {
 		unsigned char ch = (unsigned char)l[i];
-		out[i] = (ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+		size_t k = ch < 0x80 ? 1 : ch >= 0xc2 && ch <= 0xdf ? 2 : ch >= 0xe0 && ch <= 0xef ? 3
+			 : ch >= 0xf0 && ch <= 0xf4 ? 4 : 0;
+		if (k > 1 && i + k <= len && valid_utf8((const unsigned char *)l + i, k)) {
+			memcpy(out + o, l + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		out[o++] = (k != 1 || ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
+		i++;
 	}
-	if (n < len)
-		memcpy(out + i, "...", 3), i += 3;
-	out[i] = 0;
+	if (i < len)
+		memcpy(out + o, "...", 3), o += 3;
+	out[o] = 0;
 }
 
 static void bad(struct pp *t, const char *what, const char *l, size_t len)
