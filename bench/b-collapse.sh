@@ -61,6 +61,28 @@ awk -v a="$one_r" -v t="$two_r" -v w="$wc_r" -v b="$BYTES" 'BEGIN {
 	printf "  target >= 1 GB/s on one core (cpu time): %.2f GB/s -> %s\n", g1, (g1 >= 1 ? "met" : "NOT met");
 	printf "  target within 3x of wc -l (2 threads, wall): %.2fx -> %s\n", r2, (r2 <= 3 ? "met" : "NOT met") }'
 
+# the same on real recordings: the two corpus files repeated to the same size (few unique
+# stacks and names: the common case, where the per-line path dominates)
+REAL=$CACHE/corpus-repeated-$MB.perf-script
+if [ ! -s "$REAL" ]; then
+	zstd -q -dc "$CORPUS/cxx-templates.perf-script.zst" "$CORPUS/node-jit.perf-script.zst" > "$CACHE/pair.tmp"
+	n=$(( MB * 1000000 / $(stat -c %s "$CACHE/pair.tmp") + 1 ))
+	for _ in $(seq "$n"); do cat "$CACHE/pair.tmp"; done > "$REAL.tmp"
+	rm -f "$CACHE/pair.tmp"
+	mv "$REAL.tmp" "$REAL"
+fi
+BYTES_SYN=$BYTES IN_SYN=$IN
+IN=$REAL BYTES=$(stat -L -c %s "$REAL")
+cat "$IN" > /dev/null
+wc_r=$(best_of wc -l "$IN")
+one_r=$(best_of "$FLAMEKIT" collapse -o /dev/null "$IN")
+two_r=$(best_of "$FLAMEKIT" collapse --threads 2 -o /dev/null "$IN")
+echo "b-collapse: $(awk -v b="$BYTES" 'BEGIN {printf "%.0f MB", b / 1e6}') of real recordings (corpus repeated), best of $RUNS"
+report "wc -l" "$wc_r"
+report "collapse, 1 thread" "$one_r"
+report "collapse, 2 threads" "$two_r"
+IN=$IN_SYN BYTES=$BYTES_SYN
+
 # memory: the first ~40 MB of samples, then the same text 10 times
 one=$CACHE/rss-1x.perf-script ten=$CACHE/rss-10x.perf-script
 if [ ! -s "$ten" ]; then

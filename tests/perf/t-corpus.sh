@@ -37,6 +37,12 @@ for z in "$CORPUS"/*.perf-script.zst; do
 			# shellcheck disable=SC2086
 			cat "$TMP/in" | "$FLAMEKIT" collapse --threads 2 $o > "$TMP/out3" || fail "$b [$o] pipe"
 			cmp -s "$TMP/out" "$TMP/out3" || fail "$b [$o]: pipe differs"
+			# the other line scanners (AVX2 is picked on CPUs that have it)
+			for simd in sse2 scalar; do
+				# shellcheck disable=SC2086
+				FLAMEKIT_SIMD=$simd "$FLAMEKIT" collapse $o "$TMP/in" > "$TMP/out4" || fail "$b [$o] $simd"
+				cmp -s "$TMP/out" "$TMP/out4" || fail "$b [$o]: $simd line scanner differs"
+			done
 			;;
 		esac
 	done
