@@ -110,6 +110,11 @@ static int for_each_stack(stream *s, bool use_samples, bool sort_time, emit_fn f
 	}
 	double lo = -INFINITY, hi = INFINITY;
 	bool range = has_range(s->o);
+	/* Range seconds count from the start of the first sample's whole second
+	 * and the end is exclusive, exactly as the heat map numbers its cells, so
+	 * a range read off the heat map page selects the same samples here. */
+	if (range && ns)
+		t0 = fk_heatmap_time_origin(p);
 	if (range) {
 		if (!isnan(s->o->range_start))
 			lo = t0 + s->o->range_start;
@@ -127,7 +132,7 @@ static int for_each_stack(stream *s, bool use_samples, bool sort_time, emit_fn f
 	}
 	for (size_t k = 0; k < ns && !rc; k++) {
 		const fk_sample *x = &smp[ord ? ord[k].i : k];
-		if (range && (isnan(x->time) || x->time < lo || x->time > hi))
+		if (range && (isnan(x->time) || x->time < lo || x->time >= hi))
 			continue;
 		size_t n;
 		if ((rc = fk_profile_path_ids(p, x->node, &s->path, &s->path_cap, &n)))

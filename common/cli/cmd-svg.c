@@ -53,8 +53,9 @@ static void svg_help(FILE *out)
 	      "                      with --reverse, its callers\n"
 	      "  --diff self|total   differential colour by the frame's own delta (self,\n"
 	      "                      flamegraph.pl) or by its total delta\n"
-	      "  --range START-END   only samples between START and END seconds from the first\n"
-	      "                      sample (either may be empty); needs timestamped input\n"
+	      "  --range START-END   only samples from START to END (exclusive) seconds, counted\n"
+	      "                      from the first sample's whole second as in the heat map\n"
+	      "                      (either may be empty); needs timestamped input\n"
 	      "  --max-frames N|all  size guard: draw at most N frames (50000), merging the\n"
 	      "                      narrowest into their parents\n\n", out);
 	cli_input_help(out);

@@ -41,7 +41,9 @@ grep -q '>burn<' "$TMP/g.svg" || fail "process name frame missing"
 "$FLAMEKIT" svg --flamechart "$TMP/perf.txt" -o "$TMP/c.svg" || fail "--flamechart"
 [ "$($FR "$TMP/c.svg" | awk -F'\t' '$7 == "hot_a"' | wc -l)" -gt 3 ] || fail "chart: hot_a not split over time"
 total=$($FR "$TMP/g.svg" | awk -F'\t' 'NR == 1 {print $6}')
-"$FLAMEKIT" svg --range 0-0.2 "$TMP/perf.txt" -o "$TMP/r.svg" || fail "--range"
+# range seconds count from the first sample's whole second (as the heat map)
+r=$(awk '/^[^ \t]/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; f = t - int(t); printf "%.6f-%.6f", f, f + 0.2; exit } }' "$TMP/perf.txt")
+"$FLAMEKIT" svg --range "$r" "$TMP/perf.txt" -o "$TMP/r.svg" || fail "--range $r"
 part=$($FR "$TMP/r.svg" | awk -F'\t' 'NR == 1 {print $6}')
 awk -v p="$part" -v t="$total" 'BEGIN {exit !(p > 0 && p < t)}' || fail "range total $part not within 0..$total"
 echo ok
