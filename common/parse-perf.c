@@ -187,7 +187,7 @@ struct pp {
 	uint32_t *ends;
 
 	/* per block accounting; line numbers relative to the region start */
-	uint64_t lineno, samples, filtered;
+	uint64_t lineno, samples, filtered, orphans;
 	struct warn *warns;
 	unsigned nwarns, maxwarns;
 	uint64_t unshown;
@@ -1021,6 +1021,8 @@ static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
 		struct frm f;
 		if (!match_frame(l, len, &f))
 			bad(t, "unrecognized line", l, len);
+		else
+			t->orphans++; /* a frame outside any sample: skipped, as the perl does */
 		return;
 	}
 	if (t->java) /* java names are tidied differently: another entry, same slot run */
@@ -1644,6 +1646,7 @@ struct drv {
 	bool noted_skip, noted_nul, noted_utf8;
 	struct pp *last; /* the context that parsed the end of the input */
 	uint64_t split_min;
+	uint64_t orphans; /* frame lines seen outside any sample */
 };
 
 /* Report a region's messages with absolute line numbers, then reset them. */
@@ -1674,7 +1677,8 @@ static void flush_msgs(struct drv *d, struct pp *t, uint64_t base)
 	t->saw_utf8 = t->saw_nul = t->skipped = false;
 	c->st->samples += t->samples;
 	c->st->filtered += t->filtered;
-	t->samples = t->filtered = 0;
+	d->orphans += t->orphans;
+	t->samples = t->filtered = t->orphans = 0;
 }
 
 /* First event of [buf, buf+len) that the perl would default the filter to. */
@@ -1934,6 +1938,10 @@ static int perf_parse(fk_parse_ctx *c)
 			rc = build_tree(&d.t2, c->p, m);
 		free(m);
 	}
+	if (!rc && !c->st->samples && d.orphans)
+		fk_note(c, 1, "%llu frame lines but no sample header before them: is this perf script "
+			"output of a recording without callchains (record with -g)?",
+			(unsigned long long)d.orphans);
 	r->lineno = d.line;
 	c->st->lines = d.line;
 out:
@@ -1967,6 +1975,16 @@ static int perf_probe(const char *buf, size_t len)
 				state = 1;
 				ev = match_event(p, n, &e0, &e1, &d0, &d1);
 			} else {
+				/* perf script without callchains: "   comm PID TIME: PERIOD EVENT:  ADDR
+				 * SYM (DSO)" with the comm right-aligned. Claimed weakly, so the parser
+				 * can say what is wrong with it. */
+				size_t k = 0;
+				while (k < n && IS_WS(p[k]))
+					k++;
+				struct frm f;
+				if (k && match_header(p + k, n - k, &h) && match_frame(p, n, &f) &&
+				    memchr(p + k, ':', n - k))
+					return 30;
 				return 0;
 			}
 		} else {
