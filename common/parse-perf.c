@@ -1289,8 +1289,9 @@ static void parse_info(struct pp *t, const char *l, size_t len, const struct hdr
 			size_t k = s + 1;
 			while (k < i - 1 && IS_D(l[k]))
 				k++;
-			if (k == i - 1)
-				in->cpu = (int32_t)digits_value(l + s + 1, k - s - 1);
+			double cv = digits_value(l + s + 1, k - s - 1);
+			if (k == i - 1 && cv <= INT32_MAX)
+				in->cpu = (int32_t)cv;
 			continue;
 		}
 		size_t k = s;
