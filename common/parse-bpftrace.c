@@ -85,7 +85,9 @@ static bool want_map(struct bt *t, const char *name, size_t len, uint64_t lineno
 		t->have_map = true;
 		return true;
 	}
-	if (len == t->map_len && !memcmp(name, t->map, len))
+	/* names longer than the buffer compare by their stored prefix */
+	size_t cmp = len < sizeof(t->map) ? len : sizeof(t->map);
+	if (cmp == t->map_len && !memcmp(name, t->map, cmp))
 		return true;
 	if (!t->other_maps++)
 		t->other_line = lineno;

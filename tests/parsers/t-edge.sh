@@ -116,6 +116,13 @@ assert_eq "perf-report bad count" "a;b 5" "$(cat "$TMP/out")"
 assert_contains "$TMP/err" "pr-bad.txt:2: not perf report -g folded output"
 assert_contains "$TMP/err" "pr-bad.txt:4: not perf report -g folded output"
 
+# A map name longer than any buffer: every entry of that one map counts.
+long=$(printf 'm%.0s' $(seq 100))
+printf '@%s[\n  a\n  main\n]: 2\n@%s[\n  b\n  main\n]: 3\n' "$long" "$long" > "$TMP/bt-long.txt"
+collapse "$TMP/bt-long.txt" bpftrace
+assert_eq "bpftrace long map name exit" 0 $rc
+assert_eq "bpftrace long map name" "main;a 2|main;b 3" "$(paste -sd'|' "$TMP/out")"
+
 # Auto-detection refuses binary input with a clear message.
 head -c 20000 /dev/urandom > "$TMP/garbage"
 rc=0; "$FLAMEKIT" collapse "$TMP/garbage" > "$TMP/out" 2> "$TMP/err" || rc=$?
