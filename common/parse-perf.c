@@ -141,7 +141,7 @@ struct pp {
 	fk_profile *p;
 	const fk_parse_opts *o;
 	fk_perf_scan_fn scan;
-	bool keep_samples, pc_key;
+	bool keep_samples, pc_key, kern, jitm;
 	char *ibuf; /* file input */
 	size_t icap;
 	struct evfilter ev;
@@ -1008,9 +1008,32 @@ static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t l
 	while (w < len && IS_W(l[w]))
 		w++;
 	bool whole = t->pc_key || (w + 1 < len && l[w] == ' ' && l[w + 1] == '(');
-	size_t k0 = whole ? s : w;
+	size_t k0 = whole ? s : w, kend = len;
 	unsigned flags = (unsigned)(w > s) | (unsigned)whole << 1;
-	return hash128(l + k0, len - k0, HK1 * (flags + 1));
+	/* The module only matters through "[unknown]" names and the --kernel/--jit tests: when
+	 * the function text has no '[', key on the function text plus those two answers, so
+	 * the same JIT symbol in a thousand /tmp/perf-PID.map files is one entry. The module
+	 * starts at the last " (" before the last ')', as in match_frame. */
+	const char *rp = t->pc_key ? NULL : memrchr(l + k0, ')', len - k0);
+	const char *lim = l + k0 + 1, *end = rp;
+	while (end && end > lim) {
+		const char *op = memrchr(lim, '(', (size_t)(end - lim));
+		if (!op)
+			break;
+		if (op[-1] == ' ') {
+			size_t P = (size_t)(op - 1 - l);
+			if (!memchr(l + k0, '[', P - k0)) {
+				const char *mod = op + 1;
+				size_t mlen = (size_t)(rp - mod);
+				kend = P;
+				flags |= 4u | (unsigned)(t->kern && is_kernel_mod(mod, mlen)) << 3 |
+					 (unsigned)(t->jitm && is_jit_mod(mod, mlen)) << 4;
+			}
+			break;
+		}
+		end = op;
+	}
+	return hash128(l + k0, kend - k0, HK1 * (flags + 1));
 }
 
 #define JAVA_MARK 0x5bd1e9955bd1e995ULL
@@ -1496,6 +1519,8 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 	t->scan = scan;
 	t->keep_samples = (fk_profile_flags(p) & FK_PROFILE_SAMPLES) != 0;
 	t->pc_key = o->addrs || o->inline_frames;
+	t->kern = o->kernel || o->all;
+	t->jitm = o->jit || o->all;
 	t->maxwarns = o->max_warnings ? o->max_warnings : 5;
 	if (o->event_filter && *o->event_filter) {
 		size_t el = strlen(o->event_filter);
