@@ -1205,8 +1205,25 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 	size_t path_cap = 0;
 	if (!leaf)
 		return -FK_E_NOMEM;
+	/* In sorted order the nodes a stack adds are those past its common prefix with the one
+	 * before: reserve them all (no table rehash on the way), and since new nodes get
+	 * consecutive ids, prefetch each one's child-table slot before creating the chain. */
 	const uint32_t *prev = NULL;
 	uint32_t prevn = 0;
+	size_t total = 0;
+	for (size_t i = 0; i < ns; i++) {
+		uint32_t x = ord[i], n = len[x], l = 0;
+		const uint32_t *seq = t->sids + off[x];
+		while (prev && l < n && l < prevn && seq[l] == prev[l])
+			l++;
+		total += n - l;
+		prev = seq;
+		prevn = n;
+	}
+	if ((rc = fk_profile_reserve_nodes(dst, total)))
+		goto out;
+	prev = NULL;
+	prevn = 0;
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t x = ord[i], n = len[x];
 		const uint32_t *seq = t->sids + off[x];
@@ -1217,6 +1234,11 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 		uint32_t l = 0;
 		while (prev && l < n && l < prevn && seq[l] == prev[l])
 			l++;
+		size_t base;
+		fk_profile_nodes(dst, &base);
+		for (uint32_t k = l; k < n; k++)
+			fk_profile_prefetch_child(dst, k == l ? (k ? path[k - 1] : 0) : (uint32_t)(base + k - l - 1),
+						  fmap ? fmap[seq[k]] : seq[k]);
 		for (uint32_t k = l; k < n; k++) {
 			int64_t c = fk_profile_child(dst, k ? path[k - 1] : 0, fmap ? fmap[seq[k]] : seq[k]);
 			if (c < 0) {

@@ -181,6 +181,22 @@ uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t fr
 	return FK_NONE;
 }
 
+int fk_profile_reserve_nodes(fk_profile *p, size_t n)
+{
+	size_t need = p->nnodes + n, size = p->child_tab_mask + 1;
+	if (need < n || FK_GROW(p->nodes, p->nodes_cap, need))
+		return -FK_E_NOMEM;
+	while (need * 2 > size && size <= SIZE_MAX / 4)
+		size *= 2;
+	return size != p->child_tab_mask + 1 ? child_tab_rehash(p, size) : 0;
+}
+
+void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t key = (uint64_t)parent << 32 | frame;
+	__builtin_prefetch(&p->child_tab[fk_mix64(key) & p->child_tab_mask]);
+}
+
 int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
 {
 	uint64_t key = (uint64_t)parent << 32 | frame;
