@@ -55,7 +55,7 @@ static inline uint64_t step2(uint64_t h, uint64_t w) { return rotl((h ^ w) * HK2
 
 /* 128 bits of fingerprint; for a given length every byte enters the state (the short
  * tails are read as overlapping words, which is injective once the length is fixed). */
-static inline struct h128 hash128(const char *s, size_t n, uint64_t seed)
+static inline __attribute__((always_inline)) struct h128 hash128(const char *s, size_t n, uint64_t seed)
 {
 	uint64_t a = seed ^ (n * HK2), b = ~seed ^ n, c = HK1 + n, d = HK2 ^ seed;
 	while (n >= 32) {
@@ -81,9 +81,12 @@ static inline struct h128 hash128(const char *s, size_t n, uint64_t seed)
 		c = step1(c, (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n >> 1] << 8 |
 				     (uint64_t)(unsigned char)s[n - 1] << 16);
 	}
+	/* a: full avalanche (it picks the slot); b: a second, independent fold of the state
+	 * (only compared), one multiply is enough for it. */
 	struct h128 h;
 	h.a = fk_mix64(a ^ rotl(b, 17) ^ rotl(c, 31) ^ rotl(d, 47));
-	h.b = fk_mix64((b + HK1) ^ rotl(c * HK2, 23) ^ rotl(d, 7) ^ rotl(a * HK1, 41));
+	uint64_t x = (b ^ rotl(a, 41) ^ rotl(c, 23) ^ rotl(d, 7)) * HK2;
+	h.b = x ^ x >> 29;
 	return h;
 }
 
