@@ -54,6 +54,11 @@ $(BUILD)/.dir:
 test: build-all $(TEST_DEPS)
 	$(Q)BUILD=$(abspath $(BUILD)) SANITIZE=$(SANITIZE) bash tests/run-all.sh
 
+# Everything CI runs: the whole suite, then again under ASan+UBSan.
+check:
+	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory test SANITIZE=1
+
 bench: build-all
 	$(Q)BUILD=$(abspath $(BUILD)) bash bench/run-all.sh
 
@@ -91,4 +96,4 @@ uninstall:
 clean:
 	rm -rf build build-san
 
-.PHONY: all build-all test bench deps demo install install-begin uninstall clean
+.PHONY: all build-all test check bench deps demo install install-begin uninstall clean
