@@ -149,7 +149,7 @@ struct pp {
 	size_t icap;
 	struct evfilter ev;
 
-	struct ftab fc, pc;
+	struct ftab fc, fc2, pc; /* frame lines, frame lines without module, process names */
 	uint32_t *rids;
 	size_t rids_len, rids_cap;
 	struct sent *st;
@@ -895,6 +895,27 @@ static int frame_compute(struct pp *t, const char *l, size_t len)
 /* Look a key up by its fingerprint; on a miss compute the ids (from the frame line, or
  * the process name) and insert. ids/nres describe them (nres NRES_BAD: the line does not
  * parse); they point into tmp or rids and stay valid until the next lookup. */
+#define JAVA_MARK 0x5bd1e9955bd1e995ULL
+static inline struct h128 frame_key(const struct pp *t, const char *l, size_t len, bool modfree,
+				    bool *ok);
+
+/* ids/nres of a table result (see struct fent). */
+static inline void decode_res(struct pp *t, uint32_t r, const uint32_t **ids, uint32_t *nres)
+{
+	if (FK_LIKELY(r < RES_MULTI)) {
+		t->one = r;
+		*ids = &t->one;
+		*nres = 1;
+	} else if (r == RES_BAD) {
+		*nres = NRES_BAD;
+	} else if (r == RES_NONE) {
+		*nres = 0;
+	} else {
+		*nres = t->rids[r & ~RES_MULTI];
+		*ids = t->rids + (r & ~RES_MULTI) + 1;
+	}
+}
+
 #define HOT_BITS 12
 #define HOT_SLOT(a) (((a) >> 40) & ((1u << HOT_BITS) - 1))
 
@@ -914,24 +935,15 @@ static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uin
 		if (e->hash == h.a && e->check == chk) {
 			if (hot)
 				*hot = *e;
-found:;
-			uint32_t r = e->res;
-			if (FK_LIKELY(r < RES_MULTI)) {
-				t->one = r;
-				*ids = &t->one;
-				*nres = 1;
-			} else if (r == RES_BAD) {
-				*nres = NRES_BAD;
-			} else if (r == RES_NONE) {
-				*nres = 0;
-			} else {
-				*nres = t->rids[r & ~RES_MULTI];
-				*ids = t->rids + (r & ~RES_MULTI) + 1;
-			}
+found:
+			decode_res(t, e->res, ids, nres);
 			return 0;
 		}
 	}
 	int rc;
+	struct h128 g = { 0, 0 };
+	bool g_ok = false;
+	size_t gj = 0;
 	if (is_pname) {
 		t->tmp_n = 0;
 		rc = push_name(t, line, llen, true);
@@ -940,6 +952,28 @@ found:;
 			t->utf8_line = t->lineno;
 		}
 	} else {
+		/* second chance: the same function text in another module of the same class */
+		if (!t->pc_key) {
+			g = frame_key(t, line, llen, true, &g_ok);
+			if (g_ok) {
+				g.a |= 1ull << 63;
+				if (t->java)
+					g.b ^= JAVA_MARK;
+				gj = g.a & t->fc2.mask;
+				for (const struct fent *f; (f = &t->fc2.t[gj])->hash; gj = (gj + 1) & t->fc2.mask) {
+					if (f->hash == g.a && f->check == (uint32_t)g.b) {
+						uint32_t r = f->res;
+						tab->t[i] = (struct fent){ h.a, chk, r };
+						if (hot)
+							*hot = tab->t[i];
+						if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
+							return -FK_E_NOMEM;
+						decode_res(t, r, ids, nres);
+						return 0;
+					}
+				}
+			}
+		}
 		rc = frame_compute(t, line, llen);
 	}
 	if (rc < 0)
@@ -967,6 +1001,11 @@ found:;
 	tab->t[i] = (struct fent){ h.a, chk, res };
 	if (hot)
 		*hot = tab->t[i];
+	if (g_ok) {
+		t->fc2.t[gj] = (struct fent){ g.a, (uint32_t)g.b, res };
+		if (++t->fc2.n * 2 > t->fc2.mask + 1 && ftab_grow(&t->fc2))
+			return -FK_E_NOMEM;
+	}
 	if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
 		return -FK_E_NOMEM;
 	return 0;
@@ -989,7 +1028,9 @@ static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
  * The folded result depends on the bytes after the address, except when the address
  * itself can end up in the name (--addrs, --inline, or perl's regex backtracking into it
  * when " (" follows the address directly). */
-static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t len)
+/* modfree: key without the module (see below); false when that is not possible. */
+static inline struct h128 frame_key(const struct pp *t, const char *l, size_t len, bool modfree,
+				    bool *ok)
 {
 	size_t s = 0;
 #if defined(__SSE2__)
@@ -1014,10 +1055,11 @@ static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t l
 	size_t k0 = whole ? s : w, kend = len;
 	unsigned flags = (unsigned)(w > s) | (unsigned)whole << 1;
 	/* The module only matters through "[unknown]" names and the --kernel/--jit tests: when
-	 * the function text has no '[', key on the function text plus those two answers, so
-	 * the same JIT symbol in a thousand /tmp/perf-PID.map files is one entry. The module
-	 * starts at the last " (" before the last ')', as in match_frame. */
-	const char *rp = t->pc_key ? NULL : memrchr(l + k0, ')', len - k0);
+	 * the function text has no '[', a second key is the function text plus those two
+	 * answers, so the same JIT symbol in a thousand /tmp/perf-PID.map files is tidied once.
+	 * The module starts at the last " (" before the last ')', as in match_frame. */
+	*ok = !modfree;
+	const char *rp = !modfree || t->pc_key ? NULL : memrchr(l + k0, ')', len - k0);
 	const char *lim = l + k0 + 1, *end = rp;
 	while (end && end > lim) {
 		const char *op = memrchr(lim, '(', (size_t)(end - lim));
@@ -1029,6 +1071,7 @@ static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t l
 				const char *mod = op + 1;
 				size_t mlen = (size_t)(rp - mod);
 				kend = P;
+				*ok = true;
 				flags |= 4u | (unsigned)(t->kern && is_kernel_mod(mod, mlen)) << 3 |
 					 (unsigned)(t->jitm && is_jit_mod(mod, mlen)) << 4;
 			}
@@ -1039,7 +1082,11 @@ static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t l
 	return hash128(l + k0, kend - k0, HK1 * (flags + 1));
 }
 
-#define JAVA_MARK 0x5bd1e9955bd1e995ULL
+static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t len)
+{
+	bool ok;
+	return frame_key(t, l, len, false, &ok);
+}
 
 static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
 {
@@ -1560,7 +1607,8 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 	t->hot = calloc(1u << HOT_BITS, sizeof(*t->hot));
 	t->st = calloc(4096, sizeof(*t->st));
 	t->st_mask = 4095;
-	if (!t->warns || !t->ends || !t->st || !t->hot || ftab_init(&t->fc, 16384) || ftab_init(&t->pc, 256))
+	if (!t->warns || !t->ends || !t->st || !t->hot || ftab_init(&t->fc, 16384) || ftab_init(&t->fc2, 4096) ||
+	    ftab_init(&t->pc, 256))
 		return -FK_E_NOMEM;
 	return 0;
 }
@@ -1569,6 +1617,7 @@ static void pp_fini(struct pp *t)
 {
 	table_free(t->fc.t, t->fc.t ? t->fc.mask + 1 : 0, sizeof(*t->fc.t));
 	table_free(t->pc.t, t->pc.t ? t->pc.mask + 1 : 0, sizeof(*t->pc.t));
+	table_free(t->fc2.t, t->fc2.t ? t->fc2.mask + 1 : 0, sizeof(*t->fc2.t));
 	free(t->rids);
 	table_free(t->st, t->st ? t->st_mask + 1 : 0, sizeof(*t->st));
 	free(t->sids);
