@@ -3,9 +3,8 @@
 #include <string.h>
 #include "cli.h"
 
-/* Each command lives in cmd-<name>.c. Weak references let the table list
- * commands whose file is built by a component that may be absent. */
-#define FK_CMD(n) extern const struct fk_cmd fk_cmd_##n __attribute__((weak));
+/* Each command lives in cmd-<name>.c. */
+#define FK_CMD(n) extern const struct fk_cmd fk_cmd_##n;
 FK_CMD(collapse) FK_CMD(merge) FK_CMD(svg) FK_CMD(diff) FK_CMD(heatmap)
 FK_CMD(gdb) FK_CMD(stap) FK_CMD(formats)
 #undef FK_CMD
@@ -21,8 +20,7 @@ static void usage(FILE *out)
 		     "       flamekit COMMAND --help | flamekit --version\n\n"
 		     "Turns sampled stack traces into folded stacks and flame graphs.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (commands[i])
-			fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\nExit status: 0 ok, 1 error, 2 usage error, 3 output written but some input was skipped.\n");
 }
 
@@ -36,7 +34,7 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
 		if (argc > 2 && strcmp(name, "help") == 0) {
 			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-				if (commands[i] && !strcmp(commands[i]->name, argv[2])) {
+				if (!strcmp(commands[i]->name, argv[2])) {
 					commands[i]->help(stdout);
 					return 0;
 				}
@@ -50,7 +48,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		const struct fk_cmd *c = commands[i];
-		if (!c || strcmp(c->name, name))
+		if (strcmp(c->name, name))
 			continue;
 		for (int a = 2; a < argc; a++) {
 			if (!strcmp(argv[a], "--"))
