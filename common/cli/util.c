@@ -111,7 +111,7 @@ void cli_input_help(FILE *out)
 	      "  --jit               annotate JIT frames with _[j]\n"
 	      "  --all               all annotations (--kernel --jit)\n"
 	      "  --addrs             show raw addresses for unknown symbols\n"
-	      "  --inline            show inline frames (_[i]) perf printed with --inline\n"
+	      "  --inline            expand inline frames (_[i]) of user binaries via addr2line -i\n"
 	      "  --event-filter EV   keep only event EV (default: the first event seen)\n"
 	      "  --samples           count samples; default weighs each by its period\n"
 	      "  --full-names        keep C++ names whole (lambdas, operator()) instead of\n"
