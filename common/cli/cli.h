@@ -40,6 +40,17 @@ int cli_out_open(cli_out *o, const char *path);
  * Returns 0, or -1 after printing an error (write error, full disk). */
 int cli_out_close(cli_out *o, int ok);
 
+/* Argument walk shared by the commands: if argv[i] is an input file ("-" or
+ * not starting with '-', or anything after "--") append it to files and
+ * return true; a "--" is consumed (true) and ends the options. Returns false
+ * when argv[i] is an option for the caller to handle. files may alias argv+1. */
+bool cli_take_file(char **argv, int i, char **files, int *nfiles, bool *opts_done);
+
+/* Apply --keep then --drop regex filters (either may be NULL) to *p, replacing
+ * it. Returns FK_EXIT_OK, FK_EXIT_USAGE (bad regex, message printed) or
+ * FK_EXIT_ERROR; on failure *p is freed and set to NULL. */
+int cli_filter(fk_profile **p, const char *keep, const char *drop);
+
 /* Parse a number option value; -1 + message on error. */
 int cli_number(const char *opt, const char *s, double *out);
 

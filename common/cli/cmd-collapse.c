@@ -1,6 +1,5 @@
 /* cmd-collapse.c - `flamekit collapse` (any input -> folded stacks) and
  * `flamekit merge` (many profiles -> one). */
-#include <errno.h>
 #include <string.h>
 #include "cli.h"
 
@@ -40,14 +39,8 @@ static int run_common(int argc, char **argv, bool need_files)
 	bool opts_done = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (opts_done || a[0] != '-' || !strcmp(a, "-")) {
-			files[nfiles++] = argv[i];
+		if (cli_take_file(argv, i, files, &nfiles, &opts_done))
 			continue;
-		}
-		if (!strcmp(a, "--")) {
-			opts_done = true;
-			continue;
-		}
 		int r = cli_input_option(&po, argc, argv, &i);
 		if (r < 0)
 			return FK_EXIT_USAGE;
@@ -91,20 +84,9 @@ static int run_common(int argc, char **argv, bool need_files)
 		fk_profile_free(p);
 		return status;
 	}
-	for (int pass = 0; pass < 2; pass++) {
-		const char *re = pass ? drop : keep;
-		if (!re)
-			continue;
-		fk_profile *f = fk_profile_filter(p, re, pass ? FK_FILTER_DROP : FK_FILTER_KEEP);
-		if (!f) {
-			if (errno != EINVAL)
-				cli_err("out of memory");
-			fk_profile_free(p);
-			return errno == EINVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
-		}
-		fk_profile_free(p);
-		p = f;
-	}
+	int frc = cli_filter(&p, keep, drop);
+	if (frc != FK_EXIT_OK)
+		return frc;
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {
 		fk_profile_free(p);

@@ -1,6 +1,5 @@
 /* cmd-heatmap.c - `flamekit heatmap`: timestamped samples -> one offline HTML page
  * (subsecond-offset heat map + range flame graphs), or per-cell counts as TSV. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +72,8 @@ static int run(int argc, char **argv)
 	bool opts_done = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (opts_done || a[0] != '-' || !strcmp(a, "-")) {
-			files[nfiles++] = argv[i];
+		if (cli_take_file(argv, i, files, &nfiles, &opts_done))
 			continue;
-		}
-		if (!strcmp(a, "--")) {
-			opts_done = true;
-			continue;
-		}
 		int r = cli_input_option(&po, argc, argv, &i);
 		if (r < 0)
 			return FK_EXIT_USAGE;
@@ -184,21 +177,9 @@ static int run(int argc, char **argv)
 		return status;
 	}
 	/* stack filters keep the per-sample records of the stacks they keep */
-	for (int pass = 0; pass < 2; pass++) {
-		const char *re = pass ? drop : keep;
-		if (!re)
-			continue;
-		fk_profile *f = fk_profile_filter(p, re, pass ? FK_FILTER_DROP : FK_FILTER_KEEP);
-		if (!f) {
-			int e = errno;
-			if (e != EINVAL)
-				cli_err("out of memory");
-			fk_profile_free(p);
-			return e == EINVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
-		}
-		fk_profile_free(p);
-		p = f;
-	}
+	int frc = cli_filter(&p, keep, drop);
+	if (frc != FK_EXIT_OK)
+		return frc;
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {
 		fk_profile_free(p);

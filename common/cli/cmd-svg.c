@@ -134,14 +134,8 @@ static int svg_run(int argc, char **argv)
 		const char *a = argv[i], *v = NULL;
 		double d;
 		int r;
-		if (opts_done || a[0] != '-' || !strcmp(a, "-")) {
-			files[nfiles++] = argv[i];
+		if (cli_take_file(argv, i, files, &nfiles, &opts_done))
 			continue;
-		}
-		if (!strcmp(a, "--")) {
-			opts_done = true;
-			continue;
-		}
 		if ((r = cli_input_option(&po, argc, argv, &i)) < 0)
 			return FK_EXIT_USAGE;
 		if (r > 0)

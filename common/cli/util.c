@@ -31,6 +31,41 @@ int cli_number(const char *opt, const char *s, double *out)
 	return 0;
 }
 
+bool cli_take_file(char **argv, int i, char **files, int *nfiles, bool *opts_done)
+{
+	const char *a = argv[i];
+	if (*opts_done || a[0] != '-' || !strcmp(a, "-")) {
+		files[(*nfiles)++] = argv[i];
+		return true;
+	}
+	if (!strcmp(a, "--")) {
+		*opts_done = true;
+		return true;
+	}
+	return false;
+}
+
+int cli_filter(fk_profile **p, const char *keep, const char *drop)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		const char *re = pass ? drop : keep;
+		if (!re)
+			continue;
+		fk_profile *f = fk_profile_filter(*p, re, pass ? FK_FILTER_DROP : FK_FILTER_KEEP);
+		if (!f) {
+			int e = errno;
+			if (e != EINVAL)
+				cli_err("out of memory");
+			fk_profile_free(*p);
+			*p = NULL;
+			return e == EINVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
+		}
+		fk_profile_free(*p);
+		*p = f;
+	}
+	return FK_EXIT_OK;
+}
+
 /* "--opt VALUE" or "--opt=VALUE": returns the value and advances *i, or NULL. */
 static const char *opt_value(const char *opt, int argc, char **argv, int *i, int *err)
 {
