@@ -556,6 +556,11 @@ def _run(o):
         del _PROFILE_SELF[:]
     if events["exited"]:
         _msg(o, "flame: the process exited during sampling; wrote the samples taken")
+        if error is not None:
+            # a gdb error raced with the exit (e.g. "Cannot find user-level
+            # thread" as a killed process's threads vanish): the exit explains it
+            _msg(o, "flame: (gdb, as the process went away: %s)" % error)
+            error = None
     if ended_by in (signal.SIGTERM, signal.SIGHUP):
         # gdb was asked to go away: now that the process is let go, let it
         os.kill(os.getpid(), ended_by)
