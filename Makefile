@@ -60,7 +60,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory test SANITIZE=1
 
 bench: build-all
-	$(Q)BUILD=$(abspath $(BUILD)) bash bench/run-all.sh
+	$(Q)BUILD=$(abspath $(BUILD)) bash bench/run-all.sh $(BENCH)
 
 deps:
 	$(Q)bash .ci/install-deps
