@@ -43,10 +43,13 @@ FK_HIDDEN uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, u
 /* Folded text of the path root->node into a growable buffer (no count). */
 FK_HIDDEN int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap,
 				   size_t *len);
-/* Bulk tree building (the perf parser): room for n more nodes, so fk_profile_child does not
- * rehash while they are added; and a prefetch of the child-table slot of (parent, frame). */
+/* Bulk tree building (the perf parser): room for n more nodes (and every node already there
+ * indexed); and a prefetch of the child-table slot of (parent, frame). */
 FK_HIDDEN int fk_profile_reserve_nodes(fk_profile *p, size_t n);
 FK_HIDDEN void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame);
+/* fk_profile_child for a bulk build whose caller knows that no node added since the last
+ * indexed lookup is the child: new nodes stay out of the child table until a lookup needs it. */
+FK_HIDDEN int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame);
 /* Frame ids of the path root->node (root excluded) into a growable array. */
 FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
 				  size_t *n);

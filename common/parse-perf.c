@@ -783,6 +783,11 @@ static void *table_alloc(size_t n, size_t elem)
 #ifdef MADV_HUGEPAGE
 	madvise(p, size, MADV_HUGEPAGE);
 #endif
+	/* Write every page now: a table's first touch is a probe (a read), which would map the
+	 * shared zero page and then take a second, copy-on-write fault on the insert; with two
+	 * threads each of those flushes the other CPU's TLB by IPI. */
+	for (size_t o = 0; o < size; o += 4096)
+		((volatile char *)p)[o] = 0;
 	return p;
 }
 
@@ -896,8 +901,8 @@ static int frame_compute(struct pp *t, const char *l, size_t len)
  * the process name) and insert. ids/nres describe them (nres NRES_BAD: the line does not
  * parse); they point into tmp or rids and stay valid until the next lookup. */
 #define JAVA_MARK 0x5bd1e9955bd1e995ULL
-static inline struct h128 frame_key(const struct pp *t, const char *l, size_t len, bool modfree,
-				    bool *ok);
+static inline __attribute__((always_inline)) struct h128 frame_key(const struct pp *t, const char *l,
+								  size_t len, bool modfree, bool *ok);
 
 /* ids/nres of a table result (see struct fent). */
 static inline void decode_res(struct pp *t, uint32_t r, const uint32_t **ids, uint32_t *nres)
@@ -1029,8 +1034,8 @@ static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
  * itself can end up in the name (--addrs, --inline, or perl's regex backtracking into it
  * when " (" follows the address directly). */
 /* modfree: key without the module (see below); false when that is not possible. */
-static inline struct h128 frame_key(const struct pp *t, const char *l, size_t len, bool modfree,
-				    bool *ok)
+static inline __attribute__((always_inline)) struct h128 frame_key(const struct pp *t, const char *l,
+								  size_t len, bool modfree, bool *ok)
 {
 	size_t s = 0;
 #if defined(__SSE2__)
@@ -1256,8 +1261,7 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 	if (!leaf)
 		return -FK_E_NOMEM;
 	/* In sorted order the nodes a stack adds are those past its common prefix with the one
-	 * before: reserve them all (no table rehash on the way), and since new nodes get
-	 * consecutive ids, prefetch each one's child-table slot before creating the chain. */
+	 * before: reserve them all. */
 	const uint32_t *prev = NULL;
 	uint32_t prevn = 0;
 	size_t total = 0;
@@ -1284,13 +1288,12 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 		uint32_t l = 0;
 		while (prev && l < n && l < prevn && seq[l] == prev[l])
 			l++;
-		size_t base;
-		fk_profile_nodes(dst, &base);
-		for (uint32_t k = l; k < n; k++)
-			fk_profile_prefetch_child(dst, k == l ? (k ? path[k - 1] : 0) : (uint32_t)(base + k - l - 1),
-						  fmap ? fmap[seq[k]] : seq[k]);
+		/* In sorted order no node this loop adds can be the child looked up here (the
+		 * stacks sharing a prefix are contiguous), so only nodes that were there before
+		 * are searched, and new ones are not indexed one by one. */
 		for (uint32_t k = l; k < n; k++) {
-			int64_t c = fk_profile_child(dst, k ? path[k - 1] : 0, fmap ? fmap[seq[k]] : seq[k]);
+			int64_t c = fk_profile_child_unindexed(dst, k ? path[k - 1] : 0,
+							       fmap ? fmap[seq[k]] : seq[k]);
 			if (c < 0) {
 				rc = (int)c;
 				goto out;
@@ -1955,8 +1958,11 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
 	d->t1.lineno = 0;
 	parse_fd_region(&d->t1, fd, start, b, o, true);
-	/* the first half is complete: its tree goes in while the second half is parsed */
+	/* the first half is complete: its tree goes in while the second half is parsed, and
+	 * is indexed for the second half's lookups (reserving no nodes does just that) */
 	int brc = d->t1.err ? 0 : build_tree(&d->t1, c->p, NULL);
+	if (!brc && !d->t1.err)
+		brc = fk_profile_reserve_nodes(c->p, 0);
 	if (brc)
 		set_err(&d->t1, brc);
 	if (spawned)

@@ -33,6 +33,7 @@ struct fk_profile {
 	size_t nnodes, nodes_cap;
 	struct child_ent *child_tab;
 	size_t child_tab_mask;
+	size_t nindexed;        /* nodes [0, nindexed) are in child_tab (see child_unindexed) */
 	fk_sample *samples;
 	size_t nsamples, samples_cap;
 	uint32_t *scratch;      /* frame ids for add_folded */
@@ -72,7 +73,17 @@ static int child_tab_rehash(fk_profile *p, size_t size)
 	free(p->child_tab);
 	p->child_tab = tab;
 	p->child_tab_mask = size - 1;
+	p->nindexed = p->nnodes;
 	return 0;
+}
+
+/* Index the nodes fk_profile_child_unindexed left out, in one pass. */
+static int child_tab_fresh(fk_profile *p)
+{
+	size_t size = p->child_tab_mask + 1;
+	while (p->nnodes * 2 > size && size <= SIZE_MAX / 4)
+		size *= 2;
+	return child_tab_rehash(p, size);
 }
 
 fk_profile *fk_profile_new(unsigned flags)
@@ -93,6 +104,7 @@ fk_profile *fk_profile_new(unsigned flags)
 	p->nodes[0] = (fk_node){ .parent = FK_NONE, .frame = 0, .first_child = FK_NONE,
 				 .next_sibling = FK_NONE, .depth = 0 };
 	p->nnodes = 1;
+	p->nindexed = 1;
 	return p;
 }
 
@@ -173,6 +185,14 @@ size_t fk_profile_name_count(const fk_profile *p) { return p->nnames; }
 
 uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t frame)
 {
+	if (p->nindexed < p->nnodes) { /* the table is behind: walk the children */
+		if (parent >= p->nnodes)
+			return FK_NONE;
+		for (uint32_t c = p->nodes[parent].first_child; c != FK_NONE; c = p->nodes[c].next_sibling)
+			if (p->nodes[c].frame == frame)
+				return c;
+		return FK_NONE;
+	}
 	uint64_t key = (uint64_t)parent << 32 | frame;
 	size_t i = fk_mix64(key) & p->child_tab_mask;
 	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
@@ -183,27 +203,24 @@ uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t fr
 
 int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 {
-	size_t need = p->nnodes + n, size = p->child_tab_mask + 1;
+	size_t need = p->nnodes + n;
 	if (need < n || FK_GROW(p->nodes, p->nodes_cap, need))
 		return -FK_E_NOMEM;
-	while (need * 2 > size && size <= SIZE_MAX / 4)
-		size *= 2;
-	return size != p->child_tab_mask + 1 ? child_tab_rehash(p, size) : 0;
+	/* a bulk build adds through fk_profile_child_unindexed, which needs every node that
+	 * is already there in the table (and grows none) */
+	return p->nindexed < p->nnodes ? child_tab_fresh(p) : 0;
 }
 
 void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame)
 {
+	if (parent >= p->nindexed)
+		return;
 	uint64_t key = (uint64_t)parent << 32 | frame;
 	__builtin_prefetch(&p->child_tab[fk_mix64(key) & p->child_tab_mask]);
 }
 
-int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
+static int64_t new_child(fk_profile *p, uint32_t parent, uint32_t frame)
 {
-	uint64_t key = (uint64_t)parent << 32 | frame;
-	size_t i = fk_mix64(key) & p->child_tab_mask;
-	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
-		if (p->child_tab[i].key == key)
-			return p->child_tab[i].node;
 	if (parent >= p->nnodes || frame >= p->nnames)
 		return -FK_E_INVAL;
 	if (p->nnodes >= UINT32_MAX - 1)
@@ -215,8 +232,39 @@ int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
 	p->nodes[n] = (fk_node){ .parent = parent, .frame = frame, .first_child = FK_NONE,
 				 .next_sibling = par->first_child, .depth = par->depth + 1 };
 	par->first_child = n;
+	return n;
+}
+
+int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame)
+{
+	if (parent < p->nindexed) {
+		uint64_t key = (uint64_t)parent << 32 | frame;
+		for (size_t i = fk_mix64(key) & p->child_tab_mask; p->child_tab[i].node;
+		     i = (i + 1) & p->child_tab_mask)
+			if (p->child_tab[i].key == key)
+				return p->child_tab[i].node;
+	}
+	return new_child(p, parent, frame);
+}
+
+int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
+{
+	if (p->nindexed < p->nnodes) {
+		int err = child_tab_fresh(p);
+		if (err)
+			return err;
+	}
+	uint64_t key = (uint64_t)parent << 32 | frame;
+	size_t i = fk_mix64(key) & p->child_tab_mask;
+	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
+		if (p->child_tab[i].key == key)
+			return p->child_tab[i].node;
+	int64_t n = new_child(p, parent, frame);
+	if (n < 0)
+		return n;
 	p->child_tab[i].key = key;
-	p->child_tab[i].node = n;
+	p->child_tab[i].node = (uint32_t)n;
+	p->nindexed = p->nnodes;
 	if (p->nnodes * 2 > p->child_tab_mask + 1) {
 		int err = child_tab_rehash(p, (p->child_tab_mask + 1) * 2);
 		if (err)
@@ -628,7 +676,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			if (has_kids)
 				ents[nents++] = (struct entry){ c, 0 };
 		}
-		if (nents > start)
+		if (nents - start > 1) /* most groups of a deep tree hold one entry */
 			qsort_r(ents + start, nents - start, sizeof(*ents), entry_cmp, (void *)p);
 		if (FK_GROW(lv, lv_cap, nlv + 1)) {
 			err = -FK_E_NOMEM;
