@@ -1054,6 +1054,25 @@ static inline __attribute__((always_inline)) struct h128 frame_key(const struct 
 	while (s < len && IS_WS(l[s]))
 		s++;
 	size_t w = s;
+#if defined(__SSE2__)
+	/* the address: a run of \w bytes, 16 at a time (bytes >= 0x80 compare negative, so
+	 * they fall outside every range, as in IS_W) */
+	while (w + 16 <= len) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(l + w));
+		__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+					    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+		__m128i alp = _mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
+					    _mm_cmplt_epi8(lo, _mm_set1_epi8('z' + 1)));
+		__m128i und = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(dig, alp), und));
+		if (m != 0xffff) {
+			w += (size_t)__builtin_ctz(~m);
+			break;
+		}
+		w += 16;
+	}
+#endif
 	while (w < len && IS_W(l[w]))
 		w++;
 	bool whole = t->pc_key || (w + 1 < len && l[w] == ' ' && l[w + 1] == '(');
