@@ -165,6 +165,11 @@ struct pp {
 	bool built;
 	uint32_t *key; /* the stack being looked up, root first */
 	size_t key_cap;
+	uint32_t *pkey; /* the pending stack (see finish_pending) */
+	size_t pkey_cap, pend_n;
+	struct h128 pend_h;
+	double pend_w;
+	bool pend;
 	uint32_t last_comm;
 	bool have_comm;
 
@@ -1147,24 +1152,9 @@ static void frame_line(struct pp *t, const char *l, size_t len)
 /* A sample ends (blank line): find its stack among the unique ones (or add it) and add its
  * weight there. The call tree is built once at the end (build_tree), so a new stack costs
  * no tree walk here and the second thread needs no merge of trees. */
-static void end_sample(struct pp *t)
+/* Add one sample of stack k[0..n) (fingerprint hh) with weight w to the unique stacks. */
+static void stack_add(struct pp *t, const uint32_t *k, size_t n, struct h128 hh, double w)
 {
-	if (!t->have_pname)
-		return;
-	const uint32_t *pn = t->pn_n == 1 ? &t->pn_res : t->rids + t->pn_res;
-	uint32_t npn = t->o->no_comm ? 0 : t->pn_n;
-	t->have_pname = false;
-	size_t nfr = t->fr_n, n = nfr + npn;
-	t->fr_n = 0;
-	if (n == 0)
-		return;
-	if (FK_GROW(t->key, t->key_cap, n))
-		return set_err(t, -FK_E_NOMEM);
-	uint32_t *k = t->key;
-	memcpy(k, pn, npn * sizeof(uint32_t));
-	for (size_t j = 0; j < nfr; j++)
-		k[npn + j] = t->fr[nfr - 1 - j];
-	struct h128 hh = hash128((const char *)k, n * sizeof(uint32_t), HK2);
 	uint64_t h = hh.a | 1ull << 63;
 	size_t i = h & t->st_mask;
 	struct sent *e;
@@ -1174,13 +1164,13 @@ static void end_sample(struct pp *t)
 	uint32_t idx;
 	if (e->hash) {
 		idx = e->idx;
-		e->w += t->weight;
+		e->w += w;
 	} else {
 		if (n > UINT32_MAX || t->nstk >= UINT32_MAX || FK_GROW(t->sids, t->sids_cap, t->sids_len + n))
 			return set_err(t, -FK_E_NOMEM);
 		memcpy(t->sids + t->sids_len, k, n * sizeof(uint32_t));
 		idx = (uint32_t)t->nstk++;
-		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx, t->weight };
+		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx, w };
 		t->sids_len += n;
 		if (++t->st_n * 2 > t->st_mask + 1) {
 			size_t size = (t->st_mask + 1) * 2;
@@ -1211,9 +1201,55 @@ static void end_sample(struct pp *t)
 				return set_err(t, (int)id);
 			comm = (uint32_t)id;
 		}
-		t->ps[t->ps_n++] = (struct psamp){ in->time, t->weight, idx, comm, in->pid, in->tid, in->cpu };
+		t->ps[t->ps_n++] = (struct psamp){ in->time, w, idx, comm, in->pid, in->tid, in->cpu };
 	}
 	t->samples++;
+}
+
+/* The stack that end_sample left for later, so its table slot could be fetched meanwhile.
+ * Done before anything looks at the stacks or the counts (parse_region ends with it). */
+static inline void finish_pending(struct pp *t)
+{
+	if (t->pend) {
+		t->pend = false;
+		stack_add(t, t->pkey, t->pend_n, t->pend_h, t->pend_w);
+	}
+}
+
+static void end_sample(struct pp *t)
+{
+	if (!t->have_pname)
+		return;
+	const uint32_t *pn = t->pn_n == 1 ? &t->pn_res : t->rids + t->pn_res;
+	uint32_t npn = t->o->no_comm ? 0 : t->pn_n;
+	t->have_pname = false;
+	size_t nfr = t->fr_n, n = nfr + npn;
+	t->fr_n = 0;
+	if (n == 0)
+		return;
+	if (FK_GROW(t->key, t->key_cap, n))
+		return set_err(t, -FK_E_NOMEM);
+	uint32_t *k = t->key;
+	memcpy(k, pn, npn * sizeof(uint32_t));
+	for (size_t j = 0; j < nfr; j++)
+		k[npn + j] = t->fr[nfr - 1 - j];
+	struct h128 hh = hash128((const char *)k, n * sizeof(uint32_t), HK2);
+	if (t->keep_samples) /* the sample record reads this header's fields: no deferring */
+		return stack_add(t, k, n, hh, t->weight);
+	/* The unique-stack table is far bigger than the cache: prefetch this stack's slot and
+	 * add it when the next sample ends, one sample's lines later. */
+	finish_pending(t);
+	__builtin_prefetch(&t->st[(hh.a | 1ull << 63) & t->st_mask]);
+	uint32_t *sw = t->pkey;
+	size_t sc = t->pkey_cap;
+	t->pkey = t->key;
+	t->pkey_cap = t->key_cap;
+	t->key = sw;
+	t->key_cap = sc;
+	t->pend = true;
+	t->pend_n = n;
+	t->pend_h = hh;
+	t->pend_w = t->weight;
 }
 
 struct sortctx {
@@ -1601,6 +1637,7 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 			next_prog += 64ull << 20;
 		}
 	}
+	finish_pending(t);
 }
 
 /* ------------------------------------------------------------------ thread contexts */
@@ -1649,6 +1686,7 @@ static void pp_fini(struct pp *t)
 	free(t->sord);
 	free(t->ps);
 	free(t->key);
+	free(t->pkey);
 	free(t->comm);
 	free(t->fr);
 	free(t->tmp);
