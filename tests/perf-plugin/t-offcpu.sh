@@ -28,7 +28,10 @@ off_nap=$(weight_of both.folded "^$W;"'.*;main;nap;.*\[off-cpu\]$')
 on_burn=$(weight_of both.folded "^$W;"'.*;main;burn$')
 all_burn=$(weight_of both.folded "^$W;"'.*;main;burn(;|$)')
 echo "combined: nap off-CPU $off_nap us, burn on-CPU $on_burn us, burn wall $all_burn us"
-assert_between "combined off-CPU nap (us)" 495000 650000 "$off_nap"
+# the combined recording also carries the cpu-clock samples: on a loaded machine
+# perf can lose a switch-in record, and such an interval can only be undercounted
+# (it ends at the CPU's previous switch), so the lower bound is looser here
+assert_between "combined off-CPU nap (us)" 400000 650000 "$off_nap"
 [ "$on_burn" -gt 0 ] || fail "no on-CPU time in burn"
 # burn() runs 5 x 60 ms of wall time: on-CPU (cpu-clock at 99 Hz, coarse) plus
 # the time it was preempted (off-CPU) add up to it
