@@ -1809,6 +1809,24 @@ struct drv {
 	uint64_t orphans; /* frame lines seen outside any sample */
 };
 
+/* The second thread's state and profile, made the first time a region is split. */
+static int start_second(struct drv *d, const fk_parse_opts *o)
+{
+	if (d->t2_ok)
+		return 0;
+	fk_profile *p2 = fk_profile_new(fk_profile_flags(d->c->p));
+	if (!p2)
+		return -FK_E_NOMEM;
+	int rc = pp_init(&d->t2, p2, o, d->t1.scan);
+	if (rc) {
+		pp_fini(&d->t2);
+		fk_profile_free(p2);
+		return rc;
+	}
+	d->t2_ok = true;
+	return 0;
+}
+
 /* Report a region's messages with absolute line numbers, then reset them. */
 static void flush_msgs(struct drv *d, struct pp *t, uint64_t base)
 {
@@ -1910,18 +1928,9 @@ static int process_block(struct drv *d, const char *buf, size_t len)
 		d->line += d->t1.lineno;
 		return d->t1.err;
 	}
-	if (!d->t2_ok) {
-		fk_profile *p2 = fk_profile_new(fk_profile_flags(c->p));
-		if (!p2)
-			return -FK_E_NOMEM;
-		int rc = pp_init(&d->t2, p2, o, d->t1.scan);
-		if (rc) {
-			pp_fini(&d->t2);
-			fk_profile_free(p2);
-			return rc;
-		}
-		d->t2_ok = true;
-	}
+	int rc2 = start_second(d, o);
+	if (rc2)
+		return rc2;
 	if (!d->t1.ev.set)
 		prescan_event(&d->t1, buf, b);
 	d->t2.ev = d->t1.ev;
@@ -1997,18 +2006,9 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		d->line += d->t1.lineno;
 		return d->t1.err;
 	}
-	if (!d->t2_ok) {
-		fk_profile *p2 = fk_profile_new(fk_profile_flags(c->p));
-		if (!p2)
-			return -FK_E_NOMEM;
-		int rc = pp_init(&d->t2, p2, o, d->t1.scan);
-		if (rc) {
-			pp_fini(&d->t2);
-			fk_profile_free(p2);
-			return rc;
-		}
-		d->t2_ok = true;
-	}
+	int rc2 = start_second(d, o);
+	if (rc2)
+		return rc2;
 	d->t2.ev = d->t1.ev;
 	struct job j = { .t = &d->t2, .fd = fd, .off = b, .end = end, .o = o };
 	pthread_t th;
