@@ -56,7 +56,8 @@ NOINLINE void *sleeper(void *arg)
 	return NULL;
 }
 
-NOINLINE void short_lived(void) { burn(300000); __asm__ volatile(""); }
+/* long enough that a short thread is alive for most of the spawner's cycle */
+NOINLINE void short_lived(void) { burn(2000000); __asm__ volatile(""); }
 
 NOINLINE void *short_thread(void *arg)
 {
