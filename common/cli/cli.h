@@ -30,6 +30,13 @@ void cli_input_help(FILE *out);
  * skipped) or FK_EXIT_ERROR (a file could not be read at all). */
 int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o);
 
+/* A new profile (fk_profile_new flags) holding every input (cli_load) after
+ * the --keep/--drop filters (cli_filter; either may be NULL). Returns it with
+ * *status FK_EXIT_OK or FK_EXIT_SKIPPED, or NULL with *status the exit code to
+ * return (messages printed). */
+fk_profile *cli_read(unsigned flags, char **files, int n, const fk_parse_opts *o,
+		     const char *keep, const char *drop, int *status);
+
 /* Atomic output: opens path.tmp.PID (or stdout for NULL / "-"). */
 typedef struct cli_out {
 	FILE *f;

@@ -74,19 +74,11 @@ static int run_common(int argc, char **argv, bool need_files)
 		return FK_EXIT_USAGE;
 	}
 	bool samples = !strcmp(emit, "samples");
-	fk_profile *p = fk_profile_new(samples ? FK_PROFILE_SAMPLES : 0);
-	if (!p) {
-		cli_err("out of memory");
-		return FK_EXIT_ERROR;
-	}
-	int status = cli_load(p, files, nfiles, &po);
-	if (status == FK_EXIT_ERROR) {
-		fk_profile_free(p);
+	int status;
+	fk_profile *p = cli_read(samples ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, keep, drop,
+				 &status);
+	if (!p)
 		return status;
-	}
-	int frc = cli_filter(&p, keep, drop);
-	if (frc != FK_EXIT_OK)
-		return frc;
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {
 		fk_profile_free(p);

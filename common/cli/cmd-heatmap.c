@@ -166,20 +166,10 @@ static int run(int argc, char **argv)
 		return FK_EXIT_USAGE;
 	}
 
-	fk_profile *p = fk_profile_new(FK_PROFILE_SAMPLES);
-	if (!p) {
-		cli_err("out of memory");
-		return FK_EXIT_ERROR;
-	}
-	int status = cli_load(p, files, nfiles, &po);
-	if (status == FK_EXIT_ERROR) {
-		fk_profile_free(p);
+	int status;
+	fk_profile *p = cli_read(FK_PROFILE_SAMPLES, files, nfiles, &po, keep, drop, &status);
+	if (!p)
 		return status;
-	}
-	/* stack filters keep the per-sample records of the stacks they keep */
-	int frc = cli_filter(&p, keep, drop);
-	if (frc != FK_EXIT_OK)
-		return frc;
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {
 		fk_profile_free(p);

@@ -289,16 +289,11 @@ static int svg_run(int argc, char **argv)
 	if (fk_svg_opts_check(&so))
 		return FK_EXIT_USAGE;
 	bool samples = so.flamechart || !isnan(so.range_start) || !isnan(so.range_end);
-	fk_profile *p = fk_profile_new(samples ? FK_PROFILE_SAMPLES : 0);
-	if (!p) {
-		cli_err("out of memory");
-		return FK_EXIT_ERROR;
-	}
-	int status = cli_load(p, files, nfiles, &po);
-	if (status == FK_EXIT_ERROR) {
-		fk_profile_free(p);
+	int status;
+	fk_profile *p = cli_read(samples ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, NULL, NULL,
+				 &status);
+	if (!p)
 		return status;
-	}
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {
 		fk_profile_free(p);

@@ -203,6 +203,29 @@ int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
 	return skipped ? FK_EXIT_SKIPPED : FK_EXIT_OK;
 }
 
+fk_profile *cli_read(unsigned flags, char **files, int n, const fk_parse_opts *o,
+		     const char *keep, const char *drop, int *status)
+{
+	fk_profile *p = fk_profile_new(flags);
+	if (!p) {
+		cli_err("out of memory");
+		*status = FK_EXIT_ERROR;
+		return NULL;
+	}
+	*status = cli_load(p, files, n, o);
+	if (*status == FK_EXIT_ERROR) {
+		fk_profile_free(p);
+		return NULL;
+	}
+	/* stack filters keep the per-sample records of the stacks they keep */
+	int frc = cli_filter(&p, keep, drop);
+	if (frc != FK_EXIT_OK) {
+		*status = frc;
+		return NULL;
+	}
+	return p;
+}
+
 int cli_out_open(cli_out *o, const char *path)
 {
 	memset(o, 0, sizeof(*o));
