@@ -14,7 +14,10 @@ b=$(weight_of d.folded ';main;a;b;spin$')
 c=$(weight_of d.folded ';main;c;spin$')
 echo "b=$b c=$c"
 [ "$b" -gt 0 ] && [ "$c" -gt 0 ] || fail "user frames missing: $(head -5 d.folded)"
-assert_between "share of main;a;b" 68 82 "$(awk -v b="$b" -v c="$c" 'BEGIN { print 100 * b / (b + c) }')"
+# only fully unwound stacks count here: DWARF unwinding of the copied user stack
+# fails for some samples on a loaded machine, so the 3:1 split gets a wider
+# margin than the frame-pointer test (a wrong structure still fails: 50 or 100)
+assert_between "share of main;a;b" 65 85 "$(awk -v b="$b" -v c="$c" 'BEGIN { print 100 * b / (b + c) }')"
 # the same as collapsing the text by hand
 perf script -i d.data | "$FLAMEKIT" collapse > text.folded
 assert_files_eq text.folded d.folded
