@@ -814,23 +814,43 @@ static int ftab_init(struct ftab *f, size_t size)
 	return 0;
 }
 
+_Static_assert(offsetof(struct fent, hash) == 0, "table_double reads the hash first");
+_Static_assert(offsetof(struct sent, hash) == 0, "table_double reads the hash first");
+
+/* Double an open-addressing table whose entries start with a uint64_t hash
+ * (0 = empty slot): the new table, with the old one freed, or NULL with the
+ * old one kept. Shared by the frame-line and the stack tables. */
+static void *table_double(void *old, size_t n, size_t elem)
+{
+	size_t size = n * 2;
+	char *nt = table_alloc(size, elem);
+	if (!nt)
+		return NULL;
+	const char *ot = old;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t h, hj;
+		memcpy(&h, ot + i * elem, sizeof(h));
+		if (!h)
+			continue;
+		size_t j = h & (size - 1);
+		for (;; j = (j + 1) & (size - 1)) {
+			memcpy(&hj, nt + j * elem, sizeof(hj));
+			if (!hj)
+				break;
+		}
+		memcpy(nt + j * elem, ot + i * elem, elem);
+	}
+	table_free(old, n, elem);
+	return nt;
+}
+
 static int ftab_grow(struct ftab *f)
 {
-	size_t size = (f->mask + 1) * 2;
-	struct fent *nt = table_alloc(size, sizeof(*nt));
+	struct fent *nt = table_double(f->t, f->mask + 1, sizeof(*nt));
 	if (!nt)
 		return -FK_E_NOMEM;
-	for (size_t i = 0; i <= f->mask; i++) {
-		if (!f->t[i].hash)
-			continue;
-		size_t j = f->t[i].hash & (size - 1);
-		while (nt[j].hash)
-			j = (j + 1) & (size - 1);
-		nt[j] = f->t[i];
-	}
-	table_free(f->t, f->mask + 1, sizeof(*f->t));
 	f->t = nt;
-	f->mask = size - 1;
+	f->mask = f->mask * 2 + 1;
 	return 0;
 }
 
@@ -1173,21 +1193,11 @@ static void stack_add(struct pp *t, const uint32_t *k, size_t n, struct h128 hh,
 		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx, w };
 		t->sids_len += n;
 		if (++t->st_n * 2 > t->st_mask + 1) {
-			size_t size = (t->st_mask + 1) * 2;
-			struct sent *nt = table_alloc(size, sizeof(*nt));
+			struct sent *nt = table_double(t->st, t->st_mask + 1, sizeof(*nt));
 			if (!nt)
 				return set_err(t, -FK_E_NOMEM);
-			for (size_t q = 0; q <= t->st_mask; q++) {
-				if (!t->st[q].hash)
-					continue;
-				size_t j = t->st[q].hash & (size - 1);
-				while (nt[j].hash)
-					j = (j + 1) & (size - 1);
-				nt[j] = t->st[q];
-			}
-			table_free(t->st, t->st_mask + 1, sizeof(*t->st));
 			t->st = nt;
-			t->st_mask = size - 1;
+			t->st_mask = t->st_mask * 2 + 1;
 		}
 	}
 	if (t->keep_samples) {
