@@ -46,6 +46,8 @@ FK_HIDDEN int fk_profile_path_text(const fk_profile *p, uint32_t node, char **bu
 /* Bulk tree building (the perf parser): room for n more nodes (and every node already there
  * indexed); and a prefetch of the child-table slot of (parent, frame). */
 FK_HIDDEN int fk_profile_reserve_nodes(fk_profile *p, size_t n);
+/* Room for n more nodes, without indexing anything (see fk_profile_child_unindexed). */
+FK_HIDDEN int fk_profile_grow_nodes(fk_profile *p, size_t n);
 FK_HIDDEN void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame);
 /* fk_profile_child for a bulk build whose caller knows that no node added since the last
  * indexed lookup is the child: new nodes stay out of the child table until a lookup needs it. */

@@ -162,6 +162,7 @@ struct pp {
 	size_t ps_n, ps_cap;
 	uint64_t *soff; /* sorted view of the unique stacks, made by sort_stacks() */
 	uint32_t *slen, *sord;
+	uint32_t *leaf; /* each unique stack's leaf node, once built */
 	bool built;
 	uint32_t *key; /* the stack being looked up, root first */
 	size_t key_cap;
@@ -187,7 +188,6 @@ struct pp {
 	size_t tmp_n, tmp_cap;
 	uint32_t one;
 	struct h128 hv[64];
-	struct fent *hot; /* direct-mapped copy of recently used frame entries (L1/L2 sized) */
 	char *sbuf;
 	size_t sbuf_cap;
 	char *kbuf;
@@ -946,8 +946,6 @@ static inline void decode_res(struct pp *t, uint32_t r, const uint32_t **ids, ui
 	}
 }
 
-#define HOT_BITS 12
-#define HOT_SLOT(a) (((a) >> 40) & ((1u << HOT_BITS) - 1))
 
 static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uint32_t **ids,
 			uint32_t *nres, bool is_pname, const char *line, size_t llen)
@@ -955,17 +953,9 @@ static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uin
 	h.a |= 1ull << 63; /* 0 marks an empty slot */
 	uint32_t chk = (uint32_t)h.b;
 	size_t i = h.a & tab->mask;
-	struct fent *hot = is_pname ? NULL : &t->hot[HOT_SLOT(h.a)];
 	const struct fent *e;
-	if (hot && hot->hash == h.a && hot->check == chk) {
-		e = hot;
-		goto found;
-	}
 	for (; (e = &tab->t[i])->hash; i = (i + 1) & tab->mask) {
 		if (e->hash == h.a && e->check == chk) {
-			if (hot)
-				*hot = *e;
-found:
 			decode_res(t, e->res, ids, nres);
 			return 0;
 		}
@@ -994,8 +984,6 @@ found:
 					if (f->hash == g.a && f->check == (uint32_t)g.b) {
 						uint32_t r = f->res;
 						tab->t[i] = (struct fent){ h.a, chk, r };
-						if (hot)
-							*hot = tab->t[i];
 						if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
 							return -FK_E_NOMEM;
 						decode_res(t, r, ids, nres);
@@ -1029,8 +1017,6 @@ found:
 		t->rids_len += nr + 1;
 	}
 	tab->t[i] = (struct fent){ h.a, chk, res };
-	if (hot)
-		*hot = tab->t[i];
 	if (g_ok) {
 		t->fc2.t[gj] = (struct fent){ g.a, (uint32_t)g.b, res };
 		if (++t->fc2.n * 2 > t->fc2.mask + 1 && ftab_grow(&t->fc2))
@@ -1131,8 +1117,28 @@ static inline __attribute__((always_inline)) struct h128 frame_key(const struct 
 	return hash128(l + k0, kend - k0, HK1 * (flags + 1));
 }
 
-static inline struct h128 frame_hash(const struct pp *t, const char *l, size_t len)
+static inline __attribute__((always_inline)) struct h128 frame_hash(const struct pp *t, const char *l,
+								   size_t len)
 {
+#if defined(__SSE2__)
+	/* perf's own layout: a tab, the address right-aligned in 16 columns, a blank. Checked
+	 * in one vector compare; the key is the one frame_key computes for such a line. */
+	if (FK_LIKELY(len >= 19 && l[0] == '\t' && l[17] == ' ')) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(l + 1));
+		__m128i lo = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		__m128i dig = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+					    _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+		__m128i hex = _mm_and_si128(_mm_cmpgt_epi8(lo, _mm_set1_epi8('a' - 1)),
+					    _mm_cmplt_epi8(lo, _mm_set1_epi8('f' + 1)));
+		unsigned sp = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+		unsigned hx = (unsigned)_mm_movemask_epi8(_mm_or_si128(dig, hex));
+		if ((sp | hx) == 0xffff && !(sp & (sp + 1)) && hx) {
+			bool whole = t->pc_key || l[18] == '(';
+			size_t k0 = whole ? 1 + (size_t)__builtin_popcount(sp) : 17;
+			return hash128(l + k0, len - k0, HK1 * ((1u | (unsigned)whole << 1) + 1));
+		}
+	}
+#endif
 	bool ok;
 	return frame_key(t, l, len, false, &ok);
 }
@@ -1162,6 +1168,30 @@ static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
 	}
 	if (n && (rc = push_frames(t, ids, n)))
 		set_err(t, rc);
+}
+
+/* The common case inline: a cached line of one frame, room for it in fr. */
+static inline __attribute__((always_inline)) void frame_line_fast(struct pp *t, const char *l,
+								  size_t len, struct h128 h)
+{
+	if (FK_LIKELY(t->have_pname)) {
+		uint64_t ha = h.a | 1ull << 63;
+		uint32_t chk = (uint32_t)(t->java ? h.b ^ JAVA_MARK : h.b);
+		const struct fent *tab = t->fc.t;
+		for (size_t i = ha & t->fc.mask;; i = (i + 1) & t->fc.mask) {
+			const struct fent *e = &tab[i];
+			if (e->hash == ha && e->check == chk) {
+				if (FK_LIKELY(e->res < RES_MULTI && t->fr_n < t->fr_cap)) {
+					t->fr[t->fr_n++] = e->res;
+					return;
+				}
+				break;
+			}
+			if (!e->hash)
+				break;
+		}
+	}
+	frame_line_h(t, l, len, h);
 }
 
 static void frame_line(struct pp *t, const char *l, size_t len)
@@ -1263,7 +1293,7 @@ static void end_sample(struct pp *t)
 }
 
 struct sortctx {
-	const struct pp *t;
+	const uint32_t *ids;
 	const uint64_t *off;
 	const uint32_t *len;
 };
@@ -1272,12 +1302,81 @@ static int stack_cmp(const void *a, const void *b, void *arg)
 {
 	const struct sortctx *c = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const uint32_t *p = c->t->sids + c->off[x], *q = c->t->sids + c->off[y];
+	const uint32_t *p = c->ids + c->off[x], *q = c->ids + c->off[y];
 	uint32_t n = c->len[x] < c->len[y] ? c->len[x] : c->len[y];
 	for (uint32_t i = 0; i < n; i++)
 		if (p[i] != q[i])
 			return p[i] < q[i] ? -1 : 1;
 	return (c->len[x] > c->len[y]) - (c->len[x] < c->len[y]);
+}
+
+/* Sort ord[0..ns) by the id sequences (ids + off[x], len[x] ids) in stack_cmp's order,
+ * all of which share their first d ids. Most-significant first: ids d..d+2 (+1, 21 bits
+ * each; 0 past the end) make a 63-bit key, sorted by radix (11 bits a pass); runs of
+ * equal keys go one level deeper; small runs are compared whole. */
+static void sort_seqs_at(uint32_t *ord, size_t ns, const struct sortctx *sc, uint32_t d, uint64_t *key,
+			 uint64_t *k2, uint32_t *tmp)
+{
+	if (ns < 64) {
+		qsort_r(ord, ns, sizeof(*ord), stack_cmp, (void *)sc);
+		return;
+	}
+	for (size_t i = 0; i < ns; i++) {
+		uint32_t x = ord[i], n = sc->len[x];
+		const uint32_t *q = sc->ids + sc->off[x];
+		uint64_t k = 0;
+		for (uint32_t j = d; j < d + 3; j++) {
+			uint64_t v = j < n ? (uint64_t)q[j] + 1 : 0;
+			if (v >= 1u << 21) { /* ids past 2^21 - 2: compare whole */
+				qsort_r(ord, ns, sizeof(*ord), stack_cmp, (void *)sc);
+				return;
+			}
+			k = k << 21 | v;
+		}
+		key[i] = k;
+	}
+	uint32_t cnt[2048];
+	for (unsigned sh = 0; sh < 63; sh += 11) {
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t i = 0; i < ns; i++)
+			cnt[key[i] >> sh & 2047]++;
+		uint32_t sum = 0;
+		for (size_t b = 0; b < 2048; b++) {
+			uint32_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < ns; i++) {
+			uint32_t o = cnt[key[i] >> sh & 2047]++;
+			k2[o] = key[i];
+			tmp[o] = ord[i];
+		}
+		memcpy(key, k2, ns * sizeof(*key));
+		memcpy(ord, tmp, ns * sizeof(*ord));
+	}
+	for (size_t i = 0; i < ns;) {
+		size_t j = i + 1;
+		while (j < ns && key[j] == key[i])
+			j++;
+		/* equal keys with the last id present: they go on past d + 3 */
+		if (j - i > 1 && (key[i] & ((1u << 21) - 1)))
+			sort_seqs_at(ord + i, j - i, sc, d + 3, key + i, k2 + i, tmp + i);
+		i = j;
+	}
+}
+
+static void sort_seqs(uint32_t *ord, size_t ns, const uint32_t *ids, const uint64_t *off,
+		      const uint32_t *len)
+{
+	struct sortctx sc = { ids, off, len };
+	uint64_t *key = malloc(2 * ns * sizeof(*key));
+	uint32_t *tmp = malloc(ns * sizeof(*tmp));
+	if (key && tmp)
+		sort_seqs_at(ord, ns, &sc, 0, key, key + ns, tmp);
+	else
+		qsort_r(ord, ns, sizeof(*ord), stack_cmp, &sc);
+	free(key);
+	free(tmp);
 }
 
 /* Order the unique stacks of t root-first (needs only t: the second thread does it before
@@ -1302,15 +1401,32 @@ static int sort_stacks(struct pp *t)
 	}
 	for (size_t i = 0; i < ns; i++)
 		t->sord[i] = (uint32_t)i;
-	struct sortctx sc = { t, t->soff, t->slen };
-	qsort_r(t->sord, ns, sizeof(*t->sord), stack_cmp, &sc);
+	sort_seqs(t->sord, ns, t->sids, t->soff, t->slen);
 	return 0;
+}
+
+/* The index in base's unique stacks of seq (mapped through fmap into buf), or UINT32_MAX. */
+static uint32_t base_stack(const struct pp *base, const uint32_t *seq, uint32_t n, const uint32_t *fmap,
+			   uint32_t *buf)
+{
+	for (uint32_t k = 0; k < n; k++)
+		buf[k] = fmap[seq[k]];
+	struct h128 hh = hash128((const char *)buf, n * sizeof(uint32_t), HK2);
+	uint64_t h = hh.a | 1ull << 63;
+	for (size_t i = h & base->st_mask; base->st[i].hash; i = (i + 1) & base->st_mask) {
+		const struct sent *e = &base->st[i];
+		if (e->hash == h && e->check == hh.b && e->n == n)
+			return e->idx;
+	}
+	return UINT32_MAX;
 }
 
 /* Put the unique stacks of t into dst (fmap: t's name ids -> dst's, or NULL when t parsed
  * into dst itself), then the weights, or the samples in input order. In sorted order a
- * stack shares its longest prefix with the one before, so only new nodes are looked up. */
-static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
+ * stack shares its longest prefix with the one before, so only new nodes are looked up.
+ * base: a context whose stacks are already in dst (its leaves kept): t's stacks that it
+ * has go straight to those leaves, with no walk down the tree. */
+static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const struct pp *base)
 {
 	size_t ns = t->nstk;
 	if (t->built || !ns)
@@ -1319,9 +1435,11 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 	int rc = sort_stacks(t);
 	if (rc)
 		return rc;
+	if (base && (!base->built || (base->nstk && !base->leaf)))
+		base = NULL;
 	const uint64_t *off = t->soff;
 	const uint32_t *len = t->slen, *ord = t->sord;
-	uint32_t *leaf = malloc(ns * sizeof(*leaf)), *path = NULL;
+	uint32_t *leaf = t->leaf = malloc(ns * sizeof(*leaf)), *path = NULL;
 	size_t path_cap = 0;
 	if (!leaf)
 		return -FK_E_NOMEM;
@@ -1333,6 +1451,16 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t x = ord[i], n = len[x], l = 0;
 		const uint32_t *seq = t->sids + off[x];
+		if (base && fmap) {
+			if (FK_GROW(path, path_cap, n)) {
+				rc = -FK_E_NOMEM;
+				goto out;
+			}
+			uint32_t y = base_stack(base, seq, n, fmap, path);
+			leaf[x] = y == UINT32_MAX ? FK_NONE : base->leaf[y];
+			if (y != UINT32_MAX)
+				continue;
+		}
 		while (prev && l < n && l < prevn && seq[l] == prev[l])
 			l++;
 		total += n - l;
@@ -1345,6 +1473,8 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 	prevn = 0;
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t x = ord[i], n = len[x];
+		if (base && fmap && leaf[x] != FK_NONE)
+			continue; /* skipping keeps the order: the stacks between share what prev shares */
 		const uint32_t *seq = t->sids + off[x];
 		if (FK_GROW(path, path_cap, n)) {
 			rc = -FK_E_NOMEM;
@@ -1382,7 +1512,117 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 		}
 	}
 out:
-	free(leaf);
+	free(path);
+	return rc;
+}
+
+/* Order of two id sequences, and the length of their common prefix in *lcp. */
+static int seq_cmp(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t *lcp)
+{
+	uint32_t n = na < nb ? na : nb, i = 0;
+	while (i < n && a[i] == b[i])
+		i++;
+	*lcp = i;
+	if (i < n)
+		return a[i] < b[i] ? -1 : 1;
+	return (na > nb) - (na < nb);
+}
+
+/* build_tree for the second thread's stacks when dst holds exactly base's (built from
+ * nothing): no index of children is needed. t's stacks, mapped to dst's ids and sorted,
+ * are walked along base's sorted ones; the longest prefix a new stack shares with the
+ * tree is the one it shares with its neighbour before or after it in that order (base's,
+ * or the new stack added just before), and the nodes of that prefix are the neighbour's
+ * leaf and its parents. Only the rest is created. */
+static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const struct pp *base)
+{
+	size_t ns = t->nstk;
+	if (t->built || !ns)
+		return 0;
+	t->built = true;
+	int rc = sort_stacks(t);
+	if (rc)
+		return rc;
+	uint32_t *ids = malloc((t->sids_len ? t->sids_len : 1) * sizeof(*ids));
+	uint32_t *ord = malloc(ns * sizeof(*ord)), *path = NULL;
+	uint32_t *leaf = t->leaf = malloc(ns * sizeof(*leaf));
+	size_t path_cap = 0, nodes_n;
+	if (!ids || !ord || !leaf) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < t->sids_len; i++)
+		ids[i] = fmap[t->sids[i]];
+	for (size_t i = 0; i < ns; i++)
+		ord[i] = (uint32_t)i;
+	sort_seqs(ord, ns, ids, t->soff, t->slen);
+	/* new nodes: at most every frame of every stack */
+	if ((rc = fk_profile_grow_nodes(dst, t->sids_len)))
+		goto out;
+	const fk_node *nodes = fk_profile_nodes(dst, &nodes_n);
+	const uint32_t *bord = base->sord, *blen = base->slen;
+	const uint64_t *boff = base->soff;
+	size_t bi = 0, bn = base->nstk;
+	const uint32_t *prev = NULL; /* the last new stack: path[] holds its nodes */
+	uint32_t prevn = 0;
+	for (size_t j = 0; j < ns; j++) {
+		uint32_t x = ord[j], n = t->slen[x], lq = 0, lp = 0, lv = 0;
+		const uint32_t *seq = ids + t->soff[x];
+		int c = 1;
+		while (bi < bn && (c = seq_cmp(base->sids + boff[bord[bi]], blen[bord[bi]], seq, n, &lq)) < 0)
+			bi++;
+		if (bi < bn && c == 0) {
+			leaf[x] = base->leaf[bord[bi]];
+			continue;
+		}
+		if (bi == bn)
+			lq = 0;
+		if (bi > 0)
+			seq_cmp(base->sids + boff[bord[bi - 1]], blen[bord[bi - 1]], seq, n, &lp);
+		if (prev)
+			seq_cmp(prev, prevn, seq, n, &lv);
+		if (FK_GROW(path, path_cap, n)) {
+			rc = -FK_E_NOMEM;
+			goto out;
+		}
+		uint32_t l = lv;
+		if (lp > l || lq > l) {
+			/* the nodes of the prefix: a base neighbour's leaf and its parents */
+			uint32_t y = lp >= lq ? bord[bi - 1] : bord[bi], ny = blen[y];
+			l = lp >= lq ? lp : lq;
+			uint32_t nd = base->leaf[y];
+			for (uint32_t k = ny; k-- > 0; nd = nodes[nd].parent)
+				if (k < l)
+					path[k] = nd;
+		}
+		for (uint32_t k = l; k < n; k++) {
+			int64_t nc = fk_profile_child_unindexed(dst, k ? path[k - 1] : 0, seq[k]);
+			if (nc < 0) {
+				rc = (int)nc;
+				goto out;
+			}
+			path[k] = (uint32_t)nc;
+		}
+		nodes = fk_profile_nodes(dst, &nodes_n); /* reserved: never moves, but be exact */
+		leaf[x] = path[n - 1];
+		prev = seq;
+		prevn = n;
+	}
+	if (!t->keep_samples) {
+		for (size_t i = 0; i < ns && !rc; i++)
+			rc = fk_profile_add_to_node(dst, leaf[i], 0, t->sw[i], NULL);
+	} else {
+		for (size_t i = 0; i < t->ps_n && !rc; i++) {
+			const struct psamp *sp = &t->ps[i];
+			fk_sample_info in = { .time = sp->time, .pid = sp->pid, .tid = sp->tid, .cpu = sp->cpu };
+			if (sp->comm)
+				in.comm = fk_profile_name(t->p, sp->comm, &in.comm_len);
+			rc = fk_profile_add_to_node(dst, leaf[sp->stk], 0, sp->weight, &in);
+		}
+	}
+out:
+	free(ids);
+	free(ord);
 	free(path);
 	return rc;
 }
@@ -1608,9 +1848,7 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 				if (ll && (l[0] == '\t' || l[0] == ' ')) {
 					struct h128 h = frame_hash(t, l, ll);
 					t->hv[i - i0] = h;
-					uint64_t ha = h.a | 1ull << 63;
-					if (t->hot[HOT_SLOT(ha)].hash != ha)
-						__builtin_prefetch(&t->fc.t[ha & t->fc.mask]);
+					__builtin_prefetch(&t->fc.t[h.a & t->fc.mask]);
 				}
 				l = le + 1;
 			}
@@ -1619,7 +1857,7 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 				size_t ll = (size_t)(le - ls);
 				t->lineno++;
 				if (ll && (ls[0] == '\t' || ls[0] == ' '))
-					frame_line_h(t, ls, ll, t->hv[i - i0]);
+					frame_line_fast(t, ls, ll, t->hv[i - i0]);
 				else
 					one_line(t, ls, ll);
 				ls = le + 1;
@@ -1673,10 +1911,9 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 	}
 	t->warns = calloc(t->maxwarns + 1, sizeof(*t->warns));
 	t->ends = malloc(CHUNK * sizeof(uint32_t));
-	t->hot = calloc(1u << HOT_BITS, sizeof(*t->hot));
 	t->st = calloc(4096, sizeof(*t->st));
 	t->st_mask = 4095;
-	if (!t->warns || !t->ends || !t->st || !t->hot || ftab_init(&t->fc, 16384) || ftab_init(&t->fc2, 4096) ||
+	if (!t->warns || !t->ends || !t->st || ftab_init(&t->fc, 16384) || ftab_init(&t->fc2, 4096) ||
 	    ftab_init(&t->pc, 256))
 		return -FK_E_NOMEM;
 	return 0;
@@ -1694,6 +1931,7 @@ static void pp_fini(struct pp *t)
 	free(t->soff);
 	free(t->slen);
 	free(t->sord);
+	free(t->leaf);
 	free(t->ps);
 	free(t->key);
 	free(t->pkey);
@@ -1703,7 +1941,6 @@ static void pp_fini(struct pp *t)
 	free(t->sbuf);
 	free(t->kbuf);
 	free(t->ends);
-	free(t->hot);
 	free(t->ibuf);
 	free(t->warns);
 	for (size_t i = 0; i < t->nm_n; i++)
@@ -1817,6 +2054,7 @@ struct drv {
 	struct pp *last; /* the context that parsed the end of the input */
 	uint64_t split_min;
 	uint64_t orphans; /* frame lines seen outside any sample */
+	bool fresh; /* the profile held nothing before: the second half merges without an index */
 };
 
 /* The second thread's state and profile, made the first time a region is split. */
@@ -2027,8 +2265,8 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	parse_fd_region(&d->t1, fd, start, b, o, true);
 	/* the first half is complete: its tree goes in while the second half is parsed, and
 	 * is indexed for the second half's lookups (reserving no nodes does just that) */
-	int brc = d->t1.err ? 0 : build_tree(&d->t1, c->p, NULL);
-	if (!brc && !d->t1.err)
+	int brc = d->t1.err ? 0 : build_tree(&d->t1, c->p, NULL, NULL);
+	if (!brc && !d->t1.err && !d->fresh)
 		brc = fk_profile_reserve_nodes(c->p, 0);
 	if (brc)
 		set_err(&d->t1, brc);
@@ -2056,6 +2294,9 @@ static int perf_parse(fk_parse_ctx *c)
 	if (rc)
 		goto out;
 	d.threads = o->threads >= 2;
+	size_t nn;
+	fk_profile_nodes(c->p, &nn);
+	d.fresh = nn == 1;
 	/* Inputs smaller than this are not split (tests lower it to split tiny inputs). */
 	const char *sm = getenv("FLAMEKIT_SPLIT_MIN");
 	d.split_min = sm ? strtoull(sm, NULL, 10) : 8u << 20;
@@ -2104,11 +2345,12 @@ static int perf_parse(fk_parse_ctx *c)
 			    c->st->samples ? "" : " (perf script prints no blank lines without callchains: record with -g)");
 	}
 	if (!rc)
-		rc = build_tree(&d.t1, c->p, NULL);
+		rc = build_tree(&d.t1, c->p, NULL, NULL);
 	if (!rc && d.t2_ok) {
 		uint32_t *m = map_names(c->p, d.t2.p, &rc);
 		if (m)
-			rc = build_tree(&d.t2, c->p, m);
+			rc = d.fresh && d.t1.built ? merge_tree(&d.t2, c->p, m, &d.t1)
+					       : build_tree(&d.t2, c->p, m, &d.t1);
 		free(m);
 	}
 	if (!rc && !c->st->samples && d.orphans)

@@ -3,6 +3,7 @@
  * filter, and folded / samples output. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,12 @@ int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 	/* a bulk build adds through fk_profile_child_unindexed, which needs every node that
 	 * is already there in the table (and grows none) */
 	return p->nindexed < p->nnodes ? child_tab_fresh(p) : 0;
+}
+
+int fk_profile_grow_nodes(fk_profile *p, size_t n)
+{
+	size_t need = p->nnodes + n;
+	return need < n || FK_GROW(p->nodes, p->nodes_cap, need) ? -FK_E_NOMEM : 0;
 }
 
 void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame)
@@ -606,7 +613,7 @@ static int entry_cmp(const void *a, const void *b, void *ctx)
 }
 
 struct outbuf {
-	FILE *f;
+	FILE *f;   /* NULL: the text stays in b, which grows */
 	char *b;
 	size_t len, cap;
 	int err;
@@ -614,6 +621,8 @@ struct outbuf {
 
 static void ob_flush(struct outbuf *o)
 {
+	if (!o->f)
+		return;
 	if (o->len && fwrite(o->b, 1, o->len, o->f) != o->len)
 		o->err = -FK_E_WRITE;
 	o->len = 0;
@@ -622,11 +631,24 @@ static void ob_flush(struct outbuf *o)
 static void ob_put(struct outbuf *o, const char *s, size_t n)
 {
 	if (o->len + n > o->cap) {
-		ob_flush(o);
-		if (n > o->cap) {
-			if (fwrite(s, 1, n, o->f) != n)
-				o->err = -FK_E_WRITE;
-			return;
+		if (!o->f) {
+			size_t cap = o->cap;
+			while (o->len + n > cap)
+				cap *= 2;
+			char *nb = realloc(o->b, cap);
+			if (!nb) {
+				o->err = -FK_E_NOMEM;
+				return;
+			}
+			o->b = nb;
+			o->cap = cap;
+		} else {
+			ob_flush(o);
+			if (n > o->cap) {
+				if (fwrite(s, 1, n, o->f) != n)
+					o->err = -FK_E_WRITE;
+				return;
+			}
 		}
 	}
 	memcpy(o->b + o->len, s, n);
@@ -644,9 +666,29 @@ static void put_counts(struct outbuf *o, const fk_profile *p, const fk_node *nd)
 	ob_put(o, "\n", 1);
 }
 
-int fk_profile_write_folded(const fk_profile *p, FILE *f)
+/* Push the entries of parent's children (sorted) onto ents. */
+static int push_group(const fk_profile *p, uint32_t parent, struct entry **ents, size_t *nents,
+		      size_t *cap)
 {
-	struct outbuf o = { .f = f, .cap = 1 << 16 };
+	size_t start = *nents;
+	for (uint32_t c = p->nodes[parent].first_child; c != FK_NONE; c = p->nodes[c].next_sibling) {
+		bool has_self = p->nodes[c].self[0] != 0 || p->nodes[c].self[1] != 0;
+		bool has_kids = p->nodes[c].first_child != FK_NONE;
+		if (FK_GROW(*ents, *cap, *nents + 2))
+			return -FK_E_NOMEM;
+		if (has_self)
+			(*ents)[(*nents)++] = (struct entry){ c, 1 };
+		if (has_kids)
+			(*ents)[(*nents)++] = (struct entry){ c, 0 };
+	}
+	if (*nents - start > 1) /* most groups of a deep tree hold one entry */
+		qsort_r(*ents + start, *nents - start, sizeof(**ents), entry_cmp, (void *)p);
+	return 0;
+}
+
+/* Write the lines of the root's entries first[0..n) (in order) and everything below them. */
+static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry *first, size_t n)
+{
 	struct entry *ents = NULL;         /* stack of sibling groups */
 	size_t nents = 0, ents_cap = 0;
 	struct level { size_t start, next, end, pathlen; } *lv = NULL;
@@ -655,29 +697,20 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 	size_t path_cap = 0;
 	int err = 0;
 
-	o.b = malloc(o.cap);
-	if (!o.b)
-		return -FK_E_NOMEM;
-	/* Push the root's children as the first group. */
+	if (FK_GROW(ents, ents_cap, n + 1)) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	memcpy(ents, first, n * sizeof(*ents));
+	nents = n;
 	uint32_t parent = 0;
-	size_t pathlen = 0;
-	for (;;) {
-		/* Open the group of `parent`'s children. */
-		size_t start = nents;
-		for (uint32_t c = p->nodes[parent].first_child; c != FK_NONE; c = p->nodes[c].next_sibling) {
-			bool has_self = p->nodes[c].self[0] != 0 || p->nodes[c].self[1] != 0;
-			bool has_kids = p->nodes[c].first_child != FK_NONE;
-			if (FK_GROW(ents, ents_cap, nents + 2)) {
-				err = -FK_E_NOMEM;
+	size_t pathlen = 0, start = 0;
+	for (bool opened = true;; opened = false) {
+		if (!opened) {
+			start = nents;
+			if ((err = push_group(p, parent, &ents, &nents, &ents_cap)))
 				goto out;
-			}
-			if (has_self)
-				ents[nents++] = (struct entry){ c, 1 };
-			if (has_kids)
-				ents[nents++] = (struct entry){ c, 0 };
 		}
-		if (nents - start > 1) /* most groups of a deep tree hold one entry */
-			qsort_r(ents + start, nents - start, sizeof(*ents), entry_cmp, (void *)p);
 		if (FK_GROW(lv, lv_cap, nlv + 1)) {
 			err = -FK_E_NOMEM;
 			goto out;
@@ -686,7 +719,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 		/* Walk groups until one entry needs descending. */
 		for (;;) {
 			if (!nlv)
-				goto done;
+				goto out;
 			struct level *L = &lv[nlv - 1];
 			if (L->next == L->end) {
 				nents = L->start;
@@ -706,10 +739,10 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			memcpy(path + pl, p->str + ne->off, ne->len);
 			pl += ne->len;
 			if (e.own) {
-				ob_put(&o, path, pl);
-				put_counts(&o, p, &p->nodes[e.node]);
-				if (o.err) {
-					err = o.err;
+				ob_put(o, path, pl);
+				put_counts(o, p, &p->nodes[e.node]);
+				if (o->err) {
+					err = o->err;
 					goto out;
 				}
 				continue;
@@ -719,7 +752,78 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			break;
 		}
 	}
-done:
+out:
+	free(ents);
+	free(lv);
+	free(path);
+	return err;
+}
+
+struct slice_job {
+	const fk_profile *p;
+	const struct entry *first;
+	size_t n;
+	struct outbuf o;
+	int err;
+};
+
+static void *slice_run(void *arg)
+{
+	struct slice_job *j = arg;
+	j->err = write_slice(j->p, &j->o, j->first, j->n);
+	return NULL;
+}
+
+/* Below this many nodes one thread writes everything. */
+#define WRITE_SPLIT_MIN 200000
+
+int fk_profile_write_folded_threads(const fk_profile *p, FILE *f, unsigned threads)
+{
+	struct outbuf o = { .f = f, .cap = 1 << 16 };
+	struct entry *roots = NULL;
+	size_t nroots = 0, roots_cap = 0;
+	uint32_t *size = NULL;
+	struct slice_job j = { .p = p, .o = { .f = NULL, .cap = 1 << 20 } };
+	bool spawned = false;
+	pthread_t th;
+	int err;
+
+	o.b = malloc(o.cap);
+	if (!o.b || (err = push_group(p, 0, &roots, &nroots, &roots_cap))) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	size_t m = nroots;
+	const char *sm = getenv("FLAMEKIT_WRITE_SPLIT_MIN"); /* tests split tiny profiles */
+	size_t split_min = sm ? strtoull(sm, NULL, 10) : WRITE_SPLIT_MIN;
+	if (threads >= 2 && p->nnodes >= split_min && nroots >= 2 &&
+	    (size = malloc(p->nnodes * sizeof(*size))) && (j.o.b = malloc(j.o.cap))) {
+		/* Split the root's entries where half the nodes lie before: each node's parent
+		 * comes before it, so one backward pass sums the subtrees. */
+		for (size_t i = 0; i < p->nnodes; i++)
+			size[i] = 1;
+		for (size_t i = p->nnodes; i-- > 1;)
+			size[p->nodes[i].parent] += size[i];
+		size_t half = (p->nnodes - 1) / 2, sum = 0;
+		for (m = 0; m + 1 < nroots && sum < half; m++)
+			sum += roots[m].own ? 1 : size[roots[m].node];
+		j.first = roots + m;
+		j.n = nroots - m;
+		spawned = pthread_create(&th, NULL, slice_run, &j) == 0;
+		if (!spawned)
+			m = nroots;
+	}
+	err = write_slice(p, &o, roots, m);
+	if (spawned) {
+		pthread_join(th, NULL);
+		if (!err)
+			err = j.err ? j.err : j.o.err;
+		if (!err) {
+			ob_flush(&o);
+			if (j.o.len && fwrite(j.o.b, 1, j.o.len, f) != j.o.len)
+				o.err = -FK_E_WRITE;
+		}
+	}
 	ob_flush(&o);
 	if (!err && o.err)
 		err = o.err;
@@ -727,11 +831,13 @@ done:
 		err = -FK_E_WRITE;
 out:
 	free(o.b);
-	free(ents);
-	free(lv);
-	free(path);
+	free(j.o.b);
+	free(roots);
+	free(size);
 	return err;
 }
+
+int fk_profile_write_folded(const fk_profile *p, FILE *f) { return fk_profile_write_folded_threads(p, f, 1); }
 
 int fk_profile_write_samples(const fk_profile *p, FILE *f)
 {

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# t-threads.sh - the two-thread perf script path against one thread, on seeded inputs built
+# to stress how the halves are joined: the second half's stacks are merged into the first
+# half's tree (new stacks beside old ones at every depth, stacks only one half has, runs of
+# hundreds of stacks sharing deep prefixes so the radix sort recurses; the folded text
+# written by two threads, split among the root's entries), for folded and
+# samples output, one file or several (the second file goes into a profile that already
+# holds the first: the indexed merge), split at many points.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 > /dev/null || skip "python3 not installed"
+
+gen() { # SEED SAMPLES > perf script text
+	python3 - "$1" "$2" << 'EOF'
+import random, sys
+seed, n = int(sys.argv[1]), int(sys.argv[2])
+r = random.Random(seed)
+comms = ["java", "server", "cxx app", "node"]
+# a small vocabulary for the shared top frames, a large one below: deep shared prefixes
+top = ["start_thread", "main", "run", "loop", "dispatch"]
+mid = ["f%d" % i for i in range(40)]
+low = ["g%d_%s" % (i, "x" * (i % 7)) for i in range(3000)]
+t = 1000.0
+for s in range(n):
+    comm = r.choice(comms)
+    pid = r.choice([11, 12, 13])
+    t += 0.0001
+    print("%s %d/%d [000] %.6f: %d cpu-clock:pppH: " % (comm, pid, pid, t, r.choice([1000, 250000])))
+    depth = r.randint(1, 30)
+    frames = []
+    for d in range(depth):
+        if d < 3:
+            frames.append(top[(d + (s % 2)) % len(top)])   # two families of 3-frame prefixes
+        elif d < 8:
+            frames.append(r.choice(mid[:6 + d]))
+        else:
+            frames.append(r.choice(low))
+    if r.random() < 0.1:
+        frames.append("[unknown]")
+    # perf prints the leaf first
+    for f in reversed(frames):
+        mod = "/tmp/perf-%d.map" % pid if f.startswith("g1") else "/usr/lib/libx.so"
+        print("\t%16x %s+0x%x (%s)" % (r.randrange(1 << 40), f, r.randrange(256), mod))
+    print()
+EOF
+}
+
+gen 1 6000 > "$TMP/a.ps"
+gen 2 3000 > "$TMP/b.ps"
+# the second half holds stacks the first has and many it has not
+cat "$TMP/a.ps" "$TMP/b.ps" > "$TMP/ab.ps"
+n=0
+for in in "$TMP/a.ps" "$TMP/ab.ps"; do
+	for o in "" "--pid" "--tid --all" "--samples"; do
+		# shellcheck disable=SC2086
+		"$FLAMEKIT" collapse $o "$in" > "$TMP/one" || fail "collapse $o"
+		[ "$(wc -l < "$TMP/one")" -gt 1000 ] || fail "too few stacks for the test to mean anything"
+		for split in 1 300000 700000; do
+			# shellcheck disable=SC2086
+			FLAMEKIT_SPLIT_MIN=$split FLAMEKIT_WRITE_SPLIT_MIN=$split "$FLAMEKIT" collapse --threads 2 $o "$in" > "$TMP/two" ||
+				fail "--threads 2 $o (split min $split)"
+			cmp -s "$TMP/one" "$TMP/two" || { diff "$TMP/one" "$TMP/two" | head -5 >&2; fail "$(basename "$in") [$o] split $split: two threads differ"; }
+			n=$((n + 1))
+		done
+	done
+	"$FLAMEKIT" collapse --emit samples "$in" > "$TMP/s1" || fail "samples"
+	FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 --emit samples "$in" > "$TMP/s2" || fail "samples, 2 threads"
+	cmp -s "$TMP/s1" "$TMP/s2" || { diff "$TMP/s1" "$TMP/s2" | head -5 >&2; fail "samples differ with two threads"; }
+	n=$((n + 1))
+done
+# several files: the second goes into a profile that already has the first's tree
+"$FLAMEKIT" collapse "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/one" || fail "three files"
+FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/two" || fail "three files, 2 threads"
+cmp -s "$TMP/one" "$TMP/two" || { diff "$TMP/one" "$TMP/two" | head -5 >&2; fail "three files: two threads differ"; }
+# the two-thread writer on a full disk: an error, not a short file that looks complete
+FLAMEKIT_WRITE_SPLIT_MIN=1 run_rc 1 "$FLAMEKIT" collapse --threads 2 -o /dev/full "$TMP/ab.ps" 2> "$TMP/err"
+assert_contains "$TMP/err" "/dev/full"
+FLAMEKIT_WRITE_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/ab.ps" > "$TMP/two"
+"$FLAMEKIT" collapse "$TMP/ab.ps" > "$TMP/one"
+cmp -s "$TMP/one" "$TMP/two" || fail "two-thread writer differs"
+# and the whole result is the merge of the parts
+"$FLAMEKIT" collapse "$TMP/ab.ps" > "$TMP/whole"
+"$FLAMEKIT" collapse "$TMP/a.ps" > "$TMP/pa"
+"$FLAMEKIT" collapse "$TMP/b.ps" > "$TMP/pb"
+"$FLAMEKIT" merge "$TMP/pa" "$TMP/pb" > "$TMP/merged" || fail "merge"
+assert_files_eq "$TMP/whole" "$TMP/merged"
+echo "ok: $n two-thread runs identical to one thread (folded, samples, several files)"
