@@ -8,14 +8,29 @@
 #define HAVE_X86 1
 #endif
 
-/* Emits the offsets of the set bits of mask (bit i = byte base + i). */
-#define EMIT_BITS(mask, base)                                                  \
-	do {                                                                   \
-		uint64_t m_ = (mask);                                          \
-		while (m_) {                                                   \
-			ends[n++] = (uint32_t)((base) + (size_t)__builtin_ctzll(m_)); \
-			m_ &= m_ - 1;                                          \
-		}                                                              \
+/* Emits the offsets of the set bits of mask (bit i = byte base + i). Lines average well
+ * over 64 bytes, so most masks hold zero, one or two bits: the first four are stored
+ * without branching (ends has room past its last entry), the rest in a loop. */
+#define EMIT_BITS(mask, base)                                                          \
+	do {                                                                           \
+		uint64_t m_ = (mask);                                                  \
+		size_t c_ = (size_t)__builtin_popcountll(m_);                          \
+		uint32_t b_ = (uint32_t)(base);                                        \
+		ends[n] = b_ + (uint32_t)__builtin_ctzll(m_ | 1ull << 63);             \
+		m_ &= m_ - 1;                                                          \
+		ends[n + 1] = b_ + (uint32_t)__builtin_ctzll(m_ | 1ull << 63);         \
+		m_ &= m_ - 1;                                                          \
+		ends[n + 2] = b_ + (uint32_t)__builtin_ctzll(m_ | 1ull << 63);         \
+		m_ &= m_ - 1;                                                          \
+		ends[n + 3] = b_ + (uint32_t)__builtin_ctzll(m_ | 1ull << 63);         \
+		if (FK_UNLIKELY(c_ > 4)) {                                             \
+			m_ &= m_ - 1;                                                  \
+			for (size_t k_ = 4; k_ < c_; k_++) {                           \
+				ends[n + k_] = b_ + (uint32_t)__builtin_ctzll(m_);     \
+				m_ &= m_ - 1;                                          \
+			}                                                              \
+		}                                                                      \
+		n += c_;                                                               \
 	} while (0)
 
 static size_t scan_scalar(const char *p, size_t len, uint32_t *ends, bool *nul)

@@ -1528,51 +1528,60 @@ static int seq_cmp(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t n
 	return (na > nb) - (na < nb);
 }
 
-/* build_tree for the second thread's stacks when dst holds exactly base's (built from
- * nothing): no index of children is needed. t's stacks, mapped to dst's ids and sorted,
- * are walked along base's sorted ones; the longest prefix a new stack shares with the
- * tree is the one it shares with its neighbour before or after it in that order (base's,
- * or the new stack added just before), and the nodes of that prefix are the neighbour's
- * leaf and its parents. Only the rest is created. */
-static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const struct pp *base)
+/* The second thread's stacks merged into a tree that holds exactly base's (built from
+ * nothing), with no index of children. t's stacks, mapped to dst's ids and sorted, are
+ * walked along base's sorted ones; the longest prefix a new stack shares with the tree is
+ * the one it shares with its neighbour before or after it in that order (base's, or the
+ * new stack added just before), and the nodes of that prefix are the neighbour's leaf and
+ * its parents. Only the rest is created.
+ * The plan (mapping, sorting, the walk) needs base's sorted stacks and dst's names but
+ * not base's tree: the second thread makes it while the first builds that tree. */
+struct mplan {
+	uint32_t *ids;   /* t's stacks in dst's ids (same offsets as t->sids) */
+	uint32_t *ord;   /* t's stacks sorted */
+	uint32_t *from;  /* per ord entry: base's equal stack, or the base stack to copy the
+			  * prefix from, or UINT32_MAX (the prefix is the previous new stack's) */
+	uint32_t *plen;  /* per ord entry: UINT32_MAX when equal to from, else the prefix length */
+	bool done;
+};
+
+static void mplan_free(struct mplan *m)
+{
+	free(m->ids);
+	free(m->ord);
+	free(m->from);
+	free(m->plen);
+	memset(m, 0, sizeof(*m));
+}
+
+static int merge_plan(struct mplan *m, const struct pp *t, const uint32_t *fmap, const struct pp *base)
 {
 	size_t ns = t->nstk;
-	if (t->built || !ns)
-		return 0;
-	t->built = true;
-	int rc = sort_stacks(t);
-	if (rc)
-		return rc;
-	uint32_t *ids = malloc((t->sids_len ? t->sids_len : 1) * sizeof(*ids));
-	uint32_t *ord = malloc(ns * sizeof(*ord)), *path = NULL;
-	uint32_t *leaf = t->leaf = malloc(ns * sizeof(*leaf));
-	size_t path_cap = 0, nodes_n;
-	if (!ids || !ord || !leaf) {
-		rc = -FK_E_NOMEM;
-		goto out;
-	}
+	m->ids = malloc((t->sids_len ? t->sids_len : 1) * sizeof(*m->ids));
+	m->ord = malloc((ns ? ns : 1) * sizeof(*m->ord));
+	m->from = malloc((ns ? ns : 1) * sizeof(*m->from));
+	m->plen = malloc((ns ? ns : 1) * sizeof(*m->plen));
+	if (!m->ids || !m->ord || !m->from || !m->plen)
+		return -FK_E_NOMEM;
 	for (size_t i = 0; i < t->sids_len; i++)
-		ids[i] = fmap[t->sids[i]];
+		m->ids[i] = fmap[t->sids[i]];
 	for (size_t i = 0; i < ns; i++)
-		ord[i] = (uint32_t)i;
-	sort_seqs(ord, ns, ids, t->soff, t->slen);
-	/* new nodes: at most every frame of every stack */
-	if ((rc = fk_profile_grow_nodes(dst, t->sids_len)))
-		goto out;
-	const fk_node *nodes = fk_profile_nodes(dst, &nodes_n);
+		m->ord[i] = (uint32_t)i;
+	sort_seqs(m->ord, ns, m->ids, t->soff, t->slen);
 	const uint32_t *bord = base->sord, *blen = base->slen;
 	const uint64_t *boff = base->soff;
 	size_t bi = 0, bn = base->nstk;
-	const uint32_t *prev = NULL; /* the last new stack: path[] holds its nodes */
+	const uint32_t *prev = NULL; /* the last new stack */
 	uint32_t prevn = 0;
 	for (size_t j = 0; j < ns; j++) {
-		uint32_t x = ord[j], n = t->slen[x], lq = 0, lp = 0, lv = 0;
-		const uint32_t *seq = ids + t->soff[x];
+		uint32_t x = m->ord[j], n = t->slen[x], lq = 0, lp = 0, lv = 0;
+		const uint32_t *seq = m->ids + t->soff[x];
 		int c = 1;
 		while (bi < bn && (c = seq_cmp(base->sids + boff[bord[bi]], blen[bord[bi]], seq, n, &lq)) < 0)
 			bi++;
 		if (bi < bn && c == 0) {
-			leaf[x] = base->leaf[bord[bi]];
+			m->from[j] = bord[bi];
+			m->plen[j] = UINT32_MAX;
 			continue;
 		}
 		if (bi == bn)
@@ -1581,17 +1590,48 @@ static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 			seq_cmp(base->sids + boff[bord[bi - 1]], blen[bord[bi - 1]], seq, n, &lp);
 		if (prev)
 			seq_cmp(prev, prevn, seq, n, &lv);
+		if (lp > lv || lq > lv) {
+			m->from[j] = lp >= lq ? bord[bi - 1] : bord[bi];
+			m->plen[j] = lp >= lq ? lp : lq;
+		} else {
+			m->from[j] = UINT32_MAX;
+			m->plen[j] = lv;
+		}
+		prev = seq;
+		prevn = n;
+	}
+	m->done = true;
+	return 0;
+}
+
+static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, const struct pp *base)
+{
+	size_t ns = t->nstk, nodes_n, path_cap = 0;
+	uint32_t *path = NULL, *leaf = t->leaf = malloc((ns ? ns : 1) * sizeof(*leaf));
+	int rc = 0;
+	t->built = true;
+	/* new nodes: at most every frame of every stack */
+	if (!leaf || (rc = fk_profile_grow_nodes(dst, t->sids_len))) {
+		rc = rc ? rc : -FK_E_NOMEM;
+		goto out;
+	}
+	const fk_node *nodes = fk_profile_nodes(dst, &nodes_n);
+	for (size_t j = 0; j < ns; j++) {
+		uint32_t x = m->ord[j], n = t->slen[x], y = m->from[j], l = m->plen[j];
+		if (l == UINT32_MAX) {
+			leaf[x] = base->leaf[y];
+			continue;
+		}
+		const uint32_t *seq = m->ids + t->soff[x];
 		if (FK_GROW(path, path_cap, n)) {
 			rc = -FK_E_NOMEM;
 			goto out;
 		}
-		uint32_t l = lv;
-		if (lp > l || lq > l) {
-			/* the nodes of the prefix: a base neighbour's leaf and its parents */
-			uint32_t y = lp >= lq ? bord[bi - 1] : bord[bi], ny = blen[y];
-			l = lp >= lq ? lp : lq;
+		if (y != UINT32_MAX) {
+			/* the nodes of the prefix: a base neighbour's leaf and its parents (else
+			 * path[] still holds the previous new stack's) */
 			uint32_t nd = base->leaf[y];
-			for (uint32_t k = ny; k-- > 0; nd = nodes[nd].parent)
+			for (uint32_t k = base->slen[y]; k-- > 0; nd = nodes[nd].parent)
 				if (k < l)
 					path[k] = nd;
 		}
@@ -1605,8 +1645,6 @@ static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 		}
 		nodes = fk_profile_nodes(dst, &nodes_n); /* reserved: never moves, but be exact */
 		leaf[x] = path[n - 1];
-		prev = seq;
-		prevn = n;
 	}
 	if (!t->keep_samples) {
 		for (size_t i = 0; i < ns && !rc; i++)
@@ -1621,9 +1659,23 @@ static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 		}
 	}
 out:
-	free(ids);
-	free(ord);
 	free(path);
+	return rc;
+}
+
+static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const struct pp *base,
+		      struct mplan *m)
+{
+	if (t->built || !t->nstk)
+		return 0;
+	int rc = sort_stacks(t);
+	if (!rc && !m->done) {
+		mplan_free(m);
+		rc = merge_plan(m, t, fmap, base);
+	}
+	if (!rc)
+		rc = merge_apply(m, t, dst, base);
+	t->built = true;
 	return rc;
 }
 
@@ -1804,7 +1856,7 @@ static void header_line(struct pp *t, const char *l, size_t len)
 /* ------------------------------------------------------------------ regions */
 
 #define CHUNK (64u << 10)
-#define BATCH 64
+#define AHEAD 16 /* lines hashed ahead (a power of two) */
 
 static inline void one_line(struct pp *t, const char *l, size_t len)
 {
@@ -1837,31 +1889,31 @@ static void parse_region(struct pp *t, const char *buf, size_t len, const fk_par
 			t->saw_nul = true;
 			t->nul_line = t->lineno + k + 1;
 		}
-		/* Lines go in batches: first every frame line's fingerprint is computed and its
-		 * cache slot prefetched, so the table misses overlap instead of queueing. */
-		for (size_t i0 = 0; i0 < cnt; i0 += BATCH) {
-			size_t i1 = cnt - i0 < BATCH ? cnt : i0 + BATCH;
-			const char *l = ls;
-			for (size_t i = i0; i < i1; i++) {
-				const char *le = p + t->ends[i];
-				size_t ll = (size_t)(le - l);
-				if (ll && (l[0] == '\t' || l[0] == ' ')) {
-					struct h128 h = frame_hash(t, l, ll);
-					t->hv[i - i0] = h;
+		/* Each frame line's fingerprint is computed AHEAD lines before the line is
+		 * handled, and its cache slot prefetched then: the table misses overlap with the
+		 * work of the lines in between (a burst of prefetches would stall on the CPU's
+		 * few miss buffers). */
+		const char *la = ls;
+		size_t ia = 0;
+		for (size_t i = 0; i < cnt; i++) {
+			for (size_t stop = i + AHEAD < cnt ? i + AHEAD : cnt; ia < stop; ia++) {
+				const char *le = p + t->ends[ia];
+				size_t ll = (size_t)(le - la);
+				if (ll && (la[0] == '\t' || la[0] == ' ')) {
+					struct h128 h = frame_hash(t, la, ll);
+					t->hv[ia % AHEAD] = h;
 					__builtin_prefetch(&t->fc.t[h.a & t->fc.mask]);
 				}
-				l = le + 1;
+				la = le + 1;
 			}
-			for (size_t i = i0; i < i1; i++) {
-				const char *le = p + t->ends[i];
-				size_t ll = (size_t)(le - ls);
-				t->lineno++;
-				if (ll && (ls[0] == '\t' || ls[0] == ' '))
-					frame_line_fast(t, ls, ll, t->hv[i - i0]);
-				else
-					one_line(t, ls, ll);
-				ls = le + 1;
-			}
+			const char *le = p + t->ends[i];
+			size_t ll = (size_t)(le - ls);
+			t->lineno++;
+			if (ll && (ls[0] == '\t' || ls[0] == ' '))
+				frame_line_fast(t, ls, ll, t->hv[i % AHEAD]);
+			else
+				one_line(t, ls, ll);
+			ls = le + 1;
 		}
 		if (cnt == 0 && n == CHUNK) {
 			/* a line longer than a chunk */
@@ -1910,7 +1962,7 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 		t->ev.set = true;
 	}
 	t->warns = calloc(t->maxwarns + 1, sizeof(*t->warns));
-	t->ends = malloc(CHUNK * sizeof(uint32_t));
+	t->ends = malloc((CHUNK + FK_PERF_SCAN_SLACK) * sizeof(uint32_t));
 	t->st = calloc(4096, sizeof(*t->st));
 	t->st_mask = 4095;
 	if (!t->warns || !t->ends || !t->st || ftab_init(&t->fc, 16384) || ftab_init(&t->fc2, 4096) ||
@@ -2020,7 +2072,31 @@ static void parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, co
 	}
 }
 
+/* Whole-input driver state. */
+struct drv {
+	fk_parse_ctx *c;
+	struct pp t1, t2;
+	bool t2_ok, threads;
+	uint64_t line;       /* absolute lines done */
+	bool noted_skip, noted_nul, noted_utf8;
+	struct pp *last; /* the context that parsed the end of the input */
+	uint64_t split_min;
+	uint64_t orphans; /* frame lines seen outside any sample */
+	bool fresh; /* the profile held nothing before: the second half merges without an index */
+	/* the second half's merge plan, made by its thread once the first half is parsed
+	 * and sorted (t1_ready); names the profile lacked then get the ids they will have
+	 * when interned in order after the join (premiss) */
+	struct mplan plan;
+	uint32_t *premap, *premiss;
+	size_t npremiss, pre_n0;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool t1_ready;
+};
+
+
 struct job {
+	struct drv *d; /* set for a file's second half: plan its merge before the join */
 	struct pp *t;
 	const char *buf;
 	size_t len;
@@ -2028,6 +2104,49 @@ struct job {
 	uint64_t off, end;
 	const fk_parse_opts *o;
 };
+
+/* The first half is parsed and its stacks sorted: the second may plan its merge. */
+static void t1_ready(struct drv *d)
+{
+	pthread_mutex_lock(&d->mu);
+	d->t1_ready = true;
+	pthread_cond_signal(&d->cv);
+	pthread_mutex_unlock(&d->mu);
+}
+
+/* In the second thread, while the first builds its tree (which reads the profile's names
+ * and writes only nodes): map t2's names to the profile's without interning (the missing
+ * ones get the ids interning them in order will give), then plan the merge. */
+static void plan_early(struct drv *d)
+{
+	pthread_mutex_lock(&d->mu);
+	while (!d->t1_ready)
+		pthread_cond_wait(&d->cv, &d->mu);
+	pthread_mutex_unlock(&d->mu);
+	struct pp *t1 = &d->t1, *t2 = &d->t2;
+	if (t1->err || t2->err || !t1->sord || !t2->sord || t1->keep_samples || !d->fresh)
+		return;
+	fk_profile *dst = d->c->p;
+	size_t n = fk_profile_name_count(t2->p), n0 = fk_profile_name_count(dst);
+	d->premap = malloc((n + 1) * sizeof(*d->premap));
+	d->premiss = malloc((n + 1) * sizeof(*d->premiss));
+	if (!d->premap || !d->premiss)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		size_t l;
+		const char *nm = fk_profile_name(t2->p, (uint32_t)i, &l);
+		int64_t id = fk_profile_find_name(dst, nm, l);
+		if (id < 0) {
+			id = (int64_t)(n0 + d->npremiss);
+			d->premiss[d->npremiss++] = (uint32_t)i;
+		}
+		d->premap[i] = (uint32_t)id;
+	}
+	d->pre_n0 = n0;
+	if (merge_plan(&d->plan, t2, d->premap, t1))
+		mplan_free(&d->plan);
+
+}
 
 static void *job_run(void *arg)
 {
@@ -2040,22 +2159,12 @@ static void *job_run(void *arg)
 		int rc = sort_stacks(j->t); /* the file's second half: nothing more comes */
 		if (rc)
 			set_err(j->t, rc);
+		if (j->d)
+			plan_early(j->d);
 	}
 	return NULL;
 }
 
-/* Whole-input driver state. */
-struct drv {
-	fk_parse_ctx *c;
-	struct pp t1, t2;
-	bool t2_ok, threads;
-	uint64_t line;       /* absolute lines done */
-	bool noted_skip, noted_nul, noted_utf8;
-	struct pp *last; /* the context that parsed the end of the input */
-	uint64_t split_min;
-	uint64_t orphans; /* frame lines seen outside any sample */
-	bool fresh; /* the profile held nothing before: the second half merges without an index */
-};
 
 /* The second thread's state and profile, made the first time a region is split. */
 static int start_second(struct drv *d, const fk_parse_opts *o)
@@ -2258,14 +2367,19 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	if (rc2)
 		return rc2;
 	d->t2.ev = d->t1.ev;
-	struct job j = { .t = &d->t2, .fd = fd, .off = b, .end = end, .o = o };
+	struct job j = { .d = d, .t = &d->t2, .fd = fd, .off = b, .end = end, .o = o };
 	pthread_t th;
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
 	d->t1.lineno = 0;
 	parse_fd_region(&d->t1, fd, start, b, o, true);
-	/* the first half is complete: its tree goes in while the second half is parsed, and
-	 * is indexed for the second half's lookups (reserving no nodes does just that) */
-	int brc = d->t1.err ? 0 : build_tree(&d->t1, c->p, NULL, NULL);
+	/* the first half is complete: its stacks are sorted (the second thread plans its
+	 * merge along them), then its tree goes in while the second half is parsed; when the
+	 * profile held something before, that tree is indexed for the second half's lookups
+	 * (reserving no nodes does just that) */
+	int brc = d->t1.err ? 0 : sort_stacks(&d->t1);
+	t1_ready(d);
+	if (!brc && !d->t1.err)
+		brc = build_tree(&d->t1, c->p, NULL, NULL);
 	if (!brc && !d->t1.err && !d->fresh)
 		brc = fk_profile_reserve_nodes(c->p, 0);
 	if (brc)
@@ -2289,7 +2403,8 @@ static int perf_parse(fk_parse_ctx *c)
 	const char *simd;
 	fk_perf_scan_fn scan = fk_perf_pick_scan(&simd);
 	fk_log(FK_LEVEL_DEBUG, "%s: perf script parser, %s line scan", c->name, simd);
-	struct drv d = { .c = c, .line = r->lineno };
+	struct drv d = { .c = c, .line = r->lineno, .mu = PTHREAD_MUTEX_INITIALIZER,
+			 .cv = PTHREAD_COND_INITIALIZER };
 	int rc = pp_init(&d.t1, c->p, o, scan);
 	if (rc)
 		goto out;
@@ -2347,9 +2462,27 @@ static int perf_parse(fk_parse_ctx *c)
 	if (!rc)
 		rc = build_tree(&d.t1, c->p, NULL, NULL);
 	if (!rc && d.t2_ok) {
-		uint32_t *m = map_names(c->p, d.t2.p, &rc);
+		uint32_t *m = NULL;
+		if (d.plan.done) {
+			/* the early plan holds if the missing names get the ids it gave them */
+			for (size_t k = 0; k < d.npremiss && d.plan.done; k++) {
+				size_t l;
+				const char *nm = fk_profile_name(d.t2.p, d.premiss[k], &l);
+				int64_t id = fk_profile_intern(c->p, nm, l);
+				if (id < 0)
+					rc = (int)id;
+				if (id != (int64_t)(d.pre_n0 + k))
+					mplan_free(&d.plan);
+			}
+			if (d.plan.done) {
+				m = d.premap;
+				d.premap = NULL;
+			}
+		}
+		if (!m && !rc)
+			m = map_names(c->p, d.t2.p, &rc);
 		if (m)
-			rc = d.fresh && d.t1.built ? merge_tree(&d.t2, c->p, m, &d.t1)
+			rc = d.fresh && d.t1.built ? merge_tree(&d.t2, c->p, m, &d.t1, &d.plan)
 					       : build_tree(&d.t2, c->p, m, &d.t1);
 		free(m);
 	}
@@ -2365,6 +2498,11 @@ out:
 		pp_fini(&d.t2);
 	}
 	pp_fini(&d.t1);
+	mplan_free(&d.plan);
+	free(d.premap);
+	free(d.premiss);
+	pthread_mutex_destroy(&d.mu);
+	pthread_cond_destroy(&d.cv);
 	return rc;
 }
 
