@@ -1040,6 +1040,28 @@ static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
 	return 0;
 }
 
+/* The end of a frame line's second key (see frame_key): the start of the module, which
+ * begins at the last " (" before the last ')' (rp), as in match_frame, when the function
+ * text [k0, there) has no '['; else len (and *ok false). Sets the key's flag bits. */
+static inline size_t key_end(const struct pp *t, const char *l, size_t len, size_t k0, const char *rp,
+			     unsigned *flags, bool *ok)
+{
+	for (const char *op = rp - 1; op > l + k0; op--) {
+		if (*op != '(' || op[-1] != ' ')
+			continue;
+		size_t P = (size_t)(op - 1 - l);
+		if (memchr(l + k0, '[', P - k0))
+			break;
+		const char *mod = op + 1;
+		size_t mlen = (size_t)(rp - mod);
+		*ok = true;
+		*flags |= 4u | (unsigned)(t->kern && is_kernel_mod(mod, mlen)) << 3 |
+			  (unsigned)(t->jitm && is_jit_mod(mod, mlen)) << 4;
+		return P;
+	}
+	return len;
+}
+
 /* Fingerprint of a frame line's key, before the process-name dependent part (java).
  * The folded result depends on the bytes after the address, except when the address
  * itself can end up in the name (--addrs, --inline, or perl's regex backtracking into it
@@ -1095,31 +1117,19 @@ static inline __attribute__((always_inline)) struct h128 frame_key(const struct 
 	 * The module starts at the last " (" before the last ')', as in match_frame. */
 	*ok = !modfree;
 	const char *rp = !modfree || t->pc_key ? NULL : memrchr(l + k0, ')', len - k0);
-	const char *lim = l + k0 + 1, *end = rp;
-	while (end && end > lim) {
-		const char *op = memrchr(lim, '(', (size_t)(end - lim));
-		if (!op)
-			break;
-		if (op[-1] == ' ') {
-			size_t P = (size_t)(op - 1 - l);
-			if (!memchr(l + k0, '[', P - k0)) {
-				const char *mod = op + 1;
-				size_t mlen = (size_t)(rp - mod);
-				kend = P;
-				*ok = true;
-				flags |= 4u | (unsigned)(t->kern && is_kernel_mod(mod, mlen)) << 3 |
-					 (unsigned)(t->jitm && is_jit_mod(mod, mlen)) << 4;
-			}
-			break;
-		}
-		end = op;
-	}
+	if (rp)
+		kend = key_end(t, l, len, k0, rp, &flags, ok);
 	return hash128(l + k0, kend - k0, HK1 * (flags + 1));
 }
 
 static inline __attribute__((always_inline)) struct h128 frame_hash(const struct pp *t, const char *l,
 								   size_t len)
 {
+	bool ok = false;
+	/* JIT code: the same symbol in the /tmp/perf-PID.map of many processes folds the same
+	 * way, so those lines are keyed by their function text and class alone (frame_key's
+	 * second key; the whole line when that is not possible). */
+	bool jit = len > 5 && !memcmp(l + len - 5, ".map)", 5) && !t->pc_key;
 #if defined(__SSE2__)
 	/* perf's own layout: a tab, the address right-aligned in 16 columns, a blank. Checked
 	 * in one vector compare; the key is the one frame_key computes for such a line. */
@@ -1134,13 +1144,15 @@ static inline __attribute__((always_inline)) struct h128 frame_hash(const struct
 		unsigned hx = (unsigned)_mm_movemask_epi8(_mm_or_si128(dig, hex));
 		if ((sp | hx) == 0xffff && !(sp & (sp + 1)) && hx) {
 			bool whole = t->pc_key || l[18] == '(';
-			size_t k0 = whole ? 1 + (size_t)__builtin_popcount(sp) : 17;
-			return hash128(l + k0, len - k0, HK1 * ((1u | (unsigned)whole << 1) + 1));
+			size_t k0 = whole ? 1 + (size_t)__builtin_popcount(sp) : 17, kend = len;
+			unsigned flags = 1u | (unsigned)whole << 1;
+			if (jit)
+				kend = key_end(t, l, len, k0, l + len - 1, &flags, &ok);
+			return hash128(l + k0, kend - k0, HK1 * (flags + 1));
 		}
 	}
 #endif
-	bool ok;
-	return frame_key(t, l, len, false, &ok);
+	return frame_key(t, l, len, jit, &ok);
 }
 
 static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
