@@ -58,13 +58,21 @@ static inline uint64_t step2(uint64_t h, uint64_t w) { return rotl((h ^ w) * HK2
 static inline __attribute__((always_inline)) struct h128 hash128(const char *s, size_t n, uint64_t seed)
 {
 	uint64_t a = seed ^ (n * HK2), b = ~seed ^ n, c = HK1 + n, d = HK2 ^ seed;
-	while (n >= 32) {
-		a = step1(a, rd64(s));
-		b = step2(b, rd64(s + 8));
-		c = step1(c, rd64(s + 16));
-		d = step2(d, rd64(s + 24));
-		s += 32;
-		n -= 32;
+	if (n >= 32) {
+		/* whole blocks, then the last 32 bytes (overlapping the one before): no branch
+		 * on the length past the loop */
+		const char *last = s + n - 32;
+		for (; s < last; s += 32) {
+			a = step1(a, rd64(s));
+			b = step2(b, rd64(s + 8));
+			c = step1(c, rd64(s + 16));
+			d = step2(d, rd64(s + 24));
+		}
+		a = step2(a, rd64(last));
+		b = step1(b, rd64(last + 8));
+		c = step2(c, rd64(last + 16));
+		d = step1(d, rd64(last + 24));
+		n = 0;
 	}
 	if (n >= 16) {
 		a = step1(a, rd64(s));

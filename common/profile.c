@@ -764,6 +764,30 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 				}
 				continue;
 			}
+			/* Down a chain (one child, no count of its own: most of a deep tree) no
+			 * group needs sorting or a level of its own. */
+			for (;;) {
+				uint32_t d = p->nodes[e.node].first_child;
+				const fk_node *dn = &p->nodes[d];
+				/* a chain's nodes usually follow each other: fetch the names of
+				 * those further on meanwhile (their entries, then their text) */
+				if (d + 8 < p->nnodes) {
+					__builtin_prefetch(&p->names[dn[8].frame]);
+					__builtin_prefetch(p->str + p->names[dn[4].frame].off);
+				}
+				if (dn->next_sibling != FK_NONE || dn->first_child == FK_NONE ||
+				    dn->self[0] != 0 || dn->self[1] != 0)
+					break;
+				ne = &p->names[dn->frame];
+				if (FK_GROW(path, path_cap, pl + ne->len + 2)) {
+					err = -FK_E_NOMEM;
+					goto out;
+				}
+				path[pl++] = ';';
+				memcpy(path + pl, p->str + ne->off, ne->len);
+				pl += ne->len;
+				e.node = d;
+			}
 			parent = e.node;
 			pathlen = pl;
 			break;
