@@ -3,14 +3,14 @@
 # shared corpus, 512 MB, seed 1, generated once and cached) on one and two threads, as
 # throughput and as ratios to `wc -l` of the same file in the same run (targets: >= 1 GB/s
 # on one core, within 3x of wc -l); then peak RSS for 1x vs 10x input of the same stacks
-# (target: < 10% growth). Best of FK_BENCH_RUNS (3) runs; CPU = user + sys.
+# (target: < 10% growth). Best of FK_BENCH_RUNS (5) runs, round-robin; CPU = user + sys.
 # FK_BENCH_MB changes the size, FK_BENCH_CACHE where the input is kept, FK_CORPUS the seeds.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$PWD/build}
 FLAMEKIT=$BUILD/flamekit
 MB=${FK_BENCH_MB:-512}
-RUNS=${FK_BENCH_RUNS:-3}
+RUNS=${FK_BENCH_RUNS:-5}
 CORPUS=${FK_CORPUS:-$PWD/../shared/corpus}
 CACHE=${FK_BENCH_CACHE:-/tmp/fk-bench-collapse}
 if [ ! -f "$CORPUS/gen-synth-perf.py" ]; then
@@ -28,38 +28,26 @@ fi
 BYTES=$(stat -L -c %s "$IN")
 cat "$IN" > /dev/null # page cache, as for every command below
 
-# best_of CMD...: prints "wall cpu maxrss_kb" of the fastest of $RUNS runs
-best_of() {
-	local best="" r
-	for _ in $(seq "$RUNS"); do
-		/usr/bin/time -o "$CACHE/time.out" -f '%e %U %S %M' "$@" > /dev/null 2>&1 || true
-		r=$(tail -1 "$CACHE/time.out" | awk '{printf "%.3f %.3f %d", $1, $2 + $3, $4}')
-		if [ -z "$best" ] || awk -v a="$r" -v b="$best" 'BEGIN {split(a, x, " "); split(b, y, " "); exit !(x[1] < y[1])}'; then
-			best=$r
-		fi
-	done
-	echo "$best"
-}
-wc_r=$(best_of wc -l "$IN")
-one_r=$(best_of "$FLAMEKIT" collapse -o /dev/null "$IN")
-two_r=$(best_of "$FLAMEKIT" collapse --threads 2 -o /dev/null "$IN")
+# measure LABEL=CMD...: every command $RUNS times, round-robin (bench/timeit.py), one
+# "label best_wall best_cpu median_wall median_cpu rss_kb" line each
+measure() { python3 bench/timeit.py "$RUNS" "$@"; }
+field() { awk -v l="$1" -v f="$2" '$1 == l {print $f}' "$CACHE/m.out"; }
 
-report() { # LABEL "wall cpu rss"
-	awk -v l="$1" -v r="$2" -v b="$BYTES" -v w="$wc_r" 'BEGIN {
-		split(r, x, " "); split(w, y, " ");
-		printf "  %-22s wall %6.3f s (%5.2f GB/s)  cpu %6.3f s (%5.2f GB/s)  wall/wc %5.2fx  cpu/wc %5.2fx  rss %d MB\n",
-			l, x[1], b / x[1] / 1e9, x[2], b / (x[2] > 0 ? x[2] : 1e-9) / 1e9,
-			x[1] / (y[1] > 0 ? y[1] : 1e-9), x[2] / (y[2] > 0 ? y[2] : 1e-9), x[3] / 1024 }'
+report() { # LABEL: best wall and cpu, as GB/s and as ratios to wc -l's best
+	awk -v l="$1" -v b="$BYTES" '
+		$1 == "wc" {w = $2; wc = $3} $1 == l {x = $2; c = $3; mw = $4; r = $6}
+		END {printf "  %-20s wall %6.3f s (%5.2f GB/s)  cpu %6.3f s (%5.2f GB/s)  wall/wc %5.2fx  cpu/wc %5.2fx  median wall/wc %5.2fx  rss %d MB\n",
+			l, x, b / x / 1e9, c, b / (c > 0 ? c : 1e-9) / 1e9, x / w, c / (wc > 0 ? wc : 1e-9), mw / w, r / 1024}' "$CACHE/m.out"
 }
-echo "b-collapse: $(awk -v b="$BYTES" 'BEGIN {printf "%.0f MB", b / 1e6}') of perf script text ($(wc -l < "$IN") lines), best of $RUNS"
-report "wc -l" "$wc_r"
-report "collapse, 1 thread" "$one_r"
-report "collapse, 2 threads" "$two_r"
-awk -v a="$one_r" -v t="$two_r" -v w="$wc_r" -v b="$BYTES" 'BEGIN {
-	split(a, x, " "); split(t, z, " "); split(w, y, " ");
-	g1 = b / x[2] / 1e9; r2 = z[1] / y[1];
+measure wc="wc -l $IN" one="$FLAMEKIT collapse -o /dev/null $IN" two="$FLAMEKIT collapse --threads 2 -o /dev/null $IN" > "$CACHE/m.out"
+echo "b-collapse: $(awk -v b="$BYTES" 'BEGIN {printf "%.0f MB", b / 1e6}') of perf script text ($(wc -l < "$IN") lines), best of $RUNS round-robin runs"
+report wc
+report one
+report two
+awk -v b="$BYTES" '$1 == "wc" {w = $2} $1 == "one" {c = $3} $1 == "two" {t = $2} END {
+	g1 = b / c / 1e9; r2 = t / w;
 	printf "  target >= 1 GB/s on one core (cpu time): %.2f GB/s -> %s\n", g1, (g1 >= 1 ? "met" : "NOT met");
-	printf "  target within 3x of wc -l (2 threads, wall): %.2fx -> %s\n", r2, (r2 <= 3 ? "met" : "NOT met") }'
+	printf "  target within 3x of wc -l (2 threads, wall): %.2fx -> %s\n", r2, (r2 <= 3 ? "met" : "NOT met") }' "$CACHE/m.out"
 
 # the same on real recordings: the two corpus files repeated to the same size (few unique
 # stacks and names: the common case, where the per-line path dominates)
@@ -74,13 +62,11 @@ fi
 BYTES_SYN=$BYTES IN_SYN=$IN
 IN=$REAL BYTES=$(stat -L -c %s "$REAL")
 cat "$IN" > /dev/null
-wc_r=$(best_of wc -l "$IN")
-one_r=$(best_of "$FLAMEKIT" collapse -o /dev/null "$IN")
-two_r=$(best_of "$FLAMEKIT" collapse --threads 2 -o /dev/null "$IN")
+measure wc="wc -l $IN" one="$FLAMEKIT collapse -o /dev/null $IN" two="$FLAMEKIT collapse --threads 2 -o /dev/null $IN" > "$CACHE/m.out"
 echo "b-collapse: $(awk -v b="$BYTES" 'BEGIN {printf "%.0f MB", b / 1e6}') of real recordings (corpus repeated), best of $RUNS"
-report "wc -l" "$wc_r"
-report "collapse, 1 thread" "$one_r"
-report "collapse, 2 threads" "$two_r"
+report wc
+report one
+report two
 IN=$IN_SYN BYTES=$BYTES_SYN
 
 # memory: the first ~40 MB of samples, then the same text 10 times
@@ -92,8 +78,7 @@ if [ ! -s "$ten" ]; then
 	rm -f "$one.tmp"
 	for _ in $(seq 10); do cat "$one"; done > "$ten"
 fi
-r1=$(best_of "$FLAMEKIT" collapse -o /dev/null "$one")
-r10=$(best_of "$FLAMEKIT" collapse -o /dev/null "$ten")
-awk -v a="$r1" -v b="$r10" 'BEGIN { split(a, x, " "); split(b, y, " ");
-	g = (y[3] - x[3]) * 100 / x[3];
-	printf "  peak RSS 1x %d MB, 10x %d MB: %+.1f%% -> %s (target < 10%%)\n", x[3] / 1024, y[3] / 1024, g, (g < 10 ? "met" : "NOT met") }'
+measure x1="$FLAMEKIT collapse -o /dev/null $one" x10="$FLAMEKIT collapse -o /dev/null $ten" > "$CACHE/m.out"
+awk '$1 == "x1" {a = $6} $1 == "x10" {b = $6} END {
+	g = (b - a) * 100 / a;
+	printf "  peak RSS 1x %d MB, 10x %d MB: %+.1f%% -> %s (target < 10%%)\n", a / 1024, b / 1024, g, (g < 10 ? "met" : "NOT met") }' "$CACHE/m.out"

@@ -168,9 +168,6 @@ FK_API fk_profile *fk_profile_filter(const fk_profile *p, const char *regex, int
  * fractions with the shortest text that reads back to the same double. Two
  * columns are printed when the profile has two. Returns 0 or -FK_E_WRITE. */
 FK_API int fk_profile_write_folded(const fk_profile *p, FILE *out);
-/* The same text, written by up to `threads` threads (2 used at most: the second half of
- * the lines is formatted in memory meanwhile, then written after the first). */
-FK_API int fk_profile_write_folded_threads(const fk_profile *p, FILE *out, unsigned threads);
 /* Format a count as folded output does; returns chars written (buf >= 32). */
 FK_API int fk_format_count(char *buf, size_t size, double v);
 

@@ -1562,6 +1562,7 @@ struct mplan {
 	uint32_t *from;  /* per ord entry: base's equal stack, or the base stack to copy the
 			  * prefix from, or UINT32_MAX (the prefix is the previous new stack's) */
 	uint32_t *plen;  /* per ord entry: UINT32_MAX when equal to from, else the prefix length */
+	size_t nnew;     /* nodes the merge adds */
 	bool done;
 };
 
@@ -1617,6 +1618,7 @@ static int merge_plan(struct mplan *m, const struct pp *t, const uint32_t *fmap,
 			m->from[j] = UINT32_MAX;
 			m->plen[j] = lv;
 		}
+		m->nnew += n - m->plen[j];
 		prev = seq;
 		prevn = n;
 	}
@@ -1630,8 +1632,7 @@ static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, con
 	uint32_t *path = NULL, *leaf = t->leaf = malloc((ns ? ns : 1) * sizeof(*leaf));
 	int rc = 0;
 	t->built = true;
-	/* new nodes: at most every frame of every stack */
-	if (!leaf || (rc = fk_profile_grow_nodes(dst, t->sids_len))) {
+	if (!leaf || (rc = fk_profile_grow_nodes(dst, m->nnew))) {
 		rc = rc ? rc : -FK_E_NOMEM;
 		goto out;
 	}

@@ -3,7 +3,6 @@
  * filter, and folded / samples output. */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -630,7 +629,7 @@ static int entry_cmp(const void *a, const void *b, void *ctx)
 }
 
 struct outbuf {
-	FILE *f;   /* NULL: the text stays in b, which grows */
+	FILE *f;
 	char *b;
 	size_t len, cap;
 	int err;
@@ -638,8 +637,6 @@ struct outbuf {
 
 static void ob_flush(struct outbuf *o)
 {
-	if (!o->f)
-		return;
 	if (o->len && fwrite(o->b, 1, o->len, o->f) != o->len)
 		o->err = -FK_E_WRITE;
 	o->len = 0;
@@ -648,24 +645,11 @@ static void ob_flush(struct outbuf *o)
 static void ob_put(struct outbuf *o, const char *s, size_t n)
 {
 	if (o->len + n > o->cap) {
-		if (!o->f) {
-			size_t cap = o->cap;
-			while (o->len + n > cap)
-				cap *= 2;
-			char *nb = realloc(o->b, cap);
-			if (!nb) {
-				o->err = -FK_E_NOMEM;
-				return;
-			}
-			o->b = nb;
-			o->cap = cap;
-		} else {
-			ob_flush(o);
-			if (n > o->cap) {
-				if (fwrite(s, 1, n, o->f) != n)
-					o->err = -FK_E_WRITE;
-				return;
-			}
+		ob_flush(o);
+		if (n > o->cap) {
+			if (fwrite(s, 1, n, o->f) != n)
+				o->err = -FK_E_WRITE;
+			return;
 		}
 	}
 	memcpy(o->b + o->len, s, n);
@@ -800,33 +784,11 @@ out:
 	return err;
 }
 
-struct slice_job {
-	const fk_profile *p;
-	const struct entry *first;
-	size_t n;
-	struct outbuf o;
-	int err;
-};
-
-static void *slice_run(void *arg)
-{
-	struct slice_job *j = arg;
-	j->err = write_slice(j->p, &j->o, j->first, j->n);
-	return NULL;
-}
-
-/* Below this many nodes one thread writes everything. */
-#define WRITE_SPLIT_MIN 200000
-
-int fk_profile_write_folded_threads(const fk_profile *p, FILE *f, unsigned threads)
+int fk_profile_write_folded(const fk_profile *p, FILE *f)
 {
 	struct outbuf o = { .f = f, .cap = 1 << 16 };
 	struct entry *roots = NULL;
 	size_t nroots = 0, roots_cap = 0;
-	uint32_t *size = NULL;
-	struct slice_job j = { .p = p, .o = { .f = NULL, .cap = 1 << 20 } };
-	bool spawned = false;
-	pthread_t th;
 	int err;
 
 	o.b = malloc(o.cap);
@@ -834,37 +796,7 @@ int fk_profile_write_folded_threads(const fk_profile *p, FILE *f, unsigned threa
 		err = -FK_E_NOMEM;
 		goto out;
 	}
-	size_t m = nroots;
-	const char *sm = getenv("FLAMEKIT_WRITE_SPLIT_MIN"); /* tests split tiny profiles */
-	size_t split_min = sm ? strtoull(sm, NULL, 10) : WRITE_SPLIT_MIN;
-	if (threads >= 2 && p->nnodes >= split_min && nroots >= 2 &&
-	    (size = malloc(p->nnodes * sizeof(*size))) && (j.o.b = malloc(j.o.cap))) {
-		/* Split the root's entries where half the nodes lie before: each node's parent
-		 * comes before it, so one backward pass sums the subtrees. */
-		for (size_t i = 0; i < p->nnodes; i++)
-			size[i] = 1;
-		for (size_t i = p->nnodes; i-- > 1;)
-			size[p->nodes[i].parent] += size[i];
-		size_t half = (p->nnodes - 1) / 2, sum = 0;
-		for (m = 0; m + 1 < nroots && sum < half; m++)
-			sum += roots[m].own ? 1 : size[roots[m].node];
-		j.first = roots + m;
-		j.n = nroots - m;
-		spawned = pthread_create(&th, NULL, slice_run, &j) == 0;
-		if (!spawned)
-			m = nroots;
-	}
-	err = write_slice(p, &o, roots, m);
-	if (spawned) {
-		pthread_join(th, NULL);
-		if (!err)
-			err = j.err ? j.err : j.o.err;
-		if (!err) {
-			ob_flush(&o);
-			if (j.o.len && fwrite(j.o.b, 1, j.o.len, f) != j.o.len)
-				o.err = -FK_E_WRITE;
-		}
-	}
+	err = write_slice(p, &o, roots, nroots);
 	ob_flush(&o);
 	if (!err && o.err)
 		err = o.err;
@@ -872,13 +804,9 @@ int fk_profile_write_folded_threads(const fk_profile *p, FILE *f, unsigned threa
 		err = -FK_E_WRITE;
 out:
 	free(o.b);
-	free(j.o.b);
 	free(roots);
-	free(size);
 	return err;
 }
-
-int fk_profile_write_folded(const fk_profile *p, FILE *f) { return fk_profile_write_folded_threads(p, f, 1); }
 
 int fk_profile_write_samples(const fk_profile *p, FILE *f)
 {

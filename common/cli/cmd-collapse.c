@@ -84,8 +84,7 @@ static int run_common(int argc, char **argv, bool need_files)
 		fk_profile_free(p);
 		return FK_EXIT_ERROR;
 	}
-	int rc = samples ? fk_profile_write_samples(p, out.f)
-			 : fk_profile_write_folded_threads(p, out.f, po.threads);
+	int rc = samples ? fk_profile_write_samples(p, out.f) : fk_profile_write_folded(p, out.f);
 	fk_profile_free(p);
 	if (rc)
 		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));

@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""timeit.py RUNS LABEL=CMD [LABEL=CMD ...]
+
+Runs every command RUNS times, round-robin (so load from other work on a shared machine
+falls on all of them alike), stdout and stderr to /dev/null, and prints one line per
+command: "LABEL best_wall best_cpu median_wall median_cpu max_rss_kb", times in seconds
+with microsecond resolution (wall from a monotonic clock, cpu = user + sys of the child
+from wait4). Best = the run with the least wall time. A command is a shell-free argument
+list split on blanks; VAR=value words before it set its environment."""
+import os
+import shlex
+import statistics
+import sys
+import time
+
+
+def run(argv, env):
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.execvpe(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.perf_counter() - t0
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    runs = int(sys.argv[1])
+    jobs = []
+    for spec in sys.argv[2:]:
+        label, _, cmd = spec.partition("=")
+        words = shlex.split(cmd)
+        env = dict(os.environ)
+        while words and "=" in words[0] and not words[0].startswith(("/", ".")):
+            k, _, v = words.pop(0).partition("=")
+            env[k] = v
+        jobs.append((label, words, env, []))
+    for _ in range(runs):
+        for label, words, env, res in jobs:
+            r = run(words, env)
+            if r[3] not in (0, 3):
+                sys.exit(f"timeit: {label}: exit status {r[3]}: {' '.join(words)}")
+            res.append(r)
+    for label, _, _, res in jobs:
+        best = min(res, key=lambda r: r[0])
+        print(f"{label} {best[0]:.6f} {best[1]:.6f} "
+              f"{statistics.median(r[0] for r in res):.6f} "
+              f"{statistics.median(r[1] for r in res):.6f} {max(r[2] for r in res)}")
+
+
+if __name__ == "__main__":
+    main()
