@@ -164,11 +164,11 @@ struct pp {
 	size_t st_mask, st_n;
 	uint32_t *sids;
 	size_t sids_len, sids_cap;
-	double *sw; /* weight of each unique stack, gathered by sort_stacks() */
+	double *sw; /* weight of each unique stack, gathered by stack_arrays() */
 	size_t nstk;
 	struct psamp *ps;
 	size_t ps_n, ps_cap;
-	uint64_t *soff; /* sorted view of the unique stacks, made by sort_stacks() */
+	uint64_t *soff; /* the unique stacks by index (stack_arrays), sord their order (sort_stacks) */
 	uint32_t *slen, *sord;
 	uint32_t *leaf; /* each unique stack's leaf node, once built */
 	bool built;
@@ -1399,18 +1399,18 @@ static void sort_seqs(uint32_t *ord, size_t ns, const uint32_t *ids, const uint6
 	free(tmp);
 }
 
-/* Order the unique stacks of t root-first (needs only t: the second thread does it before
+/* The unique stacks of t as arrays by index (offsets into sids, lengths, weights), then
+ * their order root-first in sord (each needs only t: the second thread makes them before
  * it hands over). */
-static int sort_stacks(struct pp *t)
+static int stack_arrays(struct pp *t)
 {
 	size_t ns = t->nstk;
-	if (t->sord || !ns)
+	if (t->soff || !ns)
 		return 0;
 	t->soff = malloc(ns * sizeof(*t->soff));
 	t->slen = malloc(ns * sizeof(*t->slen));
-	t->sord = malloc(ns * sizeof(*t->sord));
 	t->sw = malloc(ns * sizeof(*t->sw));
-	if (!t->soff || !t->slen || !t->sord || !t->sw)
+	if (!t->soff || !t->slen || !t->sw)
 		return -FK_E_NOMEM;
 	for (size_t i = 0; i <= t->st_mask; i++) {
 		if (t->st[i].hash) {
@@ -1419,6 +1419,17 @@ static int sort_stacks(struct pp *t)
 			t->sw[t->st[i].idx] = t->st[i].w;
 		}
 	}
+	return 0;
+}
+
+static int sort_stacks(struct pp *t)
+{
+	size_t ns = t->nstk;
+	int rc = stack_arrays(t);
+	if (rc || t->sord || !ns)
+		return rc;
+	if (!(t->sord = malloc(ns * sizeof(*t->sord))))
+		return -FK_E_NOMEM;
 	for (size_t i = 0; i < ns; i++)
 		t->sord[i] = (uint32_t)i;
 	sort_seqs(t->sord, ns, t->sids, t->soff, t->slen);
@@ -1689,7 +1700,7 @@ static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 {
 	if (t->built || !t->nstk)
 		return 0;
-	int rc = sort_stacks(t);
+	int rc = stack_arrays(t); /* the plan sorts them its own way */
 	if (!rc && !m->done) {
 		mplan_free(m);
 		rc = merge_plan(m, t, fmap, base);
@@ -2145,7 +2156,7 @@ static void plan_early(struct drv *d)
 		pthread_cond_wait(&d->cv, &d->mu);
 	pthread_mutex_unlock(&d->mu);
 	struct pp *t1 = &d->t1, *t2 = &d->t2;
-	if (t1->err || t2->err || !t1->sord || !t2->sord || t1->keep_samples || !d->fresh)
+	if (t1->err || t2->err || !t1->sord || (t2->nstk && !t2->soff) || t1->keep_samples || !d->fresh)
 		return;
 	fk_profile *dst = d->c->p;
 	size_t n = fk_profile_name_count(t2->p), n0 = fk_profile_name_count(dst);
@@ -2177,7 +2188,9 @@ static void *job_run(void *arg)
 		parse_region(j->t, j->buf, j->len, j->o, false);
 	} else {
 		parse_fd_region(j->t, j->fd, j->off, j->end, j->o, false);
-		int rc = sort_stacks(j->t); /* the file's second half: nothing more comes */
+		/* the file's second half: nothing more comes (the merge plan sorts the stacks
+		 * itself, by the ids they get in the first half's profile) */
+		int rc = j->d ? stack_arrays(j->t) : sort_stacks(j->t);
 		if (rc)
 			set_err(j->t, rc);
 		if (j->d)

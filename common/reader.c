@@ -43,10 +43,10 @@ void fk_reader_fini(fk_reader *r)
 	r->buf = NULL;
 }
 
-/* Read more input after the unread bytes. Grows the buffer when it is full
- * (a long line) up to FK_MAX_LINE + one chunk. 1 = got bytes, 0 = EOF or
+/* Read more input after the unread bytes (at most `most`). Grows the buffer when it
+ * is full (a long line) up to FK_MAX_LINE + one chunk. 1 = got bytes, 0 = EOF or
  * buffer at its limit, negative = error. */
-static int fill(fk_reader *r)
+static int fill_at_most(fk_reader *r, size_t most)
 {
 	if (r->mem || r->eof)
 		return 0;
@@ -68,8 +68,9 @@ static int fill(fk_reader *r)
 		r->pos = nb;
 		r->end = nb + unread;
 	}
+	size_t room = r->cap - 1 - unread;
 	for (;;) {
-		ssize_t n = read(r->fd, (char *)r->end, r->cap - 1 - unread);
+		ssize_t n = read(r->fd, (char *)r->end, room < most ? room : most);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -90,10 +91,17 @@ static int fill(fk_reader *r)
 	}
 }
 
+static int fill(fk_reader *r) { return fill_at_most(r, SIZE_MAX); }
+
 int fk_reader_peek(fk_reader *r, size_t want, const char **buf, size_t *len)
 {
-	while ((size_t)(r->end - r->pos) < want) {
-		int rc = fill(r);
+	/* only what was asked for, or up to a chunk until a line ends in it: a parser that
+	 * reads the file itself (the perf parser, with pread) starts where the peek left off */
+	for (;;) {
+		size_t have = (size_t)(r->end - r->pos);
+		if (have >= want && (have >= READ_CHUNK || memchr(r->pos, '\n', have)))
+			break;
+		int rc = fill_at_most(r, have < want ? want - have : READ_CHUNK - have);
 		if (rc < 0)
 			return rc;
 		if (rc == 0)
