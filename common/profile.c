@@ -28,7 +28,8 @@ struct fk_profile {
 	size_t str_len, str_cap;
 	struct name_ent *names;
 	size_t nnames, names_cap;
-	uint32_t *name_tab;     /* id + 1, 0 = empty; size is a power of two */
+	uint64_t *name_tab;     /* high 32 bits of the name's hash << 32 | id + 1; 0 = empty;
+				 * size is a power of two (indexed by the low bits) */
 	size_t name_tab_mask;
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;
@@ -43,14 +44,17 @@ struct fk_profile {
 
 static int name_tab_rehash(fk_profile *p, size_t size)
 {
-	uint32_t *tab = calloc(size, sizeof(*tab));
+	uint64_t *tab = calloc(size, sizeof(*tab));
 	if (!tab)
 		return -FK_E_NOMEM;
-	for (size_t id = 0; id < p->nnames; id++) {
-		size_t i = p->names[id].hash & (size - 1);
+	for (size_t k = 0; p->name_tab && k <= p->name_tab_mask; k++) {
+		uint64_t v = p->name_tab[k];
+		if (!v)
+			continue;
+		size_t i = p->names[(uint32_t)v - 1].hash & (size - 1);
 		while (tab[i])
 			i = (i + 1) & (size - 1);
-		tab[i] = (uint32_t)id + 1;
+		tab[i] = v;
 	}
 	free(p->name_tab);
 	p->name_tab = tab;
@@ -129,10 +133,13 @@ int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 {
 	uint64_t h = fk_hash(s, len);
 	size_t i = (uint32_t)h & p->name_tab_mask;
-	for (uint32_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
-		const struct name_ent *e = &p->names[v - 1];
-		if (e->hash == (uint32_t)h && e->len == len && !memcmp(p->str + e->off, s, len))
-			return v - 1;
+	/* the slot's hash bits rule out most other names without reading their entries */
+	for (uint64_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
+		if ((v >> 32) != (h >> 32))
+			continue;
+		const struct name_ent *e = &p->names[(uint32_t)v - 1];
+		if (e->len == len && !memcmp(p->str + e->off, s, len))
+			return (uint32_t)v - 1;
 	}
 	return -1;
 }
@@ -140,10 +147,12 @@ int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h)
 {
 	size_t i = (uint32_t)h & p->name_tab_mask;
-	for (uint32_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
-		const struct name_ent *e = &p->names[v - 1];
-		if (e->hash == (uint32_t)h && e->len == len && !memcmp(p->str + e->off, s, len))
-			return v - 1;
+	for (uint64_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
+		if ((v >> 32) != (h >> 32))
+			continue;
+		const struct name_ent *e = &p->names[(uint32_t)v - 1];
+		if (e->len == len && !memcmp(p->str + e->off, s, len))
+			return (uint32_t)v - 1;
 	}
 	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
@@ -156,7 +165,7 @@ int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h
 		memcpy(p->str + p->str_len, s, len);
 	p->str[p->str_len + len] = 0;
 	p->str_len += len + 1;
-	p->name_tab[i] = id + 1;
+	p->name_tab[i] = (h >> 32) << 32 | (id + 1);
 	if (p->nnames * 2 > p->name_tab_mask + 1) {
 		int err = name_tab_rehash(p, (p->name_tab_mask + 1) * 2);
 		if (err)
