@@ -1049,8 +1049,9 @@ static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)
 }
 
 /* The end of a frame line's second key (see frame_key): the start of the module, which
- * begins at the last " (" before the last ')' (rp), as in match_frame, when the function
- * text [k0, there) has no '['; else len (and *ok false). Sets the key's flag bits. */
+ * begins at the last " (" before the last ')' (rp), as in match_frame, less the offset
+ * after the function name, when the function text [k0, there) has no '['; else len (and
+ * *ok false). Sets the key's flag bits. */
 static inline size_t key_end(const struct pp *t, const char *l, size_t len, size_t k0, const char *rp,
 			     unsigned *flags, bool *ok)
 {
@@ -1065,7 +1066,8 @@ static inline size_t key_end(const struct pp *t, const char *l, size_t len, size
 		*ok = true;
 		*flags |= 4u | (unsigned)(t->kern && is_kernel_mod(mod, mlen)) << 3 |
 			  (unsigned)(t->jitm && is_jit_mod(mod, mlen)) << 4;
-		return P;
+		/* and without the "+0x..." offset, which tidying drops (strip_offset) */
+		return k0 + strip_offset(l + k0, P - k0);
 	}
 	return len;
 }
