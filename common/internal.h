@@ -20,6 +20,10 @@ FK_HIDDEN void fk_log(enum fk_level level, const char *fmt, ...)
 /* ---- growable arrays: grow *data (of *cap elements of size elem) so that it
  * holds at least need elements. Overflow-checked; returns 0 or -FK_E_NOMEM. */
 FK_HIDDEN int fk_grow(void **data, size_t *cap, size_t need, size_t elem);
+/* calloc for a table probed before it is written: every page is written once here, so a
+ * first probe does not map the shared zero page (a later write would then replace it and,
+ * with two threads, interrupt the other CPU to flush its TLB). */
+FK_HIDDEN void *fk_zalloc(size_t n, size_t elem);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* ---- hashing (fast, not cryptographic; deterministic across runs) */

@@ -214,6 +214,8 @@ struct pp {
 	bool saw_nul, saw_utf8;
 	int err;
 
+	struct { void *p; size_t size; } grave[24]; /* tables outgrown (see table_double) */
+	unsigned ngrave;
 	/* --inline: nm output per module */
 	struct nmc { char *mod; char *out; size_t len; } *nm;
 	size_t nm_n;
@@ -789,7 +791,7 @@ static void *table_alloc(size_t n, size_t elem)
 	if (n && size / n != elem)
 		return NULL;
 	if (size < TABLE_MMAP)
-		return calloc(n, elem);
+		return fk_zalloc(n, elem);
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
@@ -828,7 +830,7 @@ _Static_assert(offsetof(struct sent, hash) == 0, "table_double reads the hash fi
 /* Double an open-addressing table whose entries start with a uint64_t hash
  * (0 = empty slot): the new table, with the old one freed, or NULL with the
  * old one kept. Shared by the frame-line and the stack tables. */
-static void *table_double(void *old, size_t n, size_t elem)
+static void *table_double(struct pp *t, void *old, size_t n, size_t elem)
 {
 	size_t size = n * 2;
 	char *nt = table_alloc(size, elem);
@@ -848,13 +850,20 @@ static void *table_double(void *old, size_t n, size_t elem)
 		}
 		memcpy(nt + j * elem, ot + i * elem, elem);
 	}
-	table_free(old, n, elem);
+	if (n * elem >= TABLE_MMAP && t->ngrave < sizeof(t->grave) / sizeof(t->grave[0])) {
+		/* unmapped at the end: unmapping now would interrupt the other thread's CPU
+		 * to flush its TLB */
+		t->grave[t->ngrave].p = old;
+		t->grave[t->ngrave++].size = n * elem;
+	} else {
+		table_free(old, n, elem);
+	}
 	return nt;
 }
 
-static int ftab_grow(struct ftab *f)
+static int ftab_grow(struct pp *t, struct ftab *f)
 {
-	struct fent *nt = table_double(f->t, f->mask + 1, sizeof(*nt));
+	struct fent *nt = table_double(t, f->t, f->mask + 1, sizeof(*nt));
 	if (!nt)
 		return -FK_E_NOMEM;
 	f->t = nt;
@@ -992,7 +1001,7 @@ static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uin
 					if (f->hash == g.a && f->check == (uint32_t)g.b) {
 						uint32_t r = f->res;
 						tab->t[i] = (struct fent){ h.a, chk, r };
-						if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
+						if (++tab->n * 2 > tab->mask + 1 && ftab_grow(t, tab))
 							return -FK_E_NOMEM;
 						decode_res(t, r, ids, nres);
 						return 0;
@@ -1027,10 +1036,10 @@ static int cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const uin
 	tab->t[i] = (struct fent){ h.a, chk, res };
 	if (g_ok) {
 		t->fc2.t[gj] = (struct fent){ g.a, (uint32_t)g.b, res };
-		if (++t->fc2.n * 2 > t->fc2.mask + 1 && ftab_grow(&t->fc2))
+		if (++t->fc2.n * 2 > t->fc2.mask + 1 && ftab_grow(t, &t->fc2))
 			return -FK_E_NOMEM;
 	}
-	if (++tab->n * 2 > tab->mask + 1 && ftab_grow(tab))
+	if (++tab->n * 2 > tab->mask + 1 && ftab_grow(t, tab))
 		return -FK_E_NOMEM;
 	return 0;
 }
@@ -1245,7 +1254,7 @@ static void stack_add(struct pp *t, const uint32_t *k, size_t n, struct h128 hh,
 		*e = (struct sent){ h, hh.b, t->sids_len, (uint32_t)n, idx, w };
 		t->sids_len += n;
 		if (++t->st_n * 2 > t->st_mask + 1) {
-			struct sent *nt = table_double(t->st, t->st_mask + 1, sizeof(*nt));
+			struct sent *nt = table_double(t, t->st, t->st_mask + 1, sizeof(*nt));
 			if (!nt)
 				return set_err(t, -FK_E_NOMEM);
 			t->st = nt;
@@ -1997,7 +2006,7 @@ static int pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_
 	}
 	t->warns = calloc(t->maxwarns + 1, sizeof(*t->warns));
 	t->ends = malloc((CHUNK + FK_PERF_SCAN_SLACK) * sizeof(uint32_t));
-	t->st = calloc(4096, sizeof(*t->st));
+	t->st = fk_zalloc(4096, sizeof(*t->st));
 	t->st_mask = 4095;
 	if (!t->warns || !t->ends || !t->st || ftab_init(&t->fc, 16384) || ftab_init(&t->fc2, 4096) ||
 	    ftab_init(&t->pc, 256))
@@ -2012,6 +2021,8 @@ static void pp_fini(struct pp *t)
 	table_free(t->fc2.t, t->fc2.t ? t->fc2.mask + 1 : 0, sizeof(*t->fc2.t));
 	free(t->rids);
 	table_free(t->st, t->st ? t->st_mask + 1 : 0, sizeof(*t->st));
+	for (unsigned i = 0; i < t->ngrave; i++)
+		munmap(t->grave[i].p, t->grave[i].size);
 	free(t->sids);
 	free(t->sw);
 	free(t->soff);

@@ -6,7 +6,6 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "internal.h"
 
 struct name_ent {
@@ -44,7 +43,7 @@ struct fk_profile {
 
 static int name_tab_rehash(fk_profile *p, size_t size)
 {
-	uint64_t *tab = calloc(size, sizeof(*tab));
+	uint64_t *tab = fk_zalloc(size, sizeof(*tab));
 	if (!tab)
 		return -FK_E_NOMEM;
 	for (size_t k = 0; p->name_tab && k <= p->name_tab_mask; k++) {
@@ -64,7 +63,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 
 static int child_tab_rehash(fk_profile *p, size_t size)
 {
-	struct child_ent *tab = calloc(size, sizeof(*tab));
+	struct child_ent *tab = fk_zalloc(size, sizeof(*tab));
 	if (!tab)
 		return -FK_E_NOMEM;
 	for (size_t n = 1; n < p->nnodes; n++) {
@@ -211,24 +210,11 @@ uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t fr
 	return FK_NONE;
 }
 
-/* Big node arrays on transparent huge pages: a bulk build touches them all at once. */
-static void nodes_huge(fk_profile *p)
-{
-	size_t bytes = p->nodes_cap * sizeof(*p->nodes);
-	if (bytes < (8u << 20))
-		return;
-	uintptr_t a = ((uintptr_t)(p->nodes + p->nnodes) + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-	uintptr_t e = (uintptr_t)(p->nodes + p->nodes_cap) & ~(uintptr_t)((2u << 20) - 1);
-	if (e > a)
-		madvise((void *)a, e - a, MADV_HUGEPAGE);
-}
-
 int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 {
 	size_t need = p->nnodes + n;
 	if (need < n || FK_GROW(p->nodes, p->nodes_cap, need))
 		return -FK_E_NOMEM;
-	nodes_huge(p);
 	/* a bulk build adds through fk_profile_child_unindexed, which needs every node that
 	 * is already there in the table (and grows none) */
 	return p->nindexed < p->nnodes ? child_tab_fresh(p) : 0;
@@ -237,10 +223,7 @@ int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 int fk_profile_grow_nodes(fk_profile *p, size_t n)
 {
 	size_t need = p->nnodes + n;
-	if (need < n || FK_GROW(p->nodes, p->nodes_cap, need))
-		return -FK_E_NOMEM;
-	nodes_huge(p);
-	return 0;
+	return need < n || FK_GROW(p->nodes, p->nodes_cap, need) ? -FK_E_NOMEM : 0;
 }
 
 void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame)

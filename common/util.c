@@ -47,6 +47,15 @@ void fk_log(enum fk_level level, const char *fmt, ...)
 	print_fn(level, msg, print_ctx);
 }
 
+void *fk_zalloc(size_t n, size_t elem)
+{
+	char *p = calloc(n, elem);
+	if (p)
+		for (size_t o = 0; o < n * elem; o += 4096)
+			((volatile char *)p)[o] = 0;
+	return p;
+}
+
 int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
