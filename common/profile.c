@@ -694,7 +694,8 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 		err = -FK_E_NOMEM;
 		goto out;
 	}
-	memcpy(ents, first, n * sizeof(*ents));
+	if (n)
+		memcpy(ents, first, n * sizeof(*ents));
 	nents = n;
 	uint32_t parent = 0;
 	size_t pathlen = 0, start = 0;
