@@ -151,6 +151,20 @@ class _Settings:
                             "pass" if m.group(3) == "Yes" else "nopass"]
         gdb.execute("handle SIGSTOP stop print nopass", to_string=True)
 
+    def internal_errors_abort_command(self):
+        # gdb 13 can hit an internal error when a process exits while it is being
+        # resumed; by default (or under to_string) that ends gdb itself. During
+        # sampling it ends only the command, as an exception flame handles.
+        for what in ("quit", "corefile"):
+            try:
+                out = gdb.execute("maint show internal-error %s" % what, to_string=True)
+            except gdb.error:
+                continue
+            m = re.search(r'is "(\w+)"', out)
+            if m:
+                self.saved.append(("maint internal-error " + what, m.group(1)))
+                gdb.execute("maint set internal-error %s no" % what, to_string=True)
+
     def quiet(self):
         # The CLI prints "Thread N received signal SIGSTOP" on every stop, even
         # with suppress-cli-notifications and under to_string: mute fd 1.
@@ -167,7 +181,10 @@ class _Settings:
             self.muted = None
         for name, old in reversed(self.saved):
             try:
-                gdb.execute("set %s %s" % (name, old), to_string=True)
+                if name.startswith("maint "):
+                    gdb.execute("maint set %s %s" % (name[6:], old), to_string=True)
+                else:
+                    gdb.execute("set %s %s" % (name, old), to_string=True)
             except gdb.error:
                 pass
         self.saved = []
@@ -198,9 +215,18 @@ def _pending_sigstop(pid):
     return False
 
 
-def _process_exiting(pid):
+def _process_exiting(pid, wait=0.0):
     """True if every thread of pid is gone or a zombie: the process is exiting
-    (exit_group). gdb 13 asserts (num_lwps == 1) when asked to detach then."""
+    (exit_group). gdb 13 asserts (num_lwps == 1) when asked to detach then.
+    With wait, keeps looking that long: after a kill -9 the threads die one by
+    one, and gdb's first error ("No such process") can come before the last."""
+    deadline = time.monotonic() + wait
+    while not _all_threads_gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return _all_threads_gone(pid)
+
+
+def _all_threads_gone(pid):
     try:
         tasks = os.listdir("/proc/%d/task" % pid)
     except OSError:
@@ -403,6 +429,7 @@ def _run(o):
     ended_by = 0
     nsamples = 0
     error = None
+    internal = False
     _msg(o, "flame: sampling process %d at %g Hz%s%s" % (
         pid, o.hz, " for %g s" % o.duration if o.duration else "",
         "" if o.duration and not sys.stdin.isatty() else " (Ctrl-C to stop)"))
@@ -417,6 +444,7 @@ def _run(o):
         settings.set("backtrace past-main", "on")
         settings.set("backtrace past-entry", "on")
         settings.handle_sigstop()
+        settings.internal_errors_abort_command()
         gdb.events.stop.connect(on_stop)
         gdb.events.exited.connect(on_exit)
         sampler = _flamekit.Sampler(pid, o.max_depth)
@@ -433,7 +461,9 @@ def _run(o):
             sampler.arm(target)
             events["sig"] = None
             try:
-                gdb.execute("continue", to_string=True)
+                # not to_string: gdb 13 cannot report an internal error into a string
+                # (it dies with "Recursive internal problem"); fd 1 is muted instead
+                gdb.execute("continue")
             except gdb.error as e:
                 sampler.disarm()
                 if not inf.pid or events["exited"]:
@@ -468,10 +498,12 @@ def _run(o):
             stops.append(_flamekit.now() - t_stop)
             if _PROFILE_SELF is not None:
                 _PROFILE_SELF.append((t_stop, events["t"], t_back, t_listed, _flamekit.now()))
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as e:
+        # Ctrl-C, or gdb's internal error turned into "Command aborted." (see
+        # _Settings.internal_errors_abort_command)
+        internal = str(e) == "Command aborted."
     except gdb.error as e:
-        if not inf.pid or _process_exiting(pid):
+        if not inf.pid or _process_exiting(pid, 0.5):
             events["exited"] = True  # e.g. "Couldn't get registers" as it exits
         else:
             error = e
@@ -490,7 +522,7 @@ def _run(o):
             for _ in range(3):
                 if not inf.pid or events["exited"] or not _pending_sigstop(pid):
                     break
-                gdb.execute("continue", to_string=True)
+                gdb.execute("continue", to_string=settings.muted is None)
         except gdb.error:
             pass
         try:
@@ -554,6 +586,8 @@ def _run(o):
             _msg(o, "flame: timing %-12s median %.3f ms p90 %.3f ms" % (
                 label, xs[len(xs) // 2] * 1e3, xs[int(len(xs) * 0.9)] * 1e3))
         del _PROFILE_SELF[:]
+    if internal:
+        _msg(o, "flame: gdb hit an internal error (above); sampling stopped, wrote the samples taken")
     if events["exited"]:
         _msg(o, "flame: the process exited during sampling; wrote the samples taken")
         if error is not None:

@@ -108,6 +108,25 @@ grep -q "0x[0-9a-f]" "$TMP/exit.folded" && fail "unsymbolized frames after the e
 "$FLAMEKIT" collapse "$TMP/exit.samples" > "$TMP/exit.recollapsed" || fail "samples file does not read back"
 assert_files_eq "$TMP/exit.folded" "$TMP/exit.recollapsed"
 
+# --- gdb hits an internal error while resuming the target (gdb 13 can, when a process
+# exits at that moment; under to_string it would die with "Recursive internal
+# problem"): a breakpoint whose commands raise one. Only the command ends: samples
+# written, target detached and running, gdb's own setting back as it was.
+start_target "$TARGET" split
+printf '%s\n' "attach $TPID" "break path_b" "commands" "maint internal-error test" "end" \
+	"flame -d 2 -F 100 --folded $TMP/ie.folded" "maint show internal-error quit" \
+	'python print("after-flame", gdb.selected_inferior().pid)' > "$TMP/ie.gdb"
+(cd "$TMP" && timeout 60 gdb -batch -nx -q -x "$SCRIPT" -x "$TMP/ie.gdb" > "$TMP/ie.out" 2>&1)
+rc=$?
+cat "$TMP/ie.out"
+assert_eq "gdb exit after an internal error" 0 "$rc"
+assert_contains "$TMP/ie.out" "internal-error: test"
+assert_contains "$TMP/ie.out" "flame: gdb hit an internal error"
+assert_contains "$TMP/ie.out" 'internal-error is detected is "ask"'
+assert_contains "$TMP/ie.out" "after-flame $TPID"
+[ -f "$TMP/ie.folded" ] || fail "no output after an internal error"
+assert_running "$TPID"
+
 # --- the target is killed mid-run
 start_target "$TARGET" split
 ( sleep 7; kill -9 "$TPID" ) &
