@@ -1447,6 +1447,25 @@ static int sort_stacks(struct pp *t)
 	return 0;
 }
 
+/* The weights of t's unique stacks onto their leaves in dst, or its samples in input order. */
+static int add_weights(const struct pp *t, fk_profile *dst, const uint32_t *leaf)
+{
+	int rc = 0;
+	if (!t->keep_samples) {
+		for (size_t i = 0; i < t->nstk && !rc; i++)
+			rc = fk_profile_add_to_node(dst, leaf[i], 0, t->sw[i], NULL);
+		return rc;
+	}
+	for (size_t i = 0; i < t->ps_n && !rc; i++) {
+		const struct psamp *sp = &t->ps[i];
+		fk_sample_info in = { .time = sp->time, .pid = sp->pid, .tid = sp->tid, .cpu = sp->cpu };
+		if (sp->comm)
+			in.comm = fk_profile_name(t->p, sp->comm, &in.comm_len);
+		rc = fk_profile_add_to_node(dst, leaf[sp->stk], 0, sp->weight, &in);
+	}
+	return rc;
+}
+
 /* The index in base's unique stacks of seq (mapped through fmap into buf), or UINT32_MAX. */
 static uint32_t base_stack(const struct pp *base, const uint32_t *seq, uint32_t n, const uint32_t *fmap,
 			   uint32_t *buf)
@@ -1541,18 +1560,7 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 		prev = seq;
 		prevn = n;
 	}
-	if (!t->keep_samples) {
-		for (size_t i = 0; i < ns && !rc; i++)
-			rc = fk_profile_add_to_node(dst, leaf[i], 0, t->sw[i], NULL);
-	} else {
-		for (size_t i = 0; i < t->ps_n && !rc; i++) {
-			const struct psamp *s = &t->ps[i];
-			fk_sample_info in = { .time = s->time, .pid = s->pid, .tid = s->tid, .cpu = s->cpu };
-			if (s->comm)
-				in.comm = fk_profile_name(t->p, s->comm, &in.comm_len);
-			rc = fk_profile_add_to_node(dst, leaf[s->stk], 0, s->weight, &in);
-		}
-	}
+	rc = add_weights(t, dst, leaf);
 out:
 	free(path);
 	return rc;
@@ -1689,18 +1697,7 @@ static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, con
 		nodes = fk_profile_nodes(dst, &nodes_n); /* reserved: never moves, but be exact */
 		leaf[x] = path[n - 1];
 	}
-	if (!t->keep_samples) {
-		for (size_t i = 0; i < ns && !rc; i++)
-			rc = fk_profile_add_to_node(dst, leaf[i], 0, t->sw[i], NULL);
-	} else {
-		for (size_t i = 0; i < t->ps_n && !rc; i++) {
-			const struct psamp *sp = &t->ps[i];
-			fk_sample_info in = { .time = sp->time, .pid = sp->pid, .tid = sp->tid, .cpu = sp->cpu };
-			if (sp->comm)
-				in.comm = fk_profile_name(t->p, sp->comm, &in.comm_len);
-			rc = fk_profile_add_to_node(dst, leaf[sp->stk], 0, sp->weight, &in);
-		}
-	}
+	rc = add_weights(t, dst, leaf);
 out:
 	free(path);
 	return rc;

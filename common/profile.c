@@ -128,9 +128,9 @@ void fk_profile_free(fk_profile *p)
 
 unsigned fk_profile_flags(const fk_profile *p) { return p->flags; }
 
-int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
+/* The id of name s (hash h), or -1 with *slot the empty slot where it would go. */
+static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint64_t h, size_t *slot)
 {
-	uint64_t h = fk_hash(s, len);
 	size_t i = (uint32_t)h & p->name_tab_mask;
 	/* the slot's hash bits rule out most other names without reading their entries */
 	for (uint64_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
@@ -140,19 +140,22 @@ int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 		if (e->len == len && !memcmp(p->str + e->off, s, len))
 			return (uint32_t)v - 1;
 	}
+	*slot = i;
 	return -1;
+}
+
+int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
+{
+	size_t i;
+	return name_lookup(p, s, len, fk_hash(s, len), &i);
 }
 
 int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h)
 {
-	size_t i = (uint32_t)h & p->name_tab_mask;
-	for (uint64_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
-		if ((v >> 32) != (h >> 32))
-			continue;
-		const struct name_ent *e = &p->names[(uint32_t)v - 1];
-		if (e->len == len && !memcmp(p->str + e->off, s, len))
-			return (uint32_t)v - 1;
-	}
+	size_t i;
+	int64_t found = name_lookup(p, s, len, h, &i);
+	if (found >= 0)
+		return found;
 	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
 	if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
