@@ -1,6 +1,6 @@
 /* parse-perf-scan.c - newline scanning for the perf script parser: finds every '\n' of a chunk
- * (and whether it holds a NUL byte) with vector compares: AVX2 picked at run time, SSE2 as the
- * x86-64 baseline, plain C elsewhere. */
+ * (and whether it holds a NUL byte) with vector compares: AVX-512 or AVX2 picked at run time,
+ * SSE2 as the x86-64 baseline, plain C elsewhere. */
 #include "parse-perf.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -104,11 +104,37 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const char *p, size_t le
 		*nul = true;
 	return scan_tail(p, i, len, ends, n, nul);
 }
+
+/* One 64-byte compare per block, straight into a mask. */
+__attribute__((target("avx512f,avx512bw"))) static size_t scan_avx512(const char *p, size_t len, uint32_t *ends,
+								    bool *nul)
+{
+	size_t n = 0, i = 0;
+	const __m512i nl = _mm512_set1_epi8('\n'), zero = _mm512_setzero_si512();
+	uint64_t anyz = 0;
+	for (; i + 64 <= len; i += 64) {
+		__m512i v = _mm512_loadu_si512((const void *)(p + i));
+		anyz |= _mm512_cmpeq_epi8_mask(v, zero);
+		EMIT_BITS(_mm512_cmpeq_epi8_mask(v, nl), i);
+	}
+	if (anyz)
+		*nul = true;
+	return scan_tail(p, i, len, ends, n, nul);
+}
+#endif
+
+#ifdef HAVE_X86
+static bool have_avx512bw(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 #endif
 
 fk_perf_scan_fn fk_perf_pick_scan(const char **name)
 {
-	const char *force = getenv("FLAMEKIT_SIMD"); /* tests and benchmarks pin a variant */
+	/* tests and benchmarks pin a variant: scalar, sse2, or avx2 where the CPU has it */
+	const char *force = getenv("FLAMEKIT_SIMD");
 #ifdef HAVE_X86
 	if (force && !strcmp(force, "scalar")) {
 		*name = "scalar";
@@ -118,7 +144,15 @@ fk_perf_scan_fn fk_perf_pick_scan(const char **name)
 		*name = "sse2";
 		return scan_sse2;
 	}
-	__builtin_cpu_init();
+	bool avx512 = have_avx512bw(); /* also initializes the CPU feature tests */
+	if (force && !strcmp(force, "avx2") && __builtin_cpu_supports("avx2")) {
+		*name = "avx2";
+		return scan_avx2;
+	}
+	if (avx512) {
+		*name = "avx512";
+		return scan_avx512;
+	}
 	if (__builtin_cpu_supports("avx2")) {
 		*name = "avx2";
 		return scan_avx2;

@@ -37,8 +37,8 @@ for z in "$CORPUS"/*.perf-script.zst; do
 			# shellcheck disable=SC2086
 			cat "$TMP/in" | "$FLAMEKIT" collapse --threads 2 $o > "$TMP/out3" || fail "$b [$o] pipe"
 			cmp -s "$TMP/out" "$TMP/out3" || fail "$b [$o]: pipe differs"
-			# the other line scanners (AVX2 is picked on CPUs that have it)
-			for simd in sse2 scalar; do
+			# the other line scanners (AVX-512, else AVX2, is picked on CPUs that have it)
+			for simd in avx2 sse2 scalar; do
 				# shellcheck disable=SC2086
 				FLAMEKIT_SIMD=$simd "$FLAMEKIT" collapse $o "$TMP/in" > "$TMP/out4" || fail "$b [$o] $simd"
 				cmp -s "$TMP/out" "$TMP/out4" || fail "$b [$o]: $simd line scanner differs"
