@@ -171,6 +171,7 @@ struct pp {
 	uint64_t *soff; /* the unique stacks by index (stack_arrays), sord their order (sort_stacks) */
 	uint32_t *slen, *sord;
 	uint32_t *leaf; /* each unique stack's leaf node, once built */
+	uint32_t *spath; /* their nodes root first (offsets as in sids), kept for a merge */
 	bool built;
 	uint32_t *key; /* the stack being looked up, root first */
 	size_t key_cap;
@@ -1530,6 +1531,8 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 	}
 	if ((rc = fk_profile_reserve_nodes(dst, total)))
 		goto out;
+	if (!fmap && t->keep_samples == false) /* a second half may merge along these */
+		t->spath = malloc((t->sids_len ? t->sids_len : 1) * sizeof(*t->spath));
 	prev = NULL;
 	prevn = 0;
 	for (size_t i = 0; i < ns; i++) {
@@ -1557,6 +1560,8 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 			path[k] = (uint32_t)c;
 		}
 		leaf[x] = path[n - 1];
+		if (t->spath)
+			memcpy(t->spath + off[x], path, n * sizeof(*path));
 		prev = seq;
 		prevn = n;
 	}
@@ -1592,6 +1597,8 @@ struct mplan {
 	uint32_t *from;  /* per ord entry: base's equal stack, or the base stack to copy the
 			  * prefix from, or UINT32_MAX (the prefix is the previous new stack's) */
 	uint32_t *plen;  /* per ord entry: UINT32_MAX when equal to from, else the prefix length */
+	uint64_t *soff;  /* per ord entry: the stack's offset in ids (read in order after the join) */
+	uint32_t *slen;  /* per ord entry: its length */
 	size_t nnew;     /* nodes the merge adds */
 	bool done;
 };
@@ -1602,6 +1609,8 @@ static void mplan_free(struct mplan *m)
 	free(m->ord);
 	free(m->from);
 	free(m->plen);
+	free(m->soff);
+	free(m->slen);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -1612,7 +1621,9 @@ static int merge_plan(struct mplan *m, const struct pp *t, const uint32_t *fmap,
 	m->ord = malloc((ns ? ns : 1) * sizeof(*m->ord));
 	m->from = malloc((ns ? ns : 1) * sizeof(*m->from));
 	m->plen = malloc((ns ? ns : 1) * sizeof(*m->plen));
-	if (!m->ids || !m->ord || !m->from || !m->plen)
+	m->soff = malloc((ns ? ns : 1) * sizeof(*m->soff));
+	m->slen = malloc((ns ? ns : 1) * sizeof(*m->slen));
+	if (!m->ids || !m->ord || !m->from || !m->plen || !m->soff || !m->slen)
 		return -FK_E_NOMEM;
 	for (size_t i = 0; i < t->sids_len; i++)
 		m->ids[i] = fmap[t->sids[i]];
@@ -1627,6 +1638,8 @@ static int merge_plan(struct mplan *m, const struct pp *t, const uint32_t *fmap,
 	for (size_t j = 0; j < ns; j++) {
 		uint32_t x = m->ord[j], n = t->slen[x], lq = 0, lp = 0, lv = 0;
 		const uint32_t *seq = m->ids + t->soff[x];
+		m->soff[j] = t->soff[x];
+		m->slen[j] = n;
 		int c = 1;
 		while (bi < bn && (c = seq_cmp(base->sids + boff[bord[bi]], blen[bord[bi]], seq, n, &lq)) < 0)
 			bi++;
@@ -1668,19 +1681,22 @@ static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, con
 	}
 	const fk_node *nodes = fk_profile_nodes(dst, &nodes_n);
 	for (size_t j = 0; j < ns; j++) {
-		uint32_t x = m->ord[j], n = t->slen[x], y = m->from[j], l = m->plen[j];
+		uint32_t x = m->ord[j], n = m->slen[j], y = m->from[j], l = m->plen[j];
 		if (l == UINT32_MAX) {
 			leaf[x] = base->leaf[y];
 			continue;
 		}
-		const uint32_t *seq = m->ids + t->soff[x];
+		const uint32_t *seq = m->ids + m->soff[j];
 		if (FK_GROW(path, path_cap, n)) {
 			rc = -FK_E_NOMEM;
 			goto out;
 		}
-		if (y != UINT32_MAX) {
-			/* the nodes of the prefix: a base neighbour's leaf and its parents (else
-			 * path[] still holds the previous new stack's) */
+		if (y != UINT32_MAX && base->spath) {
+			/* the nodes of the prefix: a base neighbour's (else path[] still holds
+			 * the previous new stack's) */
+			memcpy(path, base->spath + base->soff[y], l * sizeof(*path));
+		} else if (y != UINT32_MAX) {
+			/* the same from the neighbour's leaf and its parents */
 			uint32_t nd = base->leaf[y];
 			for (uint32_t k = base->slen[y]; k-- > 0; nd = nodes[nd].parent)
 				if (k < l)
@@ -2026,6 +2042,7 @@ static void pp_fini(struct pp *t)
 	free(t->slen);
 	free(t->sord);
 	free(t->leaf);
+	free(t->spath);
 	free(t->ps);
 	free(t->key);
 	free(t->pkey);

@@ -6,6 +6,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 
 struct name_ent {
@@ -32,6 +33,7 @@ struct fk_profile {
 	size_t name_tab_mask;
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;
+	bool nodes_mapped;      /* nodes is an mmap (big arrays grow by mremap, never copied) */
 	struct child_ent *child_tab;
 	size_t child_tab_mask;
 	size_t nindexed;        /* nodes [0, nindexed) are in child_tab (see child_unindexed) */
@@ -40,6 +42,44 @@ struct fk_profile {
 	uint32_t *scratch;      /* frame ids for add_folded */
 	size_t scratch_cap;
 };
+
+/* Room for `need` nodes. From 1 MiB on the array is a mapping of its own, grown by
+ * mremap: no copy, and no old copy left behind in the heap (a realloc that cannot grow in
+ * place, when something was allocated after the array, copies and keeps both). */
+#define NODES_MAP (1u << 20)
+static int nodes_reserve(fk_profile *p, size_t need)
+{
+	if (need <= p->nodes_cap)
+		return 0;
+	size_t ncap = p->nodes_cap ? p->nodes_cap : 16;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / sizeof(fk_node))
+			return -FK_E_NOMEM;
+		ncap *= 2;
+	}
+	size_t bytes = ncap * sizeof(fk_node);
+	if (bytes < NODES_MAP)
+		return FK_GROW(p->nodes, p->nodes_cap, need);
+	void *n;
+	if (p->nodes_mapped) {
+		n = mremap(p->nodes, p->nodes_cap * sizeof(fk_node), bytes, MREMAP_MAYMOVE);
+	} else {
+		n = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (n != MAP_FAILED) {
+			memcpy(n, p->nodes, p->nnodes * sizeof(fk_node));
+			if (p->nodes_mapped)
+		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
+	else
+		free(p->nodes);
+		}
+	}
+	if (n == MAP_FAILED)
+		return -FK_E_NOMEM;
+	p->nodes = n;
+	p->nodes_cap = ncap;
+	p->nodes_mapped = true;
+	return 0;
+}
 
 static int name_tab_rehash(fk_profile *p, size_t size)
 {
@@ -100,7 +140,7 @@ fk_profile *fk_profile_new(unsigned flags)
 	p->flags = flags;
 	p->ncols = 1;
 	if (name_tab_rehash(p, 1024) || child_tab_rehash(p, 1024) ||
-	    FK_GROW(p->nodes, p->nodes_cap, 1024) || fk_profile_intern(p, "", 0) != 0) {
+	    nodes_reserve(p, 1024) || fk_profile_intern(p, "", 0) != 0) {
 		fk_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -119,7 +159,10 @@ void fk_profile_free(fk_profile *p)
 	free(p->str);
 	free(p->names);
 	free(p->name_tab);
-	free(p->nodes);
+	if (p->nodes_mapped)
+		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
+	else
+		free(p->nodes);
 	free(p->child_tab);
 	free(p->samples);
 	free(p->scratch);
@@ -216,7 +259,7 @@ uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t fr
 int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 {
 	size_t need = p->nnodes + n;
-	if (need < n || FK_GROW(p->nodes, p->nodes_cap, need))
+	if (need < n || nodes_reserve(p, need))
 		return -FK_E_NOMEM;
 	/* a bulk build adds through fk_profile_child_unindexed, which needs every node that
 	 * is already there in the table (and grows none) */
@@ -226,7 +269,7 @@ int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 int fk_profile_grow_nodes(fk_profile *p, size_t n)
 {
 	size_t need = p->nnodes + n;
-	return need < n || FK_GROW(p->nodes, p->nodes_cap, need) ? -FK_E_NOMEM : 0;
+	return need < n || nodes_reserve(p, need) ? -FK_E_NOMEM : 0;
 }
 
 void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame)
@@ -243,7 +286,7 @@ static int64_t new_child(fk_profile *p, uint32_t parent, uint32_t frame)
 		return -FK_E_INVAL;
 	if (p->nnodes >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
-	if (FK_GROW(p->nodes, p->nodes_cap, p->nnodes + 1))
+	if (nodes_reserve(p, p->nnodes + 1))
 		return -FK_E_NOMEM;
 	uint32_t n = (uint32_t)p->nnodes++;
 	fk_node *par = &p->nodes[parent];
@@ -749,9 +792,11 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 			for (;;) {
 				uint32_t d = p->nodes[e.node].first_child;
 				const fk_node *dn = &p->nodes[d];
-				/* a chain's nodes usually follow each other: fetch the names of
-				 * those further on meanwhile (their entries, then their text) */
-				if (d + 8 < p->nnodes) {
+				/* a chain's nodes usually follow each other: fetch those further
+				 * on meanwhile, in three steps (the node, its name's entry, the
+				 * name), each from what the step before fetched earlier */
+				if (d + 16 < p->nnodes) {
+					__builtin_prefetch(&dn[16]);
 					__builtin_prefetch(&p->names[dn[8].frame]);
 					__builtin_prefetch(p->str + p->names[dn[4].frame].off);
 				}
