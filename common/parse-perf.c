@@ -551,7 +551,7 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 }
 
 /* s/\+0x[\da-f]+$// */
-static size_t strip_offset(const char *f, size_t n)
+static inline size_t strip_offset(const char *f, size_t n)
 {
 	size_t h = n;
 	while (h > 0 && ((f[h - 1] >= '0' && f[h - 1] <= '9') || (f[h - 1] >= 'a' && f[h - 1] <= 'f')))
@@ -1372,6 +1372,8 @@ static void sort_seqs_at(uint32_t *ord, size_t ns, const struct sortctx *sc, uin
 		memset(cnt, 0, sizeof(cnt));
 		for (size_t i = 0; i < ns; i++)
 			cnt[key[i] >> sh & 2047]++;
+		if (cnt[key[0] >> sh & 2047] == ns)
+			continue; /* every key has this digit: the order stands */
 		uint32_t sum = 0;
 		for (size_t b = 0; b < 2048; b++) {
 			uint32_t c = cnt[b];
