@@ -1,5 +1,4 @@
 /* main.c - the flamekit program: dispatches subcommands from one table. */
-#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -27,13 +26,6 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	/* Big arrays (call tree nodes, stacks, output buffers) grow by doubling: from the heap
-	 * they grow in place and reuse freed pages, where each fresh mmap costs a page fault
-	 * and a zeroing per page; and a heap is not trimmed while the program runs (giving
-	 * pages back interrupts the other thread's CPU to flush its TLB). Measured in
-	 * bench/b-collapse.sh. */
-	mallopt(M_MMAP_THRESHOLD, 512 << 20);
-	mallopt(M_TRIM_THRESHOLD, 1024 << 20);
 	if (argc < 2) {
 		usage(stderr);
 		return FK_EXIT_USAGE;
