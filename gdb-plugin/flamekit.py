@@ -523,8 +523,8 @@ def _run(o):
                 if not inf.pid or events["exited"] or not _pending_sigstop(pid):
                     break
                 gdb.execute("continue", to_string=settings.muted is None)
-        except gdb.error:
-            pass
+        except (gdb.error, KeyboardInterrupt):
+            pass  # KeyboardInterrupt: another internal error of gdb's (see above)
         try:
             gdb.events.stop.disconnect(on_stop)
             gdb.events.exited.disconnect(on_exit)
