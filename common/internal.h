@@ -56,6 +56,11 @@ FK_HIDDEN void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, u
 /* fk_profile_child for a bulk build whose caller knows that no node added since the last
  * indexed lookup is the child: new nodes stay out of the child table until a lookup needs it. */
 FK_HIDDEN int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame);
+/* Append a chain of n new nodes, frames[0] a new child of parent, each next one the only
+ * child of the one before; their indexes into nodes_out. No lookup: the caller knows
+ * none of them exists. 0 or a negative error. */
+FK_HIDDEN int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint32_t *frames, size_t n,
+				      uint32_t *nodes_out);
 /* Frame ids of the path root->node (root excluded) into a growable array. */
 FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
 				  size_t *n);

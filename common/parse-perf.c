@@ -1560,6 +1560,15 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 				goto out;
 			}
 			path[k] = (uint32_t)c;
+			size_t nn;
+			fk_profile_nodes(dst, &nn);
+			if (!fmap && (size_t)c == nn - 1) {
+				/* a new node: all below it are new too, appended as a chain */
+				if ((rc = fk_profile_append_chain(dst, (uint32_t)c, seq + k + 1, n - k - 1,
+								  path + k + 1)))
+					goto out;
+				break;
+			}
 		}
 		leaf[x] = path[n - 1];
 		if (t->spath)
@@ -1704,14 +1713,9 @@ static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, con
 				if (k < l)
 					path[k] = nd;
 		}
-		for (uint32_t k = l; k < n; k++) {
-			int64_t nc = fk_profile_child_unindexed(dst, k ? path[k - 1] : 0, seq[k]);
-			if (nc < 0) {
-				rc = (int)nc;
-				goto out;
-			}
-			path[k] = (uint32_t)nc;
-		}
+		/* none of the rest exists (l is the longest prefix the tree has) */
+		if ((rc = fk_profile_append_chain(dst, l ? path[l - 1] : 0, seq + l, n - l, path + l)))
+			goto out;
 		nodes = fk_profile_nodes(dst, &nodes_n); /* reserved: never moves, but be exact */
 		leaf[x] = path[n - 1];
 	}

@@ -296,6 +296,35 @@ static int64_t new_child(fk_profile *p, uint32_t parent, uint32_t frame)
 	return n;
 }
 
+int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint32_t *frames, size_t n,
+			    uint32_t *nodes_out)
+{
+	if (!n)
+		return 0;
+	if (parent >= p->nnodes)
+		return -FK_E_INVAL;
+	if (p->nnodes + n >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	if (nodes_reserve(p, p->nnodes + n))
+		return -FK_E_NOMEM;
+	uint32_t first = (uint32_t)p->nnodes, depth = p->nodes[parent].depth;
+	for (size_t k = 0; k < n; k++) {
+		if (frames[k] >= p->nnames)
+			return -FK_E_INVAL; /* the nodes before stay, a valid chain */
+		uint32_t me = first + (uint32_t)k, up = k ? me - 1 : parent;
+		p->nodes[me] = (fk_node){ .parent = up, .frame = frames[k], .first_child = FK_NONE,
+					  .next_sibling = k ? FK_NONE : p->nodes[parent].first_child,
+					  .depth = depth + 1 + (uint32_t)k };
+		if (k)
+			p->nodes[me - 1].first_child = me;
+		else
+			p->nodes[parent].first_child = me;
+		p->nnodes++;
+		nodes_out[k] = me;
+	}
+	return 0;
+}
+
 int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame)
 {
 	if (parent < p->nindexed) {
