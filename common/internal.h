@@ -24,6 +24,8 @@ FK_HIDDEN int fk_grow(void **data, size_t *cap, size_t need, size_t elem);
  * first probe does not map the shared zero page (a later write would then replace it and,
  * with two threads, interrupt the other CPU to flush its TLB). */
 FK_HIDDEN void *fk_zalloc(size_t n, size_t elem);
+/* Write one byte of zero in every page of zeroed memory (see fk_zalloc). */
+FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
 /* ---- hashing (fast, not cryptographic; deterministic across runs) */
@@ -42,17 +44,14 @@ static inline uint64_t fk_mix64(uint64_t x)
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* Intern with a precomputed fk_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
-/* Existing child or FK_NONE. */
-FK_HIDDEN uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t frame);
 /* Folded text of the path root->node into a growable buffer (no count). */
 FK_HIDDEN int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap,
 				   size_t *len);
 /* Bulk tree building (the perf parser): room for n more nodes (and every node already there
- * indexed); and a prefetch of the child-table slot of (parent, frame). */
+ * indexed). */
 FK_HIDDEN int fk_profile_reserve_nodes(fk_profile *p, size_t n);
 /* Room for n more nodes, without indexing anything (see fk_profile_child_unindexed). */
 FK_HIDDEN int fk_profile_grow_nodes(fk_profile *p, size_t n);
-FK_HIDDEN void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame);
 /* fk_profile_child for a bulk build whose caller knows that no node added since the last
  * indexed lookup is the child: new nodes stay out of the child table until a lookup needs it. */
 FK_HIDDEN int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame);

@@ -172,6 +172,7 @@ struct pp {
 	uint32_t *slen, *sord;
 	uint32_t *leaf; /* each unique stack's leaf node, once built */
 	uint32_t *spath; /* their nodes root first (offsets as in sids), kept for a merge */
+	bool want_spath; /* keep spath: a second half will merge along this one's stacks */
 	bool built;
 	uint32_t *key; /* the stack being looked up, root first */
 	size_t key_cap;
@@ -196,7 +197,7 @@ struct pp {
 	uint32_t *tmp;
 	size_t tmp_n, tmp_cap;
 	uint32_t one;
-	struct h128 hv[64];
+	struct h128 hv[16]; /* fingerprints of the lines hashed ahead (AHEAD) */
 	char *sbuf;
 	size_t sbuf_cap;
 	char *kbuf;
@@ -802,8 +803,7 @@ static void *table_alloc(size_t n, size_t elem)
 	/* Write every page now: a table's first touch is a probe (a read), which would map the
 	 * shared zero page and then take a second, copy-on-write fault on the insert; with two
 	 * threads each of those flushes the other CPU's TLB by IPI. */
-	for (size_t o = 0; o < size; o += 4096)
-		((volatile char *)p)[o] = 0;
+	fk_touch_pages(p, size);
 	return p;
 }
 
@@ -1469,28 +1469,10 @@ static int add_weights(const struct pp *t, fk_profile *dst, const uint32_t *leaf
 	return rc;
 }
 
-/* The index in base's unique stacks of seq (mapped through fmap into buf), or UINT32_MAX. */
-static uint32_t base_stack(const struct pp *base, const uint32_t *seq, uint32_t n, const uint32_t *fmap,
-			   uint32_t *buf)
-{
-	for (uint32_t k = 0; k < n; k++)
-		buf[k] = fmap[seq[k]];
-	struct h128 hh = hash128((const char *)buf, n * sizeof(uint32_t), HK2);
-	uint64_t h = hh.a | 1ull << 63;
-	for (size_t i = h & base->st_mask; base->st[i].hash; i = (i + 1) & base->st_mask) {
-		const struct sent *e = &base->st[i];
-		if (e->hash == h && e->check == hh.b && e->n == n)
-			return e->idx;
-	}
-	return UINT32_MAX;
-}
-
 /* Put the unique stacks of t into dst (fmap: t's name ids -> dst's, or NULL when t parsed
  * into dst itself), then the weights, or the samples in input order. In sorted order a
- * stack shares its longest prefix with the one before, so only new nodes are looked up.
- * base: a context whose stacks are already in dst (its leaves kept): t's stacks that it
- * has go straight to those leaves, with no walk down the tree. */
-static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const struct pp *base)
+ * stack shares its longest prefix with the one before, so only new nodes are looked up. */
+static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap)
 {
 	size_t ns = t->nstk;
 	if (t->built || !ns)
@@ -1499,8 +1481,6 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 	int rc = sort_stacks(t);
 	if (rc)
 		return rc;
-	if (base && (!base->built || (base->nstk && !base->leaf)))
-		base = NULL;
 	const uint64_t *off = t->soff;
 	const uint32_t *len = t->slen, *ord = t->sord;
 	uint32_t *leaf = t->leaf = malloc(ns * sizeof(*leaf)), *path = NULL;
@@ -1515,16 +1495,6 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t x = ord[i], n = len[x], l = 0;
 		const uint32_t *seq = t->sids + off[x];
-		if (base && fmap) {
-			if (FK_GROW(path, path_cap, n)) {
-				rc = -FK_E_NOMEM;
-				goto out;
-			}
-			uint32_t y = base_stack(base, seq, n, fmap, path);
-			leaf[x] = y == UINT32_MAX ? FK_NONE : base->leaf[y];
-			if (y != UINT32_MAX)
-				continue;
-		}
 		while (prev && l < n && l < prevn && seq[l] == prev[l])
 			l++;
 		total += n - l;
@@ -1533,14 +1503,14 @@ static int build_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 	}
 	if ((rc = fk_profile_reserve_nodes(dst, total)))
 		goto out;
-	if (!fmap && t->keep_samples == false) /* a second half may merge along these */
-		t->spath = malloc((t->sids_len ? t->sids_len : 1) * sizeof(*t->spath));
+	if (t->want_spath && !(t->spath = malloc((t->sids_len ? t->sids_len : 1) * sizeof(*t->spath)))) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
 	prev = NULL;
 	prevn = 0;
 	for (size_t i = 0; i < ns; i++) {
 		uint32_t x = ord[i], n = len[x];
-		if (base && fmap && leaf[x] != FK_NONE)
-			continue; /* skipping keeps the order: the stacks between share what prev shares */
 		const uint32_t *seq = t->sids + off[x];
 		if (FK_GROW(path, path_cap, n)) {
 			rc = -FK_E_NOMEM;
@@ -1682,7 +1652,7 @@ static int merge_plan(struct mplan *m, const struct pp *t, const uint32_t *fmap,
 
 static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, const struct pp *base)
 {
-	size_t ns = t->nstk, nodes_n, path_cap = 0;
+	size_t ns = t->nstk, path_cap = 0;
 	uint32_t *path = NULL, *leaf = t->leaf = malloc((ns ? ns : 1) * sizeof(*leaf));
 	int rc = 0;
 	t->built = true;
@@ -1690,7 +1660,6 @@ static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, con
 		rc = rc ? rc : -FK_E_NOMEM;
 		goto out;
 	}
-	const fk_node *nodes = fk_profile_nodes(dst, &nodes_n);
 	for (size_t j = 0; j < ns; j++) {
 		uint32_t x = m->ord[j], n = m->slen[j], y = m->from[j], l = m->plen[j];
 		if (l == UINT32_MAX) {
@@ -1702,21 +1671,13 @@ static int merge_apply(const struct mplan *m, struct pp *t, fk_profile *dst, con
 			rc = -FK_E_NOMEM;
 			goto out;
 		}
-		if (y != UINT32_MAX && base->spath) {
-			/* the nodes of the prefix: a base neighbour's (else path[] still holds
-			 * the previous new stack's) */
+		/* the nodes of the prefix: a base neighbour's (else path[] still holds the
+		 * previous new stack's) */
+		if (y != UINT32_MAX)
 			memcpy(path, base->spath + base->soff[y], l * sizeof(*path));
-		} else if (y != UINT32_MAX) {
-			/* the same from the neighbour's leaf and its parents */
-			uint32_t nd = base->leaf[y];
-			for (uint32_t k = base->slen[y]; k-- > 0; nd = nodes[nd].parent)
-				if (k < l)
-					path[k] = nd;
-		}
 		/* none of the rest exists (l is the longest prefix the tree has) */
 		if ((rc = fk_profile_append_chain(dst, l ? path[l - 1] : 0, seq + l, n - l, path + l)))
 			goto out;
-		nodes = fk_profile_nodes(dst, &nodes_n); /* reserved: never moves, but be exact */
 		leaf[x] = path[n - 1];
 	}
 	rc = add_weights(t, dst, leaf);
@@ -1730,6 +1691,8 @@ static int merge_tree(struct pp *t, fk_profile *dst, const uint32_t *fmap, const
 {
 	if (t->built || !t->nstk)
 		return 0;
+	if (!base->spath)
+		return -FK_E_INVAL; /* base was not built to be merged along */
 	int rc = stack_arrays(t); /* the plan sorts them its own way */
 	if (!rc && !m->done) {
 		mplan_free(m);
@@ -1918,7 +1881,8 @@ static void header_line(struct pp *t, const char *l, size_t len)
 /* ------------------------------------------------------------------ regions */
 
 #define CHUNK (64u << 10)
-#define AHEAD 16 /* lines hashed ahead (a power of two) */
+#define AHEAD 16 /* lines hashed ahead (a power of two, the size of hv) */
+_Static_assert(AHEAD == sizeof(((struct pp *)0)->hv) / sizeof(struct h128), "hv holds AHEAD lines");
 
 static inline void one_line(struct pp *t, const char *l, size_t len)
 {
@@ -2248,6 +2212,7 @@ static int start_second(struct drv *d, const fk_parse_opts *o)
 		return rc;
 	}
 	d->t2_ok = true;
+	d->t1.want_spath = d->fresh; /* the second half merges along the first (merge_tree) */
 	return 0;
 }
 
@@ -2446,7 +2411,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	int brc = d->t1.err ? 0 : sort_stacks(&d->t1);
 	t1_ready(d);
 	if (!brc && !d->t1.err)
-		brc = build_tree(&d->t1, c->p, NULL, NULL);
+		brc = build_tree(&d->t1, c->p, NULL);
 	if (!brc && !d->t1.err && !d->fresh)
 		brc = fk_profile_reserve_nodes(c->p, 0);
 	if (brc)
@@ -2527,7 +2492,7 @@ static int perf_parse(fk_parse_ctx *c)
 			    c->st->samples ? "" : " (perf script prints no blank lines without callchains: record with -g)");
 	}
 	if (!rc)
-		rc = build_tree(&d.t1, c->p, NULL, NULL);
+		rc = build_tree(&d.t1, c->p, NULL);
 	if (!rc && d.t2_ok) {
 		uint32_t *m = NULL;
 		if (d.plan.done) {
@@ -2550,7 +2515,7 @@ static int perf_parse(fk_parse_ctx *c)
 			m = map_names(c->p, d.t2.p, &rc);
 		if (m)
 			rc = d.fresh && d.t1.built ? merge_tree(&d.t2, c->p, m, &d.t1, &d.plan)
-					       : build_tree(&d.t2, c->p, m, &d.t1);
+					       : build_tree(&d.t2, c->p, m);
 		free(m);
 	}
 	if (!rc && !c->st->samples && d.orphans)

@@ -67,10 +67,7 @@ static int nodes_reserve(fk_profile *p, size_t need)
 		n = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (n != MAP_FAILED) {
 			memcpy(n, p->nodes, p->nnodes * sizeof(fk_node));
-			if (p->nodes_mapped)
-		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
-	else
-		free(p->nodes);
+			free(p->nodes);
 		}
 	}
 	if (n == MAP_FAILED)
@@ -238,46 +235,18 @@ const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len)
 
 size_t fk_profile_name_count(const fk_profile *p) { return p->nnames; }
 
-uint32_t fk_profile_find_child(const fk_profile *p, uint32_t parent, uint32_t frame)
-{
-	if (p->nindexed < p->nnodes) { /* the table is behind: walk the children */
-		if (parent >= p->nnodes)
-			return FK_NONE;
-		for (uint32_t c = p->nodes[parent].first_child; c != FK_NONE; c = p->nodes[c].next_sibling)
-			if (p->nodes[c].frame == frame)
-				return c;
-		return FK_NONE;
-	}
-	uint64_t key = (uint64_t)parent << 32 | frame;
-	size_t i = fk_mix64(key) & p->child_tab_mask;
-	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
-		if (p->child_tab[i].key == key)
-			return p->child_tab[i].node;
-	return FK_NONE;
-}
-
-int fk_profile_reserve_nodes(fk_profile *p, size_t n)
-{
-	size_t need = p->nnodes + n;
-	if (need < n || nodes_reserve(p, need))
-		return -FK_E_NOMEM;
-	/* a bulk build adds through fk_profile_child_unindexed, which needs every node that
-	 * is already there in the table (and grows none) */
-	return p->nindexed < p->nnodes ? child_tab_fresh(p) : 0;
-}
-
 int fk_profile_grow_nodes(fk_profile *p, size_t n)
 {
 	size_t need = p->nnodes + n;
 	return need < n || nodes_reserve(p, need) ? -FK_E_NOMEM : 0;
 }
 
-void fk_profile_prefetch_child(const fk_profile *p, uint32_t parent, uint32_t frame)
+int fk_profile_reserve_nodes(fk_profile *p, size_t n)
 {
-	if (parent >= p->nindexed)
-		return;
-	uint64_t key = (uint64_t)parent << 32 | frame;
-	__builtin_prefetch(&p->child_tab[fk_mix64(key) & p->child_tab_mask]);
+	int rc = fk_profile_grow_nodes(p, n);
+	/* a bulk build adds through fk_profile_child_unindexed, which needs every node that
+	 * is already there in the table (and grows none) */
+	return rc ? rc : p->nindexed < p->nnodes ? child_tab_fresh(p) : 0;
 }
 
 static int64_t new_child(fk_profile *p, uint32_t parent, uint32_t frame)
@@ -325,14 +294,21 @@ int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint32_t *fram
 	return 0;
 }
 
+/* The child-table slot of (parent, frame): its entry, or the empty slot where it goes. */
+static size_t child_slot(const fk_profile *p, uint64_t key)
+{
+	size_t i = fk_mix64(key) & p->child_tab_mask;
+	while (p->child_tab[i].node && p->child_tab[i].key != key)
+		i = (i + 1) & p->child_tab_mask;
+	return i;
+}
+
 int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame)
 {
 	if (parent < p->nindexed) {
-		uint64_t key = (uint64_t)parent << 32 | frame;
-		for (size_t i = fk_mix64(key) & p->child_tab_mask; p->child_tab[i].node;
-		     i = (i + 1) & p->child_tab_mask)
-			if (p->child_tab[i].key == key)
-				return p->child_tab[i].node;
+		size_t i = child_slot(p, (uint64_t)parent << 32 | frame);
+		if (p->child_tab[i].node)
+			return p->child_tab[i].node;
 	}
 	return new_child(p, parent, frame);
 }
@@ -345,10 +321,9 @@ int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
 			return err;
 	}
 	uint64_t key = (uint64_t)parent << 32 | frame;
-	size_t i = fk_mix64(key) & p->child_tab_mask;
-	for (; p->child_tab[i].node; i = (i + 1) & p->child_tab_mask)
-		if (p->child_tab[i].key == key)
-			return p->child_tab[i].node;
+	size_t i = child_slot(p, key);
+	if (p->child_tab[i].node)
+		return p->child_tab[i].node;
 	int64_t n = new_child(p, parent, frame);
 	if (n < 0)
 		return n;
@@ -754,9 +729,9 @@ static int push_group(const fk_profile *p, uint32_t parent, struct entry **ents,
 	return 0;
 }
 
-/* Write the lines of the root's entries first[0..n) (in order) and everything below them. */
-static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry *first, size_t n)
+int fk_profile_write_folded(const fk_profile *p, FILE *f)
 {
+	struct outbuf o = { .f = f, .cap = 1 << 16 };
 	struct entry *ents = NULL;         /* stack of sibling groups */
 	size_t nents = 0, ents_cap = 0;
 	struct level { size_t start, next, end, pathlen; } *lv = NULL;
@@ -765,21 +740,16 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 	size_t path_cap = 0;
 	int err = 0;
 
-	if (FK_GROW(ents, ents_cap, n + 1)) {
-		err = -FK_E_NOMEM;
-		goto out;
-	}
-	if (n)
-		memcpy(ents, first, n * sizeof(*ents));
-	nents = n;
+	o.b = malloc(o.cap);
+	if (!o.b)
+		return -FK_E_NOMEM;
+	/* Open the root's group, then walk down. */
 	uint32_t parent = 0;
-	size_t pathlen = 0, start = 0;
-	for (bool opened = true;; opened = false) {
-		if (!opened) {
-			start = nents;
-			if ((err = push_group(p, parent, &ents, &nents, &ents_cap)))
-				goto out;
-		}
+	size_t pathlen = 0;
+	for (;;) {
+		size_t start = nents;
+		if ((err = push_group(p, parent, &ents, &nents, &ents_cap)))
+			goto out;
 		if (FK_GROW(lv, lv_cap, nlv + 1)) {
 			err = -FK_E_NOMEM;
 			goto out;
@@ -788,7 +758,7 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 		/* Walk groups until one entry needs descending. */
 		for (;;) {
 			if (!nlv)
-				goto out;
+				goto done;
 			struct level *L = &lv[nlv - 1];
 			if (L->next == L->end) {
 				nents = L->start;
@@ -808,10 +778,10 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 			memcpy(path + pl, p->str + ne->off, ne->len);
 			pl += ne->len;
 			if (e.own) {
-				ob_put(o, path, pl);
-				put_counts(o, p, &p->nodes[e.node]);
-				if (o->err) {
-					err = o->err;
+				ob_put(&o, path, pl);
+				put_counts(&o, p, &p->nodes[e.node]);
+				if (o.err) {
+					err = o.err;
 					goto out;
 				}
 				continue;
@@ -847,26 +817,7 @@ static int write_slice(const fk_profile *p, struct outbuf *o, const struct entry
 			break;
 		}
 	}
-out:
-	free(ents);
-	free(lv);
-	free(path);
-	return err;
-}
-
-int fk_profile_write_folded(const fk_profile *p, FILE *f)
-{
-	struct outbuf o = { .f = f, .cap = 1 << 16 };
-	struct entry *roots = NULL;
-	size_t nroots = 0, roots_cap = 0;
-	int err;
-
-	o.b = malloc(o.cap);
-	if (!o.b || (err = push_group(p, 0, &roots, &nroots, &roots_cap))) {
-		err = -FK_E_NOMEM;
-		goto out;
-	}
-	err = write_slice(p, &o, roots, nroots);
+done:
 	ob_flush(&o);
 	if (!err && o.err)
 		err = o.err;
@@ -874,7 +825,9 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 		err = -FK_E_WRITE;
 out:
 	free(o.b);
-	free(roots);
+	free(ents);
+	free(lv);
+	free(path);
 	return err;
 }
 

@@ -47,12 +47,17 @@ void fk_log(enum fk_level level, const char *fmt, ...)
 	print_fn(level, msg, print_ctx);
 }
 
+void fk_touch_pages(void *p, size_t size)
+{
+	for (size_t o = 0; o < size; o += 4096)
+		((volatile char *)p)[o] = 0;
+}
+
 void *fk_zalloc(size_t n, size_t elem)
 {
-	char *p = calloc(n, elem);
+	void *p = calloc(n, elem);
 	if (p)
-		for (size_t o = 0; o < n * elem; o += 4096)
-			((volatile char *)p)[o] = 0;
+		fk_touch_pages(p, n * elem);
 	return p;
 }
 

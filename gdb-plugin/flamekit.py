@@ -137,7 +137,7 @@ class _Settings:
             return  # older gdb without this setting
         if isinstance(old, bool):
             old = "on" if old else "off"
-        self.saved.append((name, old))
+        self.saved.append(("set " + name, old))
         gdb.execute("set %s %s" % (name, value), to_string=True)
 
     def handle_sigstop(self):
@@ -162,7 +162,7 @@ class _Settings:
                 continue
             m = re.search(r'is "(\w+)"', out)
             if m:
-                self.saved.append(("maint internal-error " + what, m.group(1)))
+                self.saved.append(("maint set internal-error " + what, m.group(1)))
                 gdb.execute("maint set internal-error %s no" % what, to_string=True)
 
     def quiet(self):
@@ -179,12 +179,9 @@ class _Settings:
             except OSError:
                 pass
             self.muted = None
-        for name, old in reversed(self.saved):
+        for command, old in reversed(self.saved):
             try:
-                if name.startswith("maint "):
-                    gdb.execute("maint set %s %s" % (name[6:], old), to_string=True)
-                else:
-                    gdb.execute("set %s %s" % (name, old), to_string=True)
+                gdb.execute("%s %s" % (command, old), to_string=True)
             except gdb.error:
                 pass
         self.saved = []
