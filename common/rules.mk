@@ -1,5 +1,9 @@
 # common/rules.mk - the core library (libflamekit.a/.so, flamekit.pc) and the CLI.
-LIB_SRCS := $(sort $(wildcard common/*.c))
+# The library's layers, in data-flow order: base (errors, memory, hashing), model
+# (the profile), formats (readers and parsers, one file per format), render (views).
+LIB_DIRS := common/base common/model common/formats common/render
+LIB_SRCS := $(sort $(wildcard $(LIB_DIRS:%=%/*.c)))
+LIB_HDRS := common/flamekit.h common/internal.h $(wildcard $(LIB_DIRS:%=%/*.h))
 LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o)
 CLI_SRCS := $(sort $(wildcard common/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:common/cli/%.c=$(BUILD)/cli/%.o)
@@ -7,7 +11,7 @@ LIB_LIBS := -lm -lpthread
 
 ALL_TARGETS += $(BUILD)/libflamekit.a $(BUILD)/libflamekit.so $(BUILD)/flamekit.pc $(BUILD)/flamekit
 
-$(BUILD)/common/%.o: common/%.c common/flamekit.h common/internal.h $(wildcard common/*.h) | $(BUILD)/.dir
+$(BUILD)/common/%.o: common/%.c $(LIB_HDRS) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@

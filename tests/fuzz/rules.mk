@@ -15,7 +15,7 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_OBJS := $(LIB_SRCS:common/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS := $(FUZZ_FORMATS:%=$(FUZZ_DIR)/fuzz-%)
 
-$(FUZZ_DIR)/obj/%.o: common/%.c common/flamekit.h common/internal.h $(wildcard common/*.h)
+$(FUZZ_DIR)/obj/%.o: common/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  FUZZCC  $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
