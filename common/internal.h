@@ -6,6 +6,7 @@
 
 #include "flamekit.h"
 #include <stdarg.h>
+#include <sys/types.h>
 #include <string.h>
 
 #define FK_HIDDEN __attribute__((visibility("hidden")))
@@ -69,8 +70,10 @@ FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t *
  * parsers decide). Lines may contain NUL bytes. A line longer than
  * FK_MAX_LINE is reported and skipped by the reader itself. */
 #define FK_MAX_LINE (16u << 20)
+typedef struct fk_unzip fk_unzip;
 typedef struct fk_reader {
-	int fd;               /* -1 for a memory buffer */
+	int fd;               /* what a parser may read itself (pread) from the reader's offset:
+			       * -1 for a memory buffer or compressed input */
 	const char *name;     /* for messages */
 	char *buf;            /* owned (fd mode) */
 	size_t cap;
@@ -83,11 +86,15 @@ typedef struct fk_reader {
 	uint64_t long_lines;  /* lines skipped for length */
 	uint64_t next_progress;
 	const fk_parse_opts *opts;
+	int src_fd;           /* the descriptor read (fd, or the compressed input's) */
+	bool sniffed;         /* the first bytes were checked for compression magic */
+	fk_unzip *unzip;      /* decompressor of gzip/zstd input, NULL for plain input */
 } fk_reader;
 
 FK_HIDDEN int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk_parse_opts *o);
-FK_HIDDEN void fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
-				  const fk_parse_opts *o);
+/* 0, or -FK_E_NOMEM (compressed memory input needs a buffer). */
+FK_HIDDEN int fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
+				 const fk_parse_opts *o);
 FK_HIDDEN void fk_reader_fini(fk_reader *r);
 /* Next line: 1 with line and len set, 0 at end of input, negative on error. */
 FK_HIDDEN int fk_reader_line(fk_reader *r, const char **line, size_t *len);
@@ -100,6 +107,22 @@ FK_HIDDEN int fk_reader_peek(fk_reader *r, size_t want, const char **buf, size_t
  * messages stay right. 1 = block, 0 = end, negative = error. */
 FK_HIDDEN int fk_reader_block(fk_reader *r, const char **buf, size_t *len);
 static inline void fk_reader_add_lines(fk_reader *r, uint64_t n) { r->lineno += n; }
+
+/* ---- decompression under the reader (unzip.c): gzip and zstd by their magic bytes.
+ * Damage (truncated or corrupt data) is said once, naming the input; the bytes before it
+ * are still handed out, and the reader then ends its input there (-FK_E_TRUNCATED). */
+enum { FK_UNZIP_GZIP = 1, FK_UNZIP_ZSTD = 2 };
+/* FK_UNZIP_* if buf starts with a compressed stream's magic, else 0. */
+FK_HIDDEN int fk_unzip_kind(const void *buf, size_t len);
+FK_HIDDEN const char *fk_unzip_name(int kind);
+/* A decoder of compressed bytes from fd (head: bytes already read from it, copied) or,
+ * with fd -1, from memory (head, headlen: the whole input, borrowed). NULL + errno. */
+FK_HIDDEN fk_unzip *fk_unzip_new(int kind, int fd, const void *head, size_t headlen,
+				 const char *name);
+/* Up to room decompressed bytes into out: how many, 0 at the clean end, or a negative
+ * error (-FK_E_TRUNCATED for damage, message printed). */
+FK_HIDDEN ssize_t fk_unzip_read(fk_unzip *z, char *out, size_t room);
+FK_HIDDEN void fk_unzip_free(fk_unzip *z);
 
 /* ---- parser table */
 typedef struct fk_parse_ctx {

@@ -7,7 +7,7 @@ LIB_HDRS := common/flamekit.h common/internal.h $(wildcard $(LIB_DIRS:%=%/*.h))
 LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o)
 CLI_SRCS := $(sort $(wildcard common/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:common/cli/%.c=$(BUILD)/cli/%.o)
-LIB_LIBS := -lm -lpthread
+LIB_LIBS := -lz -lzstd -lm -lpthread
 
 ALL_TARGETS += $(BUILD)/libflamekit.a $(BUILD)/libflamekit.so $(BUILD)/flamekit.pc $(BUILD)/flamekit
 

@@ -7,7 +7,7 @@ TEST_DEPS += $(UNIT_BINS)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libflamekit.a common/flamekit.h common/internal.h
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
-	$(Q)$(CC) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(TEST_LDFLAGS_$(notdir $@)) -lm -lpthread
+	$(Q)$(CC) $(BASE_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(TEST_LDFLAGS_$(notdir $@)) $(LIB_LIBS)
 
 # test-oom fails the library's allocations one at a time.
 TEST_LDFLAGS_test-oom := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc

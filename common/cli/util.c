@@ -135,7 +135,8 @@ int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i)
 
 void cli_input_help(FILE *out)
 {
-	fputs("input options (any command that reads stacks):\n"
+	fputs("input options (any command that reads stacks; gzip and zstd input is\n"
+	      "decompressed on the fly, from files and pipes):\n"
 	      "  --format NAME       input format (default: detected from the first lines;\n"
 	      "                      `flamekit formats` lists them)\n"
 	      "  --threads N         parse with N threads where the format supports it\n"

@@ -178,8 +178,12 @@ int fk_parse_buffer(fk_profile *p, const char *buf, size_t len, const fk_parse_o
 		    fk_parse_stats *stats)
 {
 	fk_reader r;
-	fk_reader_init_mem(&r, buf, len, o && o->name ? o->name : "-", o);
-	return run(p, &r, o, stats);
+	int rc = fk_reader_init_mem(&r, buf, len, o && o->name ? o->name : "-", o);
+	if (rc)
+		return rc;
+	rc = run(p, &r, o, stats);
+	fk_reader_fini(&r);
+	return rc;
 }
 
 int fk_parse_file(fk_profile *p, const char *path, const fk_parse_opts *o, fk_parse_stats *stats)

@@ -11,7 +11,7 @@
 int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk_parse_opts *o)
 {
 	memset(r, 0, sizeof(*r));
-	r->fd = fd;
+	r->fd = r->src_fd = fd;
 	r->name = name;
 	r->opts = o;
 	r->cap = READ_CHUNK + 1;
@@ -23,17 +23,33 @@ int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk_parse_opt
 	return 0;
 }
 
-void fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
-			const fk_parse_opts *o)
+int fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
+		       const fk_parse_opts *o)
 {
+	int kind = fk_unzip_kind(buf, len);
+	if (kind) {
+		/* decompressed into a buffer of our own, like a file */
+		int rc = fk_reader_init_fd(r, -1, name, o);
+		if (rc)
+			return rc;
+		r->sniffed = true;
+		r->unzip = fk_unzip_new(kind, -1, buf, len, name);
+		if (!r->unzip) {
+			fk_reader_fini(r);
+			return -FK_E_NOMEM;
+		}
+		return 0;
+	}
 	memset(r, 0, sizeof(*r));
-	r->fd = -1;
+	r->fd = r->src_fd = -1;
 	r->mem = true;
 	r->eof = true;
+	r->sniffed = true;
 	r->name = name;
 	r->opts = o;
 	r->pos = buf;
 	r->end = buf + len;
+	return 0;
 }
 
 void fk_reader_fini(fk_reader *r)
@@ -41,6 +57,66 @@ void fk_reader_fini(fk_reader *r)
 	if (!r->mem)
 		free(r->buf);
 	r->buf = NULL;
+	fk_unzip_free(r->unzip);
+	r->unzip = NULL;
+}
+
+/* The first read of an fd: at least the 4 bytes that tell compressed input from plain.
+ * Compressed: those bytes go to a decoder and the reader hands out what it decodes
+ * (r->fd becomes -1: nobody may read the file under it). 0, or a negative error. */
+static int sniff(fk_reader *r, size_t most)
+{
+	r->sniffed = true;
+	size_t room = r->cap - 1 - (size_t)(r->end - r->buf);
+	for (size_t have; (have = (size_t)(r->end - r->pos)) < 4;) {
+		size_t want = most > 4 ? most - have : 4 - have;
+		ssize_t n = read(r->src_fd, (char *)r->end, room < want ? room : want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return r->err = -errno;
+		if (n == 0) {
+			r->eof = true;
+			break;
+		}
+		r->end += n;
+		r->bytes += (uint64_t)n;
+		room -= (size_t)n;
+	}
+	int kind = fk_unzip_kind(r->pos, (size_t)(r->end - r->pos));
+	if (!kind)
+		return 0;
+	r->unzip = fk_unzip_new(kind, r->src_fd, r->pos, (size_t)(r->end - r->pos), r->name);
+	if (!r->unzip)
+		return r->err = -FK_E_NOMEM;
+	fk_log(FK_LEVEL_DEBUG, "%s: %s-compressed input", r->name, fk_unzip_name(kind));
+	r->fd = -1;
+	r->eof = false;
+	r->end = r->pos;
+	r->bytes = 0;
+	return 0;
+}
+
+/* Read from the source into dst: bytes, 0 at its end, or a negative error. Damage in
+ * compressed input ends the input there: the unread part is cut after its last whole
+ * line, so a line cut by the damage does not count as if it were whole. */
+static ssize_t source_read(fk_reader *r, char *dst, size_t n)
+{
+	if (!r->unzip) {
+		for (;;) {
+			ssize_t k = read(r->src_fd, dst, n);
+			if (k >= 0 || errno != EINTR)
+				return k < 0 ? -errno : k;
+		}
+	}
+	ssize_t k = fk_unzip_read(r->unzip, dst, n);
+	if (k == -FK_E_TRUNCATED) {
+		const char *nl = r->end > r->pos ? memrchr(r->pos, '\n', (size_t)(r->end - r->pos)) : NULL;
+		r->end = nl ? nl + 1 : r->pos;
+		r->err = -FK_E_TRUNCATED; /* not an error of the read: the caller sees the end */
+		return 0;
+	}
+	return k;
 }
 
 /* Read more input after the unread bytes (at most `most`). Grows the buffer when it
@@ -50,6 +126,16 @@ static int fill_at_most(fk_reader *r, size_t most)
 {
 	if (r->mem || r->eof)
 		return 0;
+	if (!r->sniffed) {
+		const char *end0 = r->end;
+		int rc = sniff(r, most);
+		if (rc < 0)
+			return rc;
+		if (r->end != end0)
+			return 1;
+		if (r->eof)
+			return 0;
+	}
 	size_t unread = (size_t)(r->end - r->pos);
 	if (r->pos != r->buf) {
 		memmove(r->buf, r->pos, unread);
@@ -70,11 +156,9 @@ static int fill_at_most(fk_reader *r, size_t most)
 	}
 	size_t room = r->cap - 1 - unread;
 	for (;;) {
-		ssize_t n = read(r->fd, (char *)r->end, room < most ? room : most);
+		ssize_t n = source_read(r, (char *)r->end, room < most ? room : most);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r->err = -errno;
+			r->err = (int)n;
 			return r->err;
 		}
 		if (n == 0) {

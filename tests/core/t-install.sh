@@ -29,7 +29,7 @@ echo "pkg-config: $flags"
 cc -o "$TMP/user" "$TMP/user.c" $flags -Wl,-rpath,"$dest/opt/fk/lib" 2> "$TMP/cc.err" || { cat "$TMP/cc.err"; fail "build against installed library"; }
 assert_eq "program output (shared)" "main;work 2" "$("$TMP/user")"
 ldd "$TMP/user" | grep -q "$dest/opt/fk/lib/libflamekit.so.0" || fail "not linked to the installed .so"
-cc -o "$TMP/user-static" "$TMP/user.c" $(pkg-config --cflags flamekit) "$dest/opt/fk/lib/libflamekit.a" -lm -lpthread || fail "static build"
+cc -o "$TMP/user-static" "$TMP/user.c" $(pkg-config --cflags flamekit) "$dest/opt/fk/lib/libflamekit.a" $(pkg-config --static --libs-only-l flamekit | sed "s/-lflamekit//") || fail "static build"
 assert_eq "program output (static)" "main;work 2" "$("$TMP/user-static")"
 make -s uninstall DESTDIR="$dest" PREFIX=/opt/fk > "$TMP/log" 2>&1 || { cat "$TMP/log"; fail "make uninstall"; }
 left=$(find "$dest" -type f -o -type l 2>/dev/null | head)

@@ -23,7 +23,7 @@ $(FUZZ_DIR)/obj/%.o: common/%.c $(LIB_HDRS)
 $(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz.c tests/fuzz/fuzz-one.h $(FUZZ_OBJS)
 	@$(if $(filter 1,$(V)),,echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFK_FUZZ_FORMAT='"$*"' -o $@ \
-		tests/fuzz/fuzz.c $(FUZZ_OBJS) -lm -lpthread
+		tests/fuzz/fuzz.c $(FUZZ_OBJS) $(LIB_LIBS)
 
 fuzz: $(FUZZ_BINS)
 
@@ -45,7 +45,7 @@ fuzz-merge: fuzz
 $(BUILD)/tests/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz-one.h $(BUILD)/libflamekit.a common/flamekit.h
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
-	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) -lm -lpthread
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
 TEST_DEPS += $(BUILD)/tests/fuzz/replay
 
 .SECONDARY: $(FUZZ_OBJS)

@@ -6,4 +6,4 @@ $(BUILD)/tests/test-heatmap: tests/heatmap/test-heatmap.c $(BUILD)/libflamekit.a
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) \
-		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -lm -lpthread
+		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc $(LIB_LIBS)

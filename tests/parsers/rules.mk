@@ -2,7 +2,7 @@
 $(BUILD)/tests/parsers/fk-detect: tests/parsers/detect.c $(BUILD)/libflamekit.a common/flamekit.h
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
-	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) -lm -lpthread
+	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
 TEST_DEPS += $(BUILD)/tests/parsers/fk-detect
 
 # Allocation-failure test of the parsers: the library's allocations are wrapped.
@@ -10,5 +10,5 @@ $(BUILD)/tests/parsers/fk-oom: tests/parsers/oom.c $(BUILD)/libflamekit.a common
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) \
-		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc -lm -lpthread
+		-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc $(LIB_LIBS)
 TEST_DEPS += $(BUILD)/tests/parsers/fk-oom

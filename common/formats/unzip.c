@@ -1,0 +1,207 @@
+/* unzip.c - gzip (zlib) and zstd (libzstd) decompression under the line reader, so every
+ * format reads compressed input, recognised by its magic bytes, from a file, a pipe or memory.
+ * Streaming: one input buffer and the decoder's own window, whatever the file's size. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+#include "internal.h"
+
+#define IN_CHUNK (256u << 10)
+
+struct fk_unzip {
+	int kind;                 /* FK_UNZIP_GZIP or FK_UNZIP_ZSTD */
+	int fd;                   /* compressed bytes come from here, or from mem when -1 */
+	const char *name;
+	const unsigned char *mem; /* memory input not yet handed to the decoder */
+	size_t memlen;
+	unsigned char *in;        /* fd input buffer */
+	const unsigned char *ip;  /* compressed bytes the decoder has not taken yet */
+	size_t ilen;
+	bool in_eof;              /* the source has nothing more */
+	bool open;                /* inside a gzip member / zstd frame */
+	int err;                  /* damage found after bytes were handed out: returned next */
+	uint64_t in_total;        /* compressed bytes read from the source */
+	uint64_t out_total;       /* bytes decompressed */
+	z_stream zs;
+	ZSTD_DStream *zd;
+};
+
+int fk_unzip_kind(const void *buf, size_t len)
+{
+	const unsigned char *b = buf;
+	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return FK_UNZIP_GZIP;
+	if (len >= 4 && b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)
+		return FK_UNZIP_ZSTD;
+	return 0;
+}
+
+const char *fk_unzip_name(int kind) { return kind == FK_UNZIP_GZIP ? "gzip" : "zstd"; }
+
+fk_unzip *fk_unzip_new(int kind, int fd, const void *head, size_t headlen, const char *name)
+{
+	fk_unzip *z = calloc(1, sizeof(*z));
+	if (!z)
+		return NULL;
+	z->kind = kind;
+	z->fd = fd;
+	z->name = name;
+	if (fd >= 0) {
+		/* the bytes read to recognise the format are the start of the compressed input */
+		z->in = malloc(IN_CHUNK > headlen ? IN_CHUNK : headlen);
+		if (!z->in)
+			goto fail;
+		memcpy(z->in, head, headlen);
+		z->ip = z->in;
+		z->ilen = headlen;
+	} else {
+		z->mem = head;
+		z->memlen = headlen;
+	}
+	z->in_total = headlen;
+	if (kind == FK_UNZIP_GZIP) {
+		if (inflateInit2(&z->zs, 16 + MAX_WBITS) != Z_OK) /* gzip wrapper only */
+			goto fail;
+	} else {
+		z->zd = ZSTD_createDStream();
+		if (!z->zd)
+			goto fail;
+	}
+	return z;
+fail:
+	free(z->in);
+	free(z);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void fk_unzip_free(fk_unzip *z)
+{
+	if (!z)
+		return;
+	if (z->kind == FK_UNZIP_GZIP)
+		inflateEnd(&z->zs);
+	ZSTD_freeDStream(z->zd);
+	free(z->in);
+	free(z);
+}
+
+/* More compressed input once the decoder took all it had: 0, or a negative error. */
+static int refill(fk_unzip *z)
+{
+	if (z->fd < 0) {
+		z->ip = z->mem;
+		z->ilen = z->memlen;
+		z->memlen = 0;
+		z->in_eof = z->ilen == 0;
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = read(z->fd, z->in, IN_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		z->ip = z->in;
+		z->ilen = (size_t)n;
+		z->in_eof = n == 0;
+		z->in_total += (uint64_t)n;
+		return 0;
+	}
+}
+
+/* Report damage once: where it is, and that the data before it is used. */
+static int damage(fk_unzip *z, const char *what, const char *why)
+{
+	fk_warn("%s: %s input %s (%s) at compressed byte %llu, after %llu bytes of data; "
+		"the data before it is used", z->name, fk_unzip_name(z->kind), what, why,
+		(unsigned long long)(z->in_total - z->ilen), (unsigned long long)z->out_total);
+	return -FK_E_TRUNCATED;
+}
+
+/* One decoder step over the current input into [out, out+room): bytes written into
+ * *wrote, the input taken off z->ip. 0, or the damage message's error. */
+static int step(fk_unzip *z, char *out, size_t room, size_t *wrote)
+{
+	if (z->kind == FK_UNZIP_GZIP) {
+		z->zs.next_in = (unsigned char *)z->ip;
+		z->zs.avail_in = z->ilen > UINT_MAX ? UINT_MAX : (unsigned)z->ilen;
+		z->zs.next_out = (unsigned char *)out;
+		z->zs.avail_out = room > UINT_MAX ? UINT_MAX : (unsigned)room;
+		unsigned in0 = z->zs.avail_in, out0 = z->zs.avail_out;
+		int zr = inflate(&z->zs, Z_NO_FLUSH);
+		z->ip += in0 - z->zs.avail_in;
+		z->ilen -= in0 - z->zs.avail_in;
+		*wrote = out0 - z->zs.avail_out;
+		if (in0 != z->zs.avail_in)
+			z->open = true;
+		if (zr == Z_STREAM_END) {
+			/* a member ends; gzip files may hold several (cat a.gz b.gz) */
+			z->open = false;
+			inflateReset(&z->zs);
+			return 0;
+		}
+		if (zr == Z_OK || zr == Z_BUF_ERROR)
+			return 0;
+		if (zr == Z_MEM_ERROR)
+			return -FK_E_NOMEM;
+		z->out_total += *wrote;
+		return damage(z, "is corrupt", z->zs.msg ? z->zs.msg : "inflate error");
+	}
+	ZSTD_inBuffer in = { z->ip, z->ilen, 0 };
+	ZSTD_outBuffer ob = { out, room, 0 };
+	size_t zr = ZSTD_decompressStream(z->zd, &ob, &in);
+	z->ip += in.pos;
+	z->ilen -= in.pos;
+	*wrote = ob.pos;
+	if (ZSTD_isError(zr)) {
+		z->out_total += ob.pos;
+		return damage(z, "is corrupt", ZSTD_getErrorName(zr));
+	}
+	z->open = zr != 0; /* 0: a frame is complete (another may follow) */
+	return 0;
+}
+
+ssize_t fk_unzip_read(fk_unzip *z, char *out, size_t room)
+{
+	if (z->err)
+		return z->err;
+	size_t got = 0;
+	while (got < room) {
+		if (z->ilen == 0 && !z->in_eof) {
+			int rc = refill(z);
+			if (rc < 0) {
+				if (got)
+					break;
+				return rc;
+			}
+		}
+		if (z->ilen == 0 && z->in_eof && !z->open)
+			break; /* clean end (pending output was taken: a closed member has none) */
+		size_t w = 0;
+		int rc = step(z, out + got, room - got, &w);
+		got += w;
+		if (rc < 0) {
+			if (rc != -FK_E_TRUNCATED || !got)
+				return rc;
+			z->err = rc; /* the bytes before the damage first */
+			return (ssize_t)got;
+		}
+		z->out_total += w;
+		if (w == 0 && z->ilen == 0 && z->in_eof) {
+			/* nothing more comes out and no input is left, inside a member */
+			int e = damage(z, "is truncated", "it ends inside a compressed block");
+			if (got) {
+				z->err = e;
+				break;
+			}
+			return e;
+		}
+		/* a big read is worth handing on; the next call continues */
+		if (got && w == 0)
+			break;
+	}
+	return (ssize_t)got;
+}
