@@ -156,6 +156,33 @@ FK_API void fk_profile_totals(const fk_profile *p, double *totals);
  * both keep them). src is unchanged. */
 FK_API int fk_profile_merge(fk_profile *dst, const fk_profile *src);
 
+/* Merge with a scale and a mark (the on/off-CPU combine): every count of src is
+ * multiplied by factor and, when factor is not 1, rounded to a whole number (ns
+ * periods -> us stays exact in sums); when mark is non-NULL, a frame of that name
+ * is added on top of every stack of src (FK_OFFCPU_MARK for off-CPU stacks).
+ * factor 1 and mark NULL is fk_profile_merge. Samples are copied (scaled) when
+ * both keep them. Units are not touched: the caller sets the result's. */
+FK_API int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double factor,
+				   const char *mark);
+
+/* What a profile counts, set by the parser or adapter that filled it. The unit
+ * is the name the SVG shows after counts (its countname default) and the heat
+ * map's: "samples", "ns" (perf cpu-clock/task-clock periods), "us" (off-CPU
+ * time), an event name for other perf periods ("cycles")... NULL = unknown
+ * (folded input). The kind says what the time is (title and palette presets). */
+enum fk_profile_kind {
+	FK_KIND_CPU = 0,       /* on-CPU samples or periods (the default) */
+	FK_KIND_OFFCPU = 1,    /* off-CPU time: blocked intervals of sched_switch pairs */
+	FK_KIND_ONOFFCPU = 2,  /* both in one graph, off-CPU stacks under FK_OFFCPU_MARK */
+};
+/* Frame added on top of every off-CPU stack of a combined on/off-CPU profile. */
+#define FK_OFFCPU_MARK "[off-cpu]"
+/* Copies unit (NULL = unknown). 0 or -FK_E_NOMEM. */
+FK_API int fk_profile_set_unit(fk_profile *p, const char *unit);
+FK_API const char *fk_profile_unit(const fk_profile *p);
+FK_API void fk_profile_set_kind(fk_profile *p, int kind);
+FK_API int fk_profile_kind(const fk_profile *p);
+
 /* Make a new profile holding only the stacks whose folded text ("a;b;c")
  * matches (FK_FILTER_KEEP) or does not match (FK_FILTER_DROP) the POSIX
  * extended regex. NULL + errno (EINVAL for a bad regex, with a message through
@@ -243,13 +270,73 @@ FK_API const char *fk_format_description(const char *name);
 FK_API size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen,
 				const char *dso, size_t dsolen, const fk_parse_opts *o);
 
+/* The root frame of a perf sample (stackcollapse-perf.pl's $pname): the
+ * process name with spaces made '_', then "-PID" (o->pid) or "-PID/TID" (o->tid);
+ * a negative pid prints as '?' (perf script text without a pid). Both perf paths
+ * (the text parser and the dlfilter) name roots with it; like the perl, a ';' in
+ * the name splits it into several root frames. Writes into out (size >= commlen +
+ * 32) and returns the length. o may be NULL (plain comm). */
+FK_API size_t fk_perf_root_name(char *out, const char *comm, size_t commlen, int32_t pid,
+				int32_t tid, const fk_parse_opts *o);
+
+/* The unit of a perf event's counts (fk_profile_set_unit): "samples" when not
+ * weighted by period (or every period was 1), "ns" for cpu-clock and
+ * task-clock, else the event name without ":modifiers" ("cycles"). Writes a
+ * NUL-terminated name into out (cut to size) and returns its length. */
+FK_API size_t fk_perf_unit(char *out, size_t size, const char *event, size_t len, bool weighted);
+
+/* ------------------------------------------------------------------ off-CPU time
+ * Pairs sched:sched_switch events into off-CPU intervals: a thread that
+ * switches out (its stack is where it blocks) is off-CPU until it switches in
+ * again. Used by the perf dlfilter (binary events) and the perf script text
+ * parser alike. Times are nanoseconds of the recording's clock. */
+typedef struct fk_offcpu fk_offcpu;
+typedef struct fk_offcpu_interval {
+	uint64_t handle;          /* what the caller gave fk_offcpu_block */
+	uint64_t t_out, t_in;     /* switch-out and switch-in (or estimated end) */
+	double us;                /* whole microseconds, rounded (sums stay exact) */
+	int32_t pid, tid, cpu;    /* cpu of the switch-out */
+} fk_offcpu_interval;
+/* Called for every finished interval of at least min_ns; 0 or a negative error
+ * (returned by the call that ended the interval). */
+typedef int (*fk_offcpu_fn)(const fk_offcpu_interval *iv, void *ctx);
+typedef struct fk_offcpu_stats {
+	uint64_t switches;        /* fk_offcpu_switch calls */
+	uint64_t intervals;       /* intervals ended (including those under min_ns) */
+	uint64_t estimated;       /* ended at the CPU's previous switch (switch-in unseen) */
+	uint64_t unpaired;        /* dropped: switch-in never seen, no estimate */
+	uint64_t pending;         /* still off-CPU at the end (not counted) */
+} fk_offcpu_stats;
+
+/* min_ns: drop shorter intervals; blocked_only: ignore preempted (runnable)
+ * switch-outs. NULL + errno. */
+FK_API fk_offcpu *fk_offcpu_new(int64_t min_ns, bool blocked_only, fk_offcpu_fn fn, void *ctx);
+FK_API void fk_offcpu_free(fk_offcpu *oc);
+/* One sched_switch at t_ns on cpu: ends next_tid's interval, and prev_tid's if it
+ * still had one (its switch-in was not recorded). Returns 1 when the caller
+ * should track prev_tid (build its stack, then fk_offcpu_block), 0 when not
+ * (idle task, or a preempted thread with blocked_only), or a negative error.
+ * preempted: prev_state was TASK_RUNNING ("R" in perf script text). */
+FK_API int fk_offcpu_switch(fk_offcpu *oc, uint64_t t_ns, int32_t cpu, int32_t prev_tid,
+			    bool preempted, int32_t next_tid);
+/* prev_tid of the last fk_offcpu_switch blocks with the stack the caller calls
+ * handle (a node id, an index...); the interval starts at t_ns. */
+FK_API int fk_offcpu_block(fk_offcpu *oc, int32_t pid, int32_t tid, uint64_t handle, uint64_t t_ns,
+			   int32_t cpu);
+/* tid was seen running on cpu (an on-CPU sample): an interval still open was
+ * missed (perf records no samples in some tasks' context), so it ends at the
+ * CPU's last switch (an underestimate), or is dropped if there is none. */
+FK_API int fk_offcpu_running(fk_offcpu *oc, int32_t tid, int32_t cpu);
+FK_API void fk_offcpu_get_stats(const fk_offcpu *oc, fk_offcpu_stats *st);
+
 /* ------------------------------------------------------------------ SVG renderer */
 enum fk_sort { FK_SORT_NAME = 0, FK_SORT_WEIGHT = 1 };
 enum fk_trunc { FK_TRUNC_RIGHT = 0, FK_TRUNC_LEFT = 1 };
 enum fk_diff_mode { FK_DIFF_SELF = 0, FK_DIFF_TOTAL = 1 };
 
 typedef struct fk_svg_opts {
-	const char *title;        /* default "Flame Graph" / "Icicle Graph" / "Flame Chart" */
+	const char *title;        /* NULL: "Flame Graph" / "Icicle Graph" / "Flame Chart",
+				   * "Off-CPU Time ..." by the profile's kind */
 	const char *subtitle;
 	int width;                /* 1200 */
 	int frameheight;          /* 16 (flamegraph.pl --height) */
@@ -258,9 +345,10 @@ typedef struct fk_svg_opts {
 	const char *fonttype;     /* "Verdana" */
 	double fontsize;          /* 12 */
 	double fontwidth;         /* 0.59 */
-	const char *countname;    /* "samples" */
+	const char *countname;    /* NULL: the profile's unit, else "samples" */
 	const char *nametype;     /* "Function:" */
-	const char *colors;       /* "hot" (palette name) */
+	const char *colors;       /* palette; NULL: "io" for off-CPU profiles, else "hot".
+				   * Off-CPU frames of on/off-CPU graphs are drawn blue */
 	const char *bgcolors;     /* NULL = by palette; "yellow" "blue" "green" "grey" or "#rrggbb" */
 	bool hash;                /* colour by name hash */
 	bool random;              /* random colours, seeded */
@@ -282,6 +370,12 @@ typedef struct fk_svg_opts {
 } fk_svg_opts;
 
 FK_API void fk_svg_opts_init(fk_svg_opts *o);
+/* Fill the options left NULL from what the profile counts (the presets):
+ * countname = its unit (or "samples"), colors = "io" for off-CPU profiles
+ * (else "hot"), title = "Off-CPU Time Flame Graph" / "On/Off-CPU Time Flame
+ * Graph" by its kind (else left NULL: the renderer's default). Options the
+ * caller set are kept. fk_render_svg and the heat map apply it themselves. */
+FK_API void fk_svg_opts_defaults(fk_svg_opts *o, const fk_profile *p);
 /* Validate options without rendering (bad palette, background, sizes...):
  * 0 or -FK_E_INVAL with a message through the print callback. */
 FK_API int fk_svg_opts_check(const fk_svg_opts *o);

@@ -65,6 +65,11 @@ FK_HIDDEN int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint
 FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
 				  size_t *n);
 
+/* fk_perf_root_name with pid and tid as the digits the input spelled (pidlen 0 =
+ * unknown, written '?'); out holds commlen + pidlen + tidlen + 4 bytes. */
+FK_HIDDEN size_t fk_perf_root_text(char *out, const char *comm, size_t commlen, const char *pid,
+				   size_t pidlen, const char *tid, size_t tidlen, const fk_parse_opts *o);
+
 /* ---- line reader over an fd or a memory buffer.
  * Lines are (pointer, length) spans without the '\n' (a trailing '\r' is kept:
  * parsers decide). Lines may contain NUL bytes. A line longer than

@@ -1,7 +1,8 @@
 /* dlfilter.c - flamekit-dlfilter.so, a `perf script --dlfilter` plugin that folds
  * every sample's callchain into a flamekit profile inside perf (no text round
- * trip), pairs sched_switch events into off-CPU time, and writes folded stacks,
- * timestamped samples and/or an SVG at the end. Options come from --dlarg. */
+ * trip), feeds sched_switch events to the library's off-CPU pairing, and writes
+ * folded stacks, timestamped samples and/or an SVG at the end. Options come from
+ * --dlarg. Naming, pairing, combining and presets are the library's rules. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -43,15 +44,6 @@ struct stk_ent {              /* one distinct raw sample stack of one thread nam
 	uint32_t used;        /* 1 = slot taken; bit 1 = off-CPU profile */
 };
 
-struct pend_ent {             /* thread switched out, waiting for its switch-in */
-	int32_t tid;          /* 0 = empty (idle is never tracked) */
-	int32_t pid;
-	uint32_t node;
-	uint32_t comm;
-	uint64_t t_out;
-	int32_t cpu;
-};
-
 struct out_file {
 	const char *path;     /* NULL = not requested, "-" = stdout */
 	char *tmp;
@@ -69,8 +61,7 @@ struct state {
 	/* caches */
 	struct cache_ent *cache;
 	size_t cache_mask, cache_used;
-	struct pend_ent *pend;
-	size_t pend_mask, pend_used;
+	fk_offcpu *offcpu;              /* sched_switch pairing into st->off */
 	uint32_t *frames;
 	size_t frames_cap;
 	char *namebuf;
@@ -78,16 +69,15 @@ struct state {
 	char *rootbuf;
 	size_t rootbuf_cap;
 	/* counters */
-	uint64_t n_on, n_switch, n_filtered, n_resolves, n_unpaired, n_nochain, n_estimated;
+	uint64_t n_on, n_switch, n_filtered, n_resolves, n_nochain;
 	struct stk_ent *stk;            /* raw callchain -> leaf node */
 	size_t stk_mask, stk_used;
 	uint64_t *stk_words;            /* callchains of stk entries, back to back */
 	size_t stk_nwords, stk_words_cap;
 	uint64_t n_stack_hits;
-	uint64_t *cpu_last;             /* per CPU: time of the last sched_switch seen */
-	size_t cpu_last_n, cpu_last_cap;
-	double cpu_period_ns;           /* sum of on-CPU periods of time-based events */
-	bool on_time_based, on_other;   /* kinds of on-CPU events seen */
+	bool on_weighted;               /* an on-CPU period other than 1 was seen */
+	bool on_mixed;                  /* on-CPU events of more than one unit */
+	char on_unit[64];               /* unit of the on-CPU event (fk_perf_unit) */
 	bool failed;
 };
 
@@ -205,17 +195,18 @@ static void state_free(struct state *st)
 	fk_profile_free(st->on);
 	fk_profile_free(st->off);
 	fkd_sched_free(st->sched);
+	fk_offcpu_free(st->offcpu);
 	free(st->cache);
-	free(st->pend);
 	free(st->frames);
 	free(st->namebuf);
 	free(st->rootbuf);
-	free(st->cpu_last);
 	free(st->stk);
 	free(st->stk_words);
 	free(st->event_owned);
 	free(st);
 }
+
+static int interval_done(const fk_offcpu_interval *iv, void *ctx);
 
 EXPORT int start(void **data, void *ctx)
 {
@@ -252,9 +243,8 @@ EXPORT int start(void **data, void *ctx)
 	st->cache = calloc(st->cache_mask + 1, sizeof(*st->cache));
 	st->stk_mask = 4095;
 	st->stk = calloc(st->stk_mask + 1, sizeof(*st->stk));
-	st->pend_mask = 255;
-	st->pend = calloc(st->pend_mask + 1, sizeof(*st->pend));
-	if (!st->on || !st->off || !st->cache || !st->pend || !st->stk) {
+	st->offcpu = fk_offcpu_new(st->o.offcpu_min_ns, st->o.blocked_only, interval_done, st);
+	if (!st->on || !st->off || !st->cache || !st->offcpu || !st->stk) {
 		say("out of memory");
 		fk_set_print(NULL, NULL);
 		state_free(st);
@@ -286,12 +276,6 @@ static int fail(struct state *st, const char *fmt, ...)
 	va_end(ap);
 	st->failed = true;
 	return -1;
-}
-
-static bool is_time_event(const char *name)
-{
-	/* Software clocks count nanoseconds: their period converts to time. */
-	return strncmp(name, "cpu-clock", 9) == 0 || strncmp(name, "task-clock", 10) == 0;
 }
 
 static int classify(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
@@ -335,10 +319,12 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 		kind = strcmp(st->o.event, name) == 0 ? EV_ONCPU : EV_SKIP;
 	}
 	if (kind == EV_ONCPU) {
-		if (is_time_event(name))
-			st->on_time_based = true;
-		else
-			st->on_other = true;
+		char u[64];
+		fk_perf_unit(u, sizeof(u), name, strlen(name), true);
+		if (!st->on_unit[0])
+			memcpy(st->on_unit, u, sizeof(u));
+		else if (strcmp(st->on_unit, u))
+			st->on_mixed = true;
 	}
 	if (st->nevents < MAX_EVENTS) {
 		st->events[st->nevents].name = name;
@@ -489,22 +475,34 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 	return 0;
 }
 
-/* Root frame: the process name as perf script prints it, spaces made '_'
- * (stackcollapse-perf), optionally with -PID or -PID/TID. */
-static int64_t root_of(struct state *st, fk_profile *p, const char *comm, int32_t pid, int32_t tid)
+/* Root frame(s), appended leaf-first to st->frames[*n]: the library's root name,
+ * split at ';' as the text path splits it (the last piece is nearest the leaf). */
+static int push_root(struct state *st, fk_profile *p, const char *comm, int32_t pid, int32_t tid,
+		     size_t *n)
 {
 	size_t cl = strlen(comm);
 	if (grow((void **)&st->rootbuf, &st->rootbuf_cap, cl + 32, 1))
 		return -FK_E_NOMEM;
-	char *b = st->rootbuf;
-	for (size_t i = 0; i < cl; i++)
-		b[i] = comm[i] == ' ' ? '_' : comm[i];
-	size_t n = cl;
-	if (st->o.tid)
-		n += (size_t)snprintf(b + n, 32, "-%d/%d", pid, tid);
-	else if (st->o.pid)
-		n += (size_t)snprintf(b + n, 32, "-%d", pid);
-	return fk_profile_intern(p, b, n);
+	fk_parse_opts ro = st->o.popts;
+	ro.pid = st->o.pid;
+	ro.tid = st->o.tid;
+	size_t len = fk_perf_root_name(st->rootbuf, comm, cl, pid, tid, &ro);
+	const char *b = st->rootbuf;
+	size_t end = len;
+	for (;;) {
+		size_t start = end;
+		while (start > 0 && b[start - 1] != ';')
+			start--;
+		if (grow((void **)&st->frames, &st->frames_cap, *n + 1, sizeof(uint32_t)))
+			return -FK_E_NOMEM;
+		int64_t id = fk_profile_intern(p, b + start, end - start);
+		if (id < 0)
+			return (int)id;
+		st->frames[(*n)++] = (uint32_t)id;
+		if (start == 0)
+			return 0;
+		end = start - 1;
+	}
 }
 
 /* Build root-first frame ids of the sample into st->frames; returns the count,
@@ -515,9 +513,9 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 	size_t nchain = s->raw_callchain_nr;
 	if (grow((void **)&st->frames, &st->frames_cap, nchain + 2, sizeof(uint32_t)))
 		return -FK_E_NOMEM;
-	/* Fill leaf-first from index 1, then reverse (slot 0 gets the root). */
+	/* Fill leaf-first, root last, then reverse. */
 	uint32_t *fr = st->frames;
-	size_t n = 1;
+	size_t n = 0;
 	if (nchain == 0) {
 		st->n_nochain++;
 		bool kernel = s->cpumode == PERF_RECORD_MISC_KERNEL ||
@@ -553,14 +551,13 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 			fr = st->frames;
 		}
 	}
-	fr = st->frames;   /* push_frame may have grown it */
-	if (n == 1 && (st->o.kernel_only || st->o.user_only))
+	if (n == 0 && (st->o.kernel_only || st->o.user_only))
 		return 0;
-	int64_t root = root_of(st, p, comm, s->pid, s->tid);
-	if (root < 0)
-		return root;
-	fr[0] = (uint32_t)root;
-	for (size_t a = 1, b = n - 1; a < b; a++, b--) {
+	int rc = push_root(st, p, comm, s->pid, s->tid, &n);
+	if (rc < 0)
+		return rc;
+	fr = st->frames;   /* push_frame and push_root may have grown it */
+	for (size_t a = 0, b = n - 1; a < b; a++, b--) {
 		uint32_t t = fr[a];
 		fr[a] = fr[b];
 		fr[b] = t;
@@ -640,96 +637,18 @@ out:
 	return 1;
 }
 
-static struct pend_ent *pend_slot(struct state *st, int32_t tid, bool create)
+/* An off-CPU interval ended (fk_offcpu): its time goes to the switch-out stack. The
+ * handle is that stack's leaf node in st->off and the comm id. */
+static int interval_done(const fk_offcpu_interval *iv, void *ctx)
 {
-	if (create && (st->pend_used + 1) * 2 > st->pend_mask + 1) {
-		size_t nsize = (st->pend_mask + 1) * 2;
-		struct pend_ent *nt = calloc(nsize, sizeof(*nt));
-		if (!nt)
-			return NULL;
-		for (size_t i = 0; i <= st->pend_mask; i++) {
-			if (!st->pend[i].tid)
-				continue;
-			size_t j = mix((uint32_t)st->pend[i].tid) & (nsize - 1);
-			while (nt[j].tid)
-				j = (j + 1) & (nsize - 1);
-			nt[j] = st->pend[i];
-		}
-		free(st->pend);
-		st->pend = nt;
-		st->pend_mask = nsize - 1;
-	}
-	size_t i = mix((uint32_t)tid) & st->pend_mask;
-	while (st->pend[i].tid && st->pend[i].tid != tid)
-		i = (i + 1) & st->pend_mask;
-	if (!st->pend[i].tid && !create)
-		return NULL;
-	return &st->pend[i];
-}
-
-/* Linear probing delete: re-insert the rest of the cluster. */
-static void pend_delete(struct state *st, struct pend_ent *e)
-{
-	size_t i = (size_t)(e - st->pend);
-	st->pend[i].tid = 0;
-	st->pend_used--;
-	for (size_t j = (i + 1) & st->pend_mask; st->pend[j].tid; j = (j + 1) & st->pend_mask) {
-		struct pend_ent moved = st->pend[j];
-		st->pend[j].tid = 0;
-		size_t k = mix((uint32_t)moved.tid) & st->pend_mask;
-		while (st->pend[k].tid)
-			k = (k + 1) & st->pend_mask;
-		st->pend[k] = moved;
-	}
-}
-
-/* End a thread's off-CPU interval at t_end: weight its switch-out stack. */
-static int finish_interval(struct state *st, struct pend_ent *e, uint64_t t_end)
-{
-	int64_t dt = (int64_t)(t_end - e->t_out);
-	if (dt > 0 && dt >= st->o.offcpu_min_ns) {
-		fk_sample_info info = { .time = (double)e->t_out / 1e9, .pid = e->pid, .tid = e->tid,
-					.cpu = e->cpu };
-		size_t cl = 0;
-		info.comm = fk_profile_name(st->off, e->comm, &cl);
-		info.comm_len = cl;
-		/* whole microseconds keep sums exact (no 0.1-style fractions) */
-		double us = (double)((dt + 500) / 1000);
-		int rc = fk_profile_add_to_node(st->off, e->node, 0, us, &info);
-		if (rc < 0)
-			return fail(st, "%s", fk_strerror(rc));
-	}
-	pend_delete(st, e);
-	return 0;
-}
-
-/* Time of the last sched_switch seen on a CPU (0 = none). */
-static uint64_t *cpu_last(struct state *st, int32_t cpu)
-{
-	if (cpu < 0 || cpu >= 65536)
-		return NULL;
-	if (grow((void **)&st->cpu_last, &st->cpu_last_cap, (size_t)cpu + 1, sizeof(uint64_t)))
-		return NULL;
-	while (st->cpu_last_n <= (size_t)cpu)
-		st->cpu_last[st->cpu_last_n++] = 0;
-	return &st->cpu_last[cpu];
-}
-
-/* A thread with a pending switch-out shows up running (its own sample) but
- * its switch-in was never seen: perf records no samples in the context of
- * some tasks, so the switch that put it on this CPU can be missing. It came
- * in after the last switch seen on this CPU: end the interval there (an
- * underestimate by at most that unseen task's run time). */
-static int finish_unseen(struct state *st, struct pend_ent *e, int32_t cpu)
-{
-	uint64_t *last = cpu_last(st, cpu);
-	if (last && *last > e->t_out) {
-		st->n_estimated++;
-		return finish_interval(st, e, *last);
-	}
-	st->n_unpaired++;
-	pend_delete(st, e);
-	return 0;
+	struct state *st = ctx;
+	uint32_t node = (uint32_t)iv->handle, comm = (uint32_t)(iv->handle >> 32);
+	fk_sample_info info = { .time = (double)iv->t_out / 1e9, .pid = iv->pid, .tid = iv->tid,
+				.cpu = iv->cpu };
+	size_t cl = 0;
+	info.comm = fk_profile_name(st->off, comm, &cl);
+	info.comm_len = cl;
+	return fk_profile_add_to_node(st->off, node, 0, iv->us, &info);
 }
 
 static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
@@ -742,44 +661,30 @@ static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, voi
 			    (unsigned long long)(s->time % 1000000000),
 			    s->raw_data ? err : "sched_switch sample without raw data (record with -R?)");
 	st->n_switch++;
-	/* Switch-in of a thread we saw leave: its off-CPU interval ends now. */
-	if (sw.next_pid > 0) {
-		struct pend_ent *e = pend_slot(st, sw.next_pid, false);
-		if (e && finish_interval(st, e, s->time) < 0)
-			return -1;
+	int track = fk_offcpu_switch(st->offcpu, s->time, s->cpu, sw.prev_pid, sw.prev_state == 0,
+				     sw.next_pid);
+	if (track < 0)
+		return fail(st, "%s", fk_strerror(track));
+	if (!track)
+		return 1;
+	/* Switch-out: the callchain is the stack the thread blocks in. */
+	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
+	const char *comm = ip_al && ip_al->comm ? ip_al->comm : sw.prev_comm;
+	int64_t cid = fk_profile_intern(st->off, comm, strlen(comm));
+	if (cid < 0)
+		return fail(st, "%s", fk_strerror((int)cid));
+	/* Zero-count path now; the time is added when the interval ends. */
+	uint32_t node;
+	int r = stack_node(st, st->off, s, ctx, comm, (uint32_t)cid, &node);
+	if (r < 0)
+		return fail(st, "%s", fk_strerror(r));
+	if (r == 0) {
+		st->n_filtered++;
+		return 1;
 	}
-	/* Switch-out: the callchain is the stack the thread blocks in. Idle
-	 * (pid 0) never blocks. */
-	if (sw.prev_pid > 0) {
-		struct pend_ent *e = pend_slot(st, sw.prev_pid, false);
-		if (e && finish_unseen(st, e, s->cpu) < 0)
-			return -1;
-	}
-	if (sw.prev_pid > 0 && !(st->o.blocked_only && sw.prev_state == 0)) {
-		const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
-		const char *comm = ip_al && ip_al->comm ? ip_al->comm : sw.prev_comm;
-		int64_t cid = fk_profile_intern(st->off, comm, strlen(comm));
-		if (cid < 0)
-			return fail(st, "%s", fk_strerror((int)cid));
-		/* Zero-count path now; the time is added when the interval ends. */
-		uint32_t node;
-		int r = stack_node(st, st->off, s, ctx, comm, (uint32_t)cid, &node);
-		if (r < 0)
-			return fail(st, "%s", fk_strerror(r));
-		if (r == 0) {
-			st->n_filtered++;
-		} else {
-			struct pend_ent *e = pend_slot(st, sw.prev_pid, true);
-			if (!e)
-				return fail(st, "out of memory");
-			st->pend_used++;
-			*e = (struct pend_ent){ sw.prev_pid, s->pid, node, (uint32_t)cid,
-						s->time, s->cpu };
-		}
-	}
-	uint64_t *last = cpu_last(st, s->cpu);
-	if (last)
-		*last = s->time;
+	r = fk_offcpu_block(st->offcpu, s->pid, sw.prev_pid, (uint64_t)cid << 32 | node, s->time, s->cpu);
+	if (r < 0)
+		return fail(st, "%s", fk_strerror(r));
 	return 1;
 }
 
@@ -797,11 +702,10 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	}
 	if (kind == EV_SWITCH)
 		return do_switch(st, s, ctx);
-	if (st->pend_used) {
-		struct pend_ent *e = pend_slot(st, s->tid, false);
-		if (e && finish_unseen(st, e, s->cpu) < 0)
-			return -1;
-	}
+	int rc;
+	rc = fk_offcpu_running(st->offcpu, s->tid, s->cpu);
+	if (rc < 0)
+		return fail(st, "%s", fk_strerror(rc));
 
 	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
 	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
@@ -809,7 +713,7 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	if (cid < 0)
 		return fail(st, "%s", fk_strerror((int)cid));
 	uint32_t node;
-	int rc = stack_node(st, st->on, s, ctx, comm, (uint32_t)cid, &node);
+	rc = stack_node(st, st->on, s, ctx, comm, (uint32_t)cid, &node);
 	if (rc < 0)
 		return fail(st, "%s", fk_strerror(rc));
 	if (rc == 0) {
@@ -817,7 +721,8 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 		return 1;
 	}
 	double w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
-	st->cpu_period_ns += (double)s->period;
+	if (w != 1.0)
+		st->on_weighted = true;
 	if (fk_profile_flags(st->on) & FK_PROFILE_SAMPLES) {
 		fk_sample_info info = { .time = (double)s->time / 1e9, .pid = s->pid, .tid = s->tid,
 					.cpu = s->cpu, .comm = comm, .comm_len = strlen(comm) };
@@ -832,77 +737,6 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 }
 
 /* ------------------------------------------------------------ stop */
-
-/* Scaled counts are rounded to whole units (ns periods -> us) so sums stay exact. */
-static double scale(double v, double factor)
-{
-	return factor == 1.0 ? v : round(v * factor);
-}
-
-/* Copy src into dst scaling counts by factor and, when mark is non-NULL,
- * appending that frame on top of every stack (samples kept if both keep them). */
-static int copy_into(fk_profile *dst, const fk_profile *src, double factor, const char *mark)
-{
-	size_t nn;
-	const fk_node *nodes = fk_profile_nodes(src, &nn);
-	uint32_t *map = calloc(nn ? nn : 1, sizeof(*map));  /* src node -> dst node */
-	if (!map)
-		return -FK_E_NOMEM;
-	int64_t markid = 0;
-	if (mark && (markid = fk_profile_intern(dst, mark, strlen(mark))) < 0) {
-		free(map);
-		return (int)markid;
-	}
-	/* Parents come before children in the node array (created root first). */
-	map[0] = 0;
-	for (size_t i = 1; i < nn; i++) {
-		size_t len;
-		const char *nm = fk_profile_name(src, nodes[i].frame, &len);
-		int64_t f = fk_profile_intern(dst, nm, len);
-		if (f < 0) {
-			free(map);
-			return (int)f;
-		}
-		int64_t c = fk_profile_child(dst, map[nodes[i].parent], (uint32_t)f);
-		if (c < 0) {
-			free(map);
-			return (int)c;
-		}
-		map[i] = (uint32_t)c;
-	}
-	if (mark) {
-		for (size_t i = 1; i < nn; i++) {
-			if (nodes[i].self[0] == 0)
-				continue;
-			int64_t c = fk_profile_child(dst, map[i], (uint32_t)markid);
-			if (c < 0) {
-				free(map);
-				return (int)c;
-			}
-			map[i] = (uint32_t)c;
-		}
-	}
-	size_t ns;
-	const fk_sample *smp = fk_profile_samples(src, &ns);
-	int rc = 0;
-	if ((fk_profile_flags(dst) & FK_PROFILE_SAMPLES) && ns) {
-		for (size_t i = 0; i < ns && rc == 0; i++) {
-			size_t cl = 0;
-			const char *cm = smp[i].comm ? fk_profile_name(src, smp[i].comm, &cl) : NULL;
-			fk_sample_info info = { .time = smp[i].time, .pid = smp[i].pid, .tid = smp[i].tid,
-						.cpu = smp[i].cpu, .comm = cm, .comm_len = cl };
-			rc = fk_profile_add_to_node(dst, map[smp[i].node], 0,
-						    scale(smp[i].weight, factor), &info);
-		}
-	} else {
-		for (size_t i = 1; i < nn && rc == 0; i++)
-			if (nodes[i].self[0] != 0)
-				rc = fk_profile_add_to_node(dst, map[i], 0,
-							    scale(nodes[i].self[0], factor), NULL);
-	}
-	free(map);
-	return rc;
-}
 
 static int write_outputs(struct state *st, const fk_profile *p)
 {
@@ -931,36 +765,41 @@ EXPORT int stop(void *data, void *ctx)
 	fk_profile *combined = NULL;
 	const fk_profile *p = st->on;
 	bool have_on = fk_profile_total(st->on, 0) > 0, have_off = st->n_switch > 0;
+	/* what the counts are: the library's presets name and colour the graph by them */
+	const char *unit = st->o.count_samples || !st->on_weighted ? "samples"
+			   : st->on_mixed ? "events" : st->on_unit;
+	int urc = fk_profile_set_unit(st->on, unit);
+	if (urc == 0)
+		urc = fk_profile_set_unit(st->off, "us");
+	fk_profile_set_kind(st->off, FK_KIND_OFFCPU);
+	if (urc < 0) {
+		say("%s", fk_strerror(urc));
+		ok = false;
+	}
 	if (ok && have_off && have_on) {
 		/* On- and off-CPU time in one graph: both in microseconds. */
-		if (st->o.count_samples || !st->on_time_based || st->on_other) {
+		if (strcmp(fk_profile_unit(st->on), "ns")) {
 			say("a combined on/off-CPU graph needs a cpu-clock or task-clock on-CPU "
 			    "event weighted by period (got %s%s); use --dlarg mode=cpu or mode=offcpu",
 			    st->o.event ? st->o.event : "?", st->o.count_samples ? " with count=samples" : "");
 			ok = false;
 		} else {
 			combined = fk_profile_new(fk_profile_flags(st->on));
-			int rc = combined ? copy_into(combined, st->on, 1e-3, NULL) : -FK_E_NOMEM;
+			int rc = combined ? fk_profile_merge_scaled(combined, st->on, 1e-3, NULL) : -FK_E_NOMEM;
 			if (rc == 0)
-				rc = copy_into(combined, st->off, 1.0, "[off-cpu]");
+				rc = fk_profile_merge_scaled(combined, st->off, 1.0, FK_OFFCPU_MARK);
+			if (rc == 0)
+				rc = fk_profile_set_unit(combined, "us");
 			if (rc < 0) {
 				say("combining on/off-CPU stacks: %s", fk_strerror(rc));
 				ok = false;
+			} else {
+				fk_profile_set_kind(combined, FK_KIND_ONOFFCPU);
 			}
 			p = combined;
-			if (!st->o.svg.countname)
-				st->o.svg.countname = "us";
-			if (!st->o.svg.title)
-				st->o.svg.title = "On/Off-CPU Time Flame Graph";
 		}
 	} else if (have_off) {
 		p = st->off;
-		if (!st->o.svg.countname)
-			st->o.svg.countname = "us";
-		if (!st->o.svg.colors)
-			st->o.svg.colors = "io";
-		if (!st->o.svg.title)
-			st->o.svg.title = "Off-CPU Time Flame Graph";
 	}
 	if (ok && fk_profile_total(p, 0) <= 0)
 		say("warning: no samples were folded%s", st->n_filtered ? " (all were filtered)" : "");
@@ -976,13 +815,15 @@ EXPORT int stop(void *data, void *ctx)
 		    (unsigned long long)st->n_on, (unsigned long long)st->n_switch,
 		    (unsigned long long)st->n_filtered, (unsigned long long)st->n_resolves,
 		    (unsigned long long)st->n_stack_hits, fk_profile_stack_count(p));
-	if (st->n_switch && st->n_unpaired * 2 > st->n_switch)
+	fk_offcpu_stats os;
+	fk_offcpu_get_stats(st->offcpu, &os);
+	if (st->n_switch && os.unpaired * 2 > st->n_switch)
 		say("warning: most sched_switch events had no matching switch-in: record "
 		    "system-wide (-a), as `perf flame record --off-cpu` does");
-	if (st->o.verbose && (st->n_unpaired || st->n_estimated))
+	if (st->o.verbose && (os.unpaired || os.estimated))
 		say("%llu switch-ins were not recorded: %llu intervals ended at the CPU's previous "
-		    "switch, %llu dropped", (unsigned long long)(st->n_unpaired + st->n_estimated),
-		    (unsigned long long)st->n_estimated, (unsigned long long)st->n_unpaired);
+		    "switch, %llu dropped", (unsigned long long)(os.unpaired + os.estimated),
+		    (unsigned long long)os.estimated, (unsigned long long)os.unpaired);
 	fk_profile_free(combined);
 	bool failed_before = st->failed;
 	fk_set_print(NULL, NULL);

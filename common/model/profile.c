@@ -41,6 +41,8 @@ struct fk_profile {
 	size_t nsamples, samples_cap;
 	uint32_t *scratch;      /* frame ids for add_folded */
 	size_t scratch_cap;
+	char *unit;             /* what the counts are (NULL = unknown) */
+	int kind;               /* enum fk_profile_kind */
 };
 
 /* Room for `need` nodes. From 1 MiB on the array is a mapping of its own, grown by
@@ -163,10 +165,25 @@ void fk_profile_free(fk_profile *p)
 	free(p->child_tab);
 	free(p->samples);
 	free(p->scratch);
+	free(p->unit);
 	free(p);
 }
 
 unsigned fk_profile_flags(const fk_profile *p) { return p->flags; }
+
+int fk_profile_set_unit(fk_profile *p, const char *unit)
+{
+	char *u = NULL;
+	if (unit && !(u = strdup(unit)))
+		return -FK_E_NOMEM;
+	free(p->unit);
+	p->unit = u;
+	return 0;
+}
+
+const char *fk_profile_unit(const fk_profile *p) { return p->unit; }
+void fk_profile_set_kind(fk_profile *p, int kind) { p->kind = kind; }
+int fk_profile_kind(const fk_profile *p) { return p->kind; }
 
 /* The id of name s (hash h), or -1 with *slot the empty slot where it would go. */
 static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint64_t h, size_t *slot)
@@ -507,13 +524,28 @@ int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t 
 	return 0;
 }
 
-int fk_profile_merge(fk_profile *dst, const fk_profile *src)
+/* Scaled counts are rounded to whole units (ns periods -> us) so sums stay exact. */
+static double scaled(double v, double factor)
+{
+	return factor == 1.0 ? v : round(v * factor);
+}
+
+int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double factor, const char *mark)
 {
 	uint32_t *fmap = malloc((src->nnames + 1) * sizeof(*fmap));
 	uint32_t *nmap = malloc((src->nnodes + 1) * sizeof(*nmap));
 	int err = 0;
+	int64_t markid = 0;
+	bool plain = factor == 1.0 && !mark;
+	/* samples carry the counts when both keep them: a node's count is then the sum of its
+	 * samples' rounded weights, as a reader of the samples would add them */
+	bool by_samples = (dst->flags & FK_PROFILE_SAMPLES) && src->nsamples;
 	if (!fmap || !nmap) {
 		err = -FK_E_NOMEM;
+		goto out;
+	}
+	if (!(factor > 0) || !isfinite(factor)) {
+		err = -FK_E_INVAL;
 		goto out;
 	}
 	for (size_t i = 0; i < src->nnames; i++) {
@@ -525,9 +557,12 @@ int fk_profile_merge(fk_profile *dst, const fk_profile *src)
 		}
 		fmap[i] = (uint32_t)id;
 	}
+	if (mark && (markid = fk_profile_intern(dst, mark, strlen(mark))) < 0) {
+		err = (int)markid;
+		goto out;
+	}
+	/* parents come before children in the node array */
 	nmap[0] = 0;
-	for (size_t i = 0; i < 2; i++)
-		dst->nodes[0].self[i] += src->nodes[0].self[i];
 	for (size_t n = 1; n < src->nnodes; n++) {
 		const fk_node *sn = &src->nodes[n];
 		int64_t d = fk_profile_child(dst, nmap[sn->parent], fmap[sn->frame]);
@@ -536,12 +571,31 @@ int fk_profile_merge(fk_profile *dst, const fk_profile *src)
 			goto out;
 		}
 		nmap[n] = (uint32_t)d;
-		dst->nodes[d].self[0] += sn->self[0];
-		dst->nodes[d].self[1] += sn->self[1];
+	}
+	if (mark) {
+		/* counted nodes move to a mark child (after the whole tree is mapped: a
+		 * node's children still hang under the unmarked node) */
+		for (size_t n = 0; n < src->nnodes; n++) {
+			if (src->nodes[n].self[0] == 0 && src->nodes[n].self[1] == 0)
+				continue;
+			int64_t d = fk_profile_child(dst, nmap[n], (uint32_t)markid);
+			if (d < 0) {
+				err = (int)d;
+				goto out;
+			}
+			nmap[n] = (uint32_t)d;
+		}
+	}
+	if (plain || !by_samples) {
+		for (size_t n = 0; n < src->nnodes; n++) {
+			const fk_node *sn = &src->nodes[n];
+			dst->nodes[nmap[n]].self[0] += scaled(sn->self[0], factor);
+			dst->nodes[nmap[n]].self[1] += scaled(sn->self[1], factor);
+		}
 	}
 	if (src->ncols > dst->ncols)
 		dst->ncols = src->ncols;
-	if ((dst->flags & FK_PROFILE_SAMPLES) && src->nsamples) {
+	if (by_samples) {
 		if (FK_GROW(dst->samples, dst->samples_cap, dst->nsamples + src->nsamples)) {
 			err = -FK_E_NOMEM;
 			goto out;
@@ -550,6 +604,10 @@ int fk_profile_merge(fk_profile *dst, const fk_profile *src)
 			fk_sample s = src->samples[i];
 			s.node = nmap[s.node];
 			s.comm = fmap[s.comm];
+			if (!plain) {
+				s.weight = scaled(s.weight, factor);
+				dst->nodes[s.node].self[s.col] += s.weight;
+			}
 			dst->samples[dst->nsamples++] = s;
 		}
 	}
@@ -557,6 +615,18 @@ out:
 	free(fmap);
 	free(nmap);
 	return err;
+}
+
+int fk_profile_merge(fk_profile *dst, const fk_profile *src)
+{
+	bool was_empty = dst->nnodes == 1 && dst->nodes[0].self[0] == 0 && dst->nodes[0].self[1] == 0;
+	int rc = fk_profile_merge_scaled(dst, src, 1.0, NULL);
+	/* an empty profile takes on what the merged one counts */
+	if (rc == 0 && was_empty && !dst->unit && src->unit) {
+		rc = fk_profile_set_unit(dst, src->unit);
+		dst->kind = src->kind;
+	}
+	return rc;
 }
 
 fk_profile *fk_profile_filter(const fk_profile *p, const char *re, int mode)

@@ -792,7 +792,9 @@ static int write_page(struct hm *h, FILE *f)
 	      h->rows, (long long)h->base, (long long)h->first, (long long)h->nsecs,
 	      o->rank ? "rank" : "linear");
 	w_fmt(w, ",\"samples\":%zu,\"notime\":%llu", h->kept, (unsigned long long)h->no_time);
-	const char *cn = so->countname && *so->countname ? so->countname : "samples";
+	fk_svg_opts dso = *so;   /* countname: the profile's unit unless given */
+	fk_svg_opts_defaults(&dso, h->p);
+	const char *cn = *dso.countname ? dso.countname : "samples";
 	w_str(w, ",\"countname\":");
 	w_json_str(w, cn, strlen(cn));
 	w_fmt(w, ",\"fh\":%d,\"fs\":%g,\"minw\":%g,\"inverted\":%s", so->frameheight > 0 ? so->frameheight : 16,

@@ -486,6 +486,17 @@ uint32_t fk_palette_color(fk_palette *pal, const char *name, size_t len, bool wa
 	return c;
 }
 
+uint32_t fk_palette_offcpu_color(fk_palette *pal, const char *name, size_t len)
+{
+	/* the io palette's blues, whatever the graph's palette (not kept in a cp file:
+	 * the same name has its on-CPU colour there) */
+	enum pal_type t = pal->type;
+	pal->type = P_IO;
+	uint32_t c = compute(pal, name, len);
+	pal->type = t;
+	return c;
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const cp_entry *x = a, *y = b;

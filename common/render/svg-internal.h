@@ -7,7 +7,10 @@
 #include "internal.h"
 
 /* ---- layout: the frames to draw, in pre-order (parents before children) */
-enum { FK_SVGF_WAKER = 1u << 0 }; /* below a "--" frame (chain palette's _[w]) */
+enum {
+	FK_SVGF_WAKER = 1u << 0,  /* below a "--" frame (chain palette's _[w]) */
+	FK_SVGF_OFFCPU = 1u << 1, /* all of its time is off-CPU (FK_OFFCPU_MARK stacks) */
+};
 
 typedef struct fk_svg_frame {
 	uint32_t name;    /* name id in fk_svg_layout.names */
@@ -48,6 +51,8 @@ FK_HIDDEN fk_palette *fk_palette_new(const fk_svg_opts *o);
 FK_HIDDEN void fk_palette_free(fk_palette *pal);
 /* 0xRRGGBB of a frame. Deterministic for a given call sequence. */
 FK_HIDDEN uint32_t fk_palette_color(fk_palette *pal, const char *name, size_t len, bool waker);
+/* Colour of a frame whose time is all off-CPU in an on/off-CPU graph (blues). */
+FK_HIDDEN uint32_t fk_palette_offcpu_color(fk_palette *pal, const char *name, size_t len);
 /* Differential colour (flamegraph.pl color_scale). */
 FK_HIDDEN uint32_t fk_palette_diff_color(double delta, double maxdelta, bool negate);
 /* Background gradient colours as "#rrggbb" (NUL-terminated). 0 or -FK_E_INVAL. */

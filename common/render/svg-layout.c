@@ -256,9 +256,36 @@ typedef struct tree {
 	const fk_node *nodes;
 	size_t n;
 	double *totals;        /* 2 per node */
+	uint8_t *offcpu;       /* per node: all of its time is off-CPU; NULL = no FK_OFFCPU_MARK */
+	uint32_t markid;       /* name id of FK_OFFCPU_MARK */
 	const double *starts;  /* flame chart: x of each node; NULL = pack children */
 	const fk_profile *names;
 } tree;
+
+/* On/off-CPU graphs: mark the nodes whose whole time lies in stacks ending with
+ * FK_OFFCPU_MARK (their own colour). Children come after their parent. */
+static int offcpu_nodes(tree *t, unsigned col)
+{
+	int64_t mark = fk_profile_find_name(t->names, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
+	if (mark < 0)
+		return 0;
+	t->markid = (uint32_t)mark;
+	double *off = calloc(t->n ? t->n : 1, sizeof(*off));
+	t->offcpu = calloc(t->n ? t->n : 1, 1);
+	if (!off || !t->offcpu) {
+		free(off);
+		return -FK_E_NOMEM;
+	}
+	for (size_t i = t->n; i-- > 0;) {
+		if (t->nodes[i].frame == t->markid)
+			off[i] = t->totals[2 * i + col];
+		t->offcpu[i] = i > 0 && t->totals[2 * i + col] > 0 && off[i] >= t->totals[2 * i + col];
+		if (i > 0)
+			off[t->nodes[i].parent] += off[i];
+	}
+	free(off);
+	return 0;
+}
 
 typedef struct kid {
 	uint32_t node;
@@ -320,8 +347,9 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 		if (L->diff)
 			delta = o->diff_mode == FK_DIFF_TOTAL ? t->totals[2 * v + 1] - t->totals[2 * v]
 							      : pos(nd->self[1]) - pos(nd->self[0]);
+		uint32_t fflags = pe.flags | (t->offcpu && t->offcpu[v] ? FK_SVGF_OFFCPU : 0);
 		L->frames[fi] = (fk_svg_frame){ .name = nd->frame, .depth = nd->depth,
-						.parent = pe.parent_frame, .flags = pe.flags,
+						.parent = pe.parent_frame, .flags = fflags,
 						.x = pe.x, .rel = pe.rel, .w = w, .delta = delta };
 		if (nd->depth > L->depthmax)
 			L->depthmax = nd->depth;
@@ -346,6 +374,9 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 		size_t len;
 		const char *myname = fk_profile_name(t->names, nd->frame, &len);
 		uint32_t kflags = pe.flags | ((v != 0 && len == 2 && !memcmp(myname, "--", 2)) ? FK_SVGF_WAKER : 0);
+		/* callees of an off-CPU mark (reversed graphs) are off-CPU too */
+		if (t->offcpu && v != 0 && t->offcpu[v] && t->nodes[v].frame == t->markid)
+			kflags |= FK_SVGF_OFFCPU;
 		size_t push = 0;
 		for (size_t k = 0; k < nk; k++)
 			push += kids[k].total >= minw;
@@ -460,6 +491,8 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		goto out;
 	}
 	size_t neg = tree_totals(t.nodes, t.n, t.totals);
+	if (!L->diff && (rc = offcpu_nodes(&t, col)))
+		goto out;
 	if (neg)
 		fk_warn("%zu stacks with negative counts drawn as 0", neg);
 	L->names = t.names;
@@ -538,6 +571,7 @@ out:
 	free(s.path);
 	free(s.rev);
 	free(t.totals);
+	free(t.offcpu);
 	free(ch.nodes);
 	free(ch.starts);
 	free(ch.last_child);

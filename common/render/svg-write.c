@@ -18,9 +18,8 @@ void fk_svg_opts_init(fk_svg_opts *o)
 	o->fonttype = "Verdana";
 	o->fontsize = 12;
 	o->fontwidth = 0.59;
-	o->countname = "samples";
 	o->nametype = "Function:";
-	o->colors = "hot";
+	/* countname, colors, title: NULL = by the profile (fk_svg_opts_defaults) */
 	o->factor = 1;
 	o->sort = FK_SORT_NAME;
 	o->truncate = FK_TRUNC_RIGHT;
@@ -136,6 +135,10 @@ static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette
 		}
 		if (L->diff) {
 			col[i] = fk_palette_diff_color(f->delta, L->maxdelta, o->negate);
+			continue;
+		}
+		if (f->flags & FK_SVGF_OFFCPU) {
+			col[i] = fk_palette_offcpu_color(pal, s, len);
 			continue;
 		}
 		bool waker = f->flags & FK_SVGF_WAKER;
@@ -338,12 +341,9 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	fk_svg_opts o = *opts;
 	if (!o.fonttype)
 		o.fonttype = "Verdana";
-	if (!o.countname)
-		o.countname = "samples";
+	fk_svg_opts_defaults(&o, p);
 	if (!o.nametype)
 		o.nametype = "Function:";
-	if (!o.colors)
-		o.colors = "hot";
 	int rc = fk_svg_opts_check(&o);
 	if (rc)
 		return rc;
