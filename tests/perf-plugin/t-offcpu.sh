@@ -20,8 +20,15 @@ echo "nap blocked $nap us"
 # 5 x 100 ms asleep; under load perf can lose a switch record, which can only undercount
 # (seen: 489 ms with the machine busy), so the lower bound leaves 10% for that
 assert_between "off-CPU time in nap (us)" 450000 650000 "$nap"
-assert_contains off.svg "us"   # countname
 grep -q "$W" off.svg || fail "no $W in SVG"
+# the off-CPU preset: counts called us, the title, the io palette (blues: red == green < blue)
+FKF="$FK_TOP/tests/svg/fkframes.py"
+python3 "$FKF" off.svg --config > off.cfg || fail "fkframes off.svg"
+assert_contains off.cfg '"cn": "us"'
+assert_contains off.svg '>Off-CPU Time Flame Graph</text>'
+python3 "$FKF" off.svg --rgb | awk -F '\t' '{ split($5, c, /[(,)]/); r = c[2]; g = c[3]; b = c[4]
+	if (!(r == g && b > r)) { print; bad = 1 } } END { exit bad }' ||
+	fail "off-CPU graph not in the io palette"
 
 # combined on/off-CPU: burn() runs 5 x 60 ms; both in microseconds
 "$PERF_FLAME" record --combined -q -o both.data -- "./$W" 60 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
@@ -38,6 +45,21 @@ assert_between "combined off-CPU nap (us)" 400000 650000 "$off_nap"
 # burn() runs 5 x 60 ms of wall time: on-CPU (cpu-clock at 99 Hz, coarse) plus
 # the time it was preempted (off-CPU) add up to it
 assert_between "combined wall time of burn (us)" 220000 480000 "$all_burn"
+
+# the combined graph: counts in us, its own title; frames whose time is all off-CPU
+# (the [off-cpu] mark, do_nanosleep) are blue, on-CPU burn keeps the hot palette
+"$PERF_FLAME" report -i both.data -o both.svg 2> rep3.err || { cat rep3.err; fail "report combined svg"; }
+python3 "$FKF" both.svg --rgb > both.tsv || fail "fkframes both.svg"
+python3 "$FKF" both.svg --config | grep -q '"cn": "us"' || fail "combined graph does not count us"
+assert_contains both.svg '>On/Off-CPU Time Flame Graph</text>'
+fill_class() { # NAME: "blue" when every frame of that name is blue, "hot" when all are hot, else "mixed"
+	awk -F '\t' -v n="$1" '$7 == n { split($5, c, /[(,)]/); r = c[2]; g = c[3]; b = c[4]
+		if (r == g && b > r) bl++; else if (r >= 205 && b <= 55) h++; else o++ }
+		END { print (bl && !h && !o) ? "blue" : (h && !bl && !o) ? "hot" : "mixed" }' both.tsv
+}
+assert_eq "colour of [off-cpu]" blue "$(fill_class '[off-cpu]')"
+assert_eq "colour of do_nanosleep" blue "$(fill_class do_nanosleep)"
+assert_eq "colour of burn" hot "$(fill_class burn)"
 
 # offcpu-min drops short intervals (all of nap's are ~100 ms); blocked-only
 # keeps nap (state S) and drops burn's preemptions (state R)
