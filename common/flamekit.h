@@ -215,6 +215,11 @@ typedef struct fk_parse_stats {
 } fk_parse_stats;
 
 typedef void (*fk_progress_fn)(uint64_t bytes_done, void *ctx);
+/* The symboliser of --inline: the frames inlined at address pc (as perf script prints it)
+ * of module mod, func the raw function text, as one malloc'd string "outer;...;inner"
+ * ("" when none are known; the caller frees it), or NULL when out of memory. Called once
+ * per distinct frame line, from up to two parsing threads at once (threads >= 2). */
+typedef char *(*fk_inline_fn)(const char *pc, const char *mod, const char *func, void *ctx);
 
 typedef struct fk_parse_opts {
 	const char *format;       /* NULL or "auto": detect from the first lines */
@@ -236,6 +241,10 @@ typedef struct fk_parse_opts {
 	unsigned max_warnings;    /* per input; 0 = default (5) */
 	fk_progress_fn progress;  /* called every few MB; may be NULL */
 	void *progress_ctx;
+	/* with inline_frames: the symboliser; NULL = run addr2line (and nm) as
+	 * stackcollapse-perf.pl does. The library runs no program otherwise. */
+	fk_inline_fn inline_fn;
+	void *inline_ctx;
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);

@@ -48,19 +48,37 @@ FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, 
 /* Folded text of the path root->node into a growable buffer (no count). */
 FK_HIDDEN int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap,
 				   size_t *len);
-/* Bulk tree building (the perf parser): room for n more nodes (and every node already there
- * indexed). */
-FK_HIDDEN int fk_profile_reserve_nodes(fk_profile *p, size_t n);
-/* Room for n more nodes, without indexing anything (see fk_profile_child_unindexed). */
-FK_HIDDEN int fk_profile_grow_nodes(fk_profile *p, size_t n);
-/* fk_profile_child for a bulk build whose caller knows that no node added since the last
- * indexed lookup is the child: new nodes stay out of the child table until a lookup needs it. */
-FK_HIDDEN int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame);
-/* Append a chain of n new nodes, frames[0] a new child of parent, each next one the only
- * child of the one before; their indexes into nodes_out. No lookup: the caller knows
- * none of them exists. 0 or a negative error. */
-FK_HIDDEN int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint32_t *frames, size_t n,
-				      uint32_t *nodes_out);
+/* ---- bulk tree building (model/build.c), for a parser that gathers its unique stacks
+ * first and adds them to the tree at the end: stacks as id sequences, root first. */
+typedef struct fk_seqs {
+	const uint32_t *ids; /* every stack's frame ids (nids in all) */
+	size_t nids;
+	const uint64_t *off; /* stack i is ids[off[i] .. off[i] + len[i]) */
+	const uint32_t *len;
+	size_t n;            /* stacks */
+} fk_seqs;
+/* ord[0..s->n) := the stacks in order: id by id, a prefix before what extends it. */
+FK_HIDDEN void fk_seqs_sort(const fk_seqs *s, uint32_t *ord);
+/* Add the stacks of s to p's tree, visiting them in ord (as fk_seqs_sort gives it; fmap
+ * maps their ids to p's names, NULL when they are p's own ids); no weights. leaf[i] :=
+ * stack i's node; path_out (NULL, or room for s->nids) := each stack's nodes root first,
+ * at the stack's offset. 0 or a negative error (nodes added so far stay, a valid tree). */
+FK_HIDDEN int fk_profile_build(fk_profile *p, const fk_seqs *s, const uint32_t *ord, const uint32_t *fmap,
+			       uint32_t *leaf, uint32_t *path_out);
+/* Index the nodes a bulk build left out of the child table now (else the next lookup does). */
+FK_HIDDEN int fk_profile_index(fk_profile *p);
+/* A merge of stacks s (ids mapped by fmap) into a tree that holds exactly base's stacks,
+ * built into an empty profile by fk_profile_build with path_out kept: no lookup at all.
+ * Planning needs base's order (base_ord) and p's names but not its tree, so it can run
+ * while that tree is built. NULL and *err on failure. */
+typedef struct fk_merge_plan fk_merge_plan;
+FK_HIDDEN fk_merge_plan *fk_merge_plan_new(const fk_seqs *s, const uint32_t *fmap, const fk_seqs *base,
+					   const uint32_t *base_ord, int *err);
+/* Carry the plan out on p: leaf[i] := stack i's node. base_leaf and base_path: what
+ * fk_profile_build gave for base. 0 or a negative error. */
+FK_HIDDEN int fk_merge_plan_apply(const fk_merge_plan *m, fk_profile *p, const fk_seqs *base,
+				  const uint32_t *base_leaf, const uint32_t *base_path, uint32_t *leaf);
+FK_HIDDEN void fk_merge_plan_free(fk_merge_plan *m); /* NULL is fine */
 /* Frame ids of the path root->node (root excluded) into a growable array. */
 FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
 				  size_t *n);

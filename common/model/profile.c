@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "internal.h"
+#include "model.h"
 
 struct name_ent {
 	uint64_t off;   /* into str */

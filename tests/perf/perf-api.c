@@ -37,6 +37,15 @@ static char *folded(const fk_profile *p)
 	return buf;
 }
 
+/* a host's symboliser for --inline: no program runs */
+static int inl_calls;
+static char *inl(const char *pc, const char *mod, const char *func, void *ctx)
+{
+	inl_calls++;
+	CHECK(ctx == &inl_calls && !strcmp(mod, "/x"), "symboliser ctx/mod [%s]", mod);
+	return strdup(!strcmp(pc, "1") && !strcmp(func, "leaf+0x4") ? "outer;inner" : "");
+}
+
 static void quiet(enum fk_level l, const char *m, void *c) { (void)l, (void)m, (void)c; }
 
 int main(void)
@@ -148,6 +157,24 @@ int main(void)
 	CHECK(rc == -FK_E_SKIPPED && st.bad_lines == 1 && st.samples == 1, "bad input: rc %d", rc);
 	fk_profile_free(p);
 	fk_set_print(NULL, NULL);
+
+	/* --inline through the host's symboliser: once per distinct frame line, "" = no
+	 * inline frames known (the frame is tidied as usual) */
+	static const char inlin[] = "prog 1 [000] 1.0: 1 ev: \n\t1 leaf+0x4 (/x)\n\t2 root (/x)\n\n"
+				    "prog 1 [000] 2.0: 1 ev: \n\t1 leaf+0x4 (/x)\n\t2 root (/x)\n\n";
+	p = fk_profile_new(0);
+	fk_parse_opts_init(&o);
+	o.format = "perf";
+	o.inline_frames = true;
+	o.inline_fn = inl;
+	o.inline_ctx = &inl_calls;
+	rc = fk_parse_buffer(p, inlin, sizeof(inlin) - 1, &o, &st);
+	f = folded(p);
+	CHECK(rc == 0 && f && !strcmp(f, "prog;root;outer;inner 2\n"), "--inline via callback: rc %d [%s]", rc,
+	      f ? f : "");
+	CHECK(inl_calls == 2, "symboliser called %d times, want 2", inl_calls);
+	free(f);
+	fk_profile_free(p);
 
 	if (failures)
 		fprintf(stderr, "perf-api: %d failures\n", failures);
