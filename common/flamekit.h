@@ -236,6 +236,11 @@ typedef struct fk_parse_opts {
 	bool samples;             /* --samples: count samples, ignore periods */
 	bool no_comm;             /* do not add the process name as root frame */
 	const char *event_filter; /* --event-filter EV; NULL = first seen */
+	/* pprof options */
+	const char *sample_type;  /* --sample-type: "cpu", "cpu/nanoseconds" or an index;
+				   * NULL = the profile's default type */
+	const char *label_frames; /* --label-frames: comma-separated label keys whose
+				   * "key=value" become root frames; "all" = every label */
 	/* general */
 	unsigned threads;         /* 0/1 = one thread; 2+ where the parser supports it */
 	unsigned max_warnings;    /* per input; 0 = default (5) */
@@ -399,6 +404,27 @@ FK_API int fk_render_svg(const fk_profile *p, const fk_svg_opts *o, FILE *out);
  * 0x<hex> in frame names as "0x...". NULL + errno on failure. */
 FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
 				   bool normalize, bool strip_hex);
+
+/* ------------------------------------------------------------------ pprof output
+ * The profile as pprof's profile.proto message, gzipped as pprof files are (what
+ * `go tool pprof`, Pyroscope, Parca, speedscope and Perfetto read). One function and one
+ * location per distinct frame name (address 0, names already resolved), one sample per
+ * unique stack; with FK_PROFILE_SAMPLES, one per stack and pid/tid/comm of its recorded
+ * samples, those as labels "pid", "tid" (numbers) and "comm". Counts are pprof's int64
+ * values (fractions are rounded, with a warning). A two-column profile gets two sample
+ * types, TYPE_before and TYPE_after. Same profile and options give the same bytes. */
+typedef struct fk_pprof_opts {
+	const char *type;          /* sample type, e.g. "cpu"; NULL = "samples" */
+	const char *unit;          /* its unit, e.g. "nanoseconds"; NULL = "count" */
+	const char *const *labels; /* nlabels "key=value" string labels put on every sample */
+	size_t nlabels;
+	bool plain;                /* write the protobuf uncompressed */
+} fk_pprof_opts;
+
+FK_API void fk_pprof_opts_init(fk_pprof_opts *o);
+/* 0, -FK_E_INVAL (a label without '=', said through the print callback), -FK_E_NOMEM
+ * or -FK_E_WRITE. o may be NULL (defaults). */
+FK_API int fk_write_pprof(const fk_profile *p, const fk_pprof_opts *o, FILE *out);
 
 /* ------------------------------------------------------------------ heat map */
 typedef struct fk_heatmap_opts {

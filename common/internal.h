@@ -111,6 +111,7 @@ typedef struct fk_reader {
 	const fk_parse_opts *opts;
 	int src_fd;           /* the descriptor read (fd, or the compressed input's) */
 	bool sniffed;         /* the first bytes were checked for compression magic */
+	bool binary;          /* fk_reader_all: damage does not cut back to a line end */
 	fk_unzip *unzip;      /* decompressor of gzip/zstd input, NULL for plain input */
 } fk_reader;
 
@@ -130,6 +131,9 @@ FK_HIDDEN int fk_reader_peek(fk_reader *r, size_t want, const char **buf, size_t
  * messages stay right. 1 = block, 0 = end, negative = error. */
 FK_HIDDEN int fk_reader_block(fk_reader *r, const char **buf, size_t *len);
 static inline void fk_reader_add_lines(fk_reader *r, uint64_t n) { r->lineno += n; }
+/* The whole rest of the input in one span, for binary formats (pprof): the buffer grows
+ * to hold it, up to limit bytes (-FK_E_TOOBIG past it). 0 or a negative error. */
+FK_HIDDEN int fk_reader_all(fk_reader *r, size_t limit, const char **buf, size_t *len);
 
 /* ---- decompression under the reader (unzip.c): gzip and zstd by their magic bytes.
  * Damage (truncated or corrupt data) is said once, naming the input; the bytes before it
@@ -173,6 +177,7 @@ typedef struct fk_format {
 	/* Parse the whole input from c->r into c->p. Return 0, or negative error
 	 * (-FK_E_SKIPPED is computed by the caller from st->bad_lines). */
 	int (*parse)(fk_parse_ctx *c);
+	bool binary;          /* probed even when the input looks binary (pprof) */
 } fk_format;
 
 /* One file per format fills one of these (parse-<name>.c). */
@@ -184,6 +189,7 @@ extern const fk_format fk_format_stap FK_HIDDEN;
 extern const fk_format fk_format_gdb FK_HIDDEN;
 extern const fk_format fk_format_dtrace FK_HIDDEN;
 extern const fk_format fk_format_bpftrace FK_HIDDEN;
+extern const fk_format fk_format_pprof FK_HIDDEN;
 
 /* ---- small text helpers */
 static inline bool fk_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

@@ -1,7 +1,8 @@
 # common/rules.mk - the core library (libflamekit.a/.so, flamekit.pc) and the CLI.
 # The library's layers, in data-flow order: base (errors, memory, hashing), model
-# (the profile), formats (readers and parsers, one file per format), render (views).
-LIB_DIRS := common/base common/model common/formats common/render
+# (the profile), formats (readers and parsers, one file per format), render (views),
+# export (writers of other tools' formats: pprof, speedscope).
+LIB_DIRS := common/base common/model common/formats common/render common/export
 LIB_SRCS := $(sort $(wildcard $(LIB_DIRS:%=%/*.c)))
 LIB_HDRS := common/flamekit.h common/internal.h $(wildcard $(LIB_DIRS:%=%/*.h))
 LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o)

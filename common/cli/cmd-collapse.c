@@ -1,6 +1,7 @@
 /* cmd-collapse.c - `flamekit collapse` (any input -> folded stacks) and
  * `flamekit merge` (many profiles -> one). */
 #include <malloc.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -14,8 +15,13 @@ static void collapse_help(FILE *out)
 	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"
 	      "  --keep REGEX        keep only stacks whose folded text matches REGEX (POSIX ERE)\n"
 	      "  --drop REGEX        drop stacks whose folded text matches REGEX\n"
-	      "  --emit FORMAT       folded (default) or samples: one timestamped line per\n"
-	      "                      sample (time pid tid cpu comm weight stack; for heatmap)\n\n", out);
+	      "  --emit FORMAT       folded (default); samples: one timestamped line per\n"
+	      "                      sample (time pid tid cpu comm weight stack; for heatmap);\n"
+	      "                      pprof: gzipped profile.proto (go tool pprof, Pyroscope,\n"
+	      "                      Parca), pid/tid/comm of samples as labels. Default by\n"
+	      "                      the -o name: .pb.gz or .pprof -> pprof\n"
+	      "  --label KEY=VALUE   pprof: a label on every sample (host, service...);\n"
+	      "                      repeatable\n\n", out);
 	cli_input_help(out);
 	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
 	      "3 output written but some input was malformed and skipped (warnings name\n"
@@ -42,7 +48,13 @@ static int run_common(int argc, char **argv, bool need_files)
 	mallopt(M_TRIM_THRESHOLD, 1024 << 20);
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
-	const char *out_path = NULL, *keep = NULL, *drop = NULL, *emit = "folded";
+	const char *out_path = NULL, *keep = NULL, *drop = NULL, *emit = NULL;
+	const char **labels = calloc((size_t)argc, sizeof(char *));
+	size_t nlabels = 0;
+	if (!labels) {
+		cli_err("out of memory");
+		return FK_EXIT_ERROR;
+	}
 	char **files = argv + 1;
 	int nfiles = 0;
 	bool opts_done = false;
@@ -64,41 +76,69 @@ static int run_common(int argc, char **argv, bool need_files)
 			target = &drop;
 		else if (!strcmp(a, "--emit"))
 			target = &emit;
+		else if (!strcmp(a, "--label"))
+			target = &labels[nlabels++];
 		if (!target) {
+			free(labels);
 			cli_err("%s: unknown option '%s' (see flamekit %s --help)", argv[0], a, argv[0]);
 			return FK_EXIT_USAGE;
 		}
 		if (i + 1 >= argc) {
 			cli_err("%s needs a value", a);
+			free(labels);
 			return FK_EXIT_USAGE;
 		}
 		*target = argv[++i];
 	}
-	if (strcmp(emit, "folded") && strcmp(emit, "samples")) {
-		cli_err("--emit: expected folded or samples, got '%s'", emit);
-		return FK_EXIT_USAGE;
+	int status = FK_EXIT_USAGE;
+	if (!emit)
+		emit = cli_emit_for_path(out_path);
+	if (strcmp(emit, "folded") && strcmp(emit, "samples") && strcmp(emit, "pprof")) {
+		cli_err("--emit: expected folded, samples or pprof, got '%s'", emit);
+		goto out;
+	}
+	for (size_t k = 0; k < nlabels; k++)
+		if (!strchr(labels[k], '=') || labels[k][0] == '=') {
+			cli_err("--label: expected KEY=VALUE, got '%s'", labels[k]);
+			goto out;
+		}
+	if (nlabels && strcmp(emit, "pprof")) {
+		cli_err("--label: only pprof output has labels (--emit pprof)");
+		goto out;
 	}
 	if (need_files && nfiles == 0) {
 		cli_err("merge: no input files (see flamekit merge --help)");
-		return FK_EXIT_USAGE;
+		goto out;
 	}
-	bool samples = !strcmp(emit, "samples");
-	int status;
-	fk_profile *p = cli_read(samples ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, keep, drop,
-				 &status);
+	bool samples = !strcmp(emit, "samples"), pprof = !strcmp(emit, "pprof");
+	/* pprof labels the samples with their pid/tid/comm: keep the records */
+	fk_profile *p = cli_read(samples || pprof ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, keep,
+				 drop, &status);
 	if (!p)
-		return status;
+		goto out;
 	cli_out out;
 	if (cli_out_open(&out, out_path)) {
 		fk_profile_free(p);
-		return FK_EXIT_ERROR;
+		status = FK_EXIT_ERROR;
+		goto out;
 	}
-	int rc = samples ? fk_profile_write_samples(p, out.f) : fk_profile_write_folded(p, out.f);
+	int rc;
+	if (pprof) {
+		fk_pprof_opts pp;
+		fk_pprof_opts_init(&pp);
+		pp.labels = labels;
+		pp.nlabels = nlabels;
+		rc = fk_write_pprof(p, &pp, out.f);
+	} else {
+		rc = samples ? fk_profile_write_samples(p, out.f) : fk_profile_write_folded(p, out.f);
+	}
 	fk_profile_free(p);
 	if (rc)
 		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
 	if (cli_out_close(&out, rc == 0) || rc)
-		return FK_EXIT_ERROR;
+		status = FK_EXIT_ERROR;
+out:
+	free(labels);
 	return status;
 }
 

@@ -119,6 +119,18 @@ int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i)
 		o->event_filter = v;
 		return 1;
 	}
+	if ((v = opt_value("--sample-type", argc, argv, i, &err)) || err) {
+		if (err)
+			return -1;
+		o->sample_type = v;
+		return 1;
+	}
+	if ((v = opt_value("--label-frames", argc, argv, i, &err)) || err) {
+		if (err)
+			return -1;
+		o->label_frames = v;
+		return 1;
+	}
 	if ((v = opt_value("--threads", argc, argv, i, &err)) || err) {
 		double d;
 		if (err || cli_number("--threads", v, &d))
@@ -140,6 +152,11 @@ void cli_input_help(FILE *out)
 	      "  --format NAME       input format (default: detected from the first lines;\n"
 	      "                      `flamekit formats` lists them)\n"
 	      "  --threads N         parse with N threads where the format supports it\n"
+	      "pprof input:\n"
+	      "  --sample-type TYPE  the sample type to read: cpu, alloc_space, TYPE/UNIT or\n"
+	      "                      its index (default: the profile's default type)\n"
+	      "  --label-frames K,K  labels with these keys (or all) become root frames\n"
+	      "                      'key=value', for --keep/--drop and the graph\n"
 	      "perf script input (same meaning as stackcollapse-perf.pl):\n"
 	      "  --pid               include the PID in the process name (comm-PID)\n"
 	      "  --tid               include PID and TID (comm-PID/TID)\n"
@@ -301,4 +318,17 @@ int cli_out_close(cli_out *o, int ok)
 	}
 	o->f = NULL;
 	return ok ? rc : -1;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+const char *cli_emit_for_path(const char *path)
+{
+	if (path && (ends_with(path, ".pb.gz") || ends_with(path, ".pb") || ends_with(path, ".pprof")))
+		return "pprof";
+	return "folded";
 }

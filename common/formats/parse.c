@@ -10,6 +10,7 @@
 static const fk_format *const formats[] = {
 	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
 	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_folded,
+	&fk_format_pprof,
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
@@ -55,12 +56,13 @@ static bool looks_binary(const char *buf, size_t len)
 	return n && bad * 10 > n;
 }
 
-const char *fk_detect_format(const char *buf, size_t len)
+/* The best probe among the binary formats, or among the text ones. */
+static const char *detect(const char *buf, size_t len, bool binary)
 {
 	int best = 0;
 	const char *name = NULL;
 	for (size_t i = 0; i < NFORMATS; i++) {
-		if (!formats[i] || !formats[i]->probe)
+		if (!formats[i] || !formats[i]->probe || formats[i]->binary != binary)
 			continue;
 		int s = formats[i]->probe(buf, len);
 		if (s > best) {
@@ -69,6 +71,11 @@ const char *fk_detect_format(const char *buf, size_t len)
 		}
 	}
 	return name;
+}
+
+const char *fk_detect_format(const char *buf, size_t len)
+{
+	return detect(buf, len, looks_binary(buf, len));
 }
 
 static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list ap)
@@ -131,11 +138,16 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 			snprintf(stats->format, sizeof(stats->format), "none");
 			return 0;
 		}
+		const char *fname = NULL;
 		if (looks_binary(buf, len)) {
-			fk_warn("%s:1: input looks binary, not stack samples (force a format with --format)", name);
-			return -FK_E_BINARY;
+			fname = detect(buf, len, true);
+			if (!fname) {
+				fk_warn("%s:1: input looks binary, not stack samples (force a format with --format)", name);
+				return -FK_E_BINARY;
+			}
+		} else {
+			fname = detect(buf, len, false);
 		}
-		const char *fname = fk_detect_format(buf, len);
 		if (!fname) {
 			fk_warn("%s:1: cannot detect the input format (use --format; see flamekit formats)", name);
 			return -FK_E_FORMAT;

@@ -111,8 +111,10 @@ static ssize_t source_read(fk_reader *r, char *dst, size_t n)
 	}
 	ssize_t k = fk_unzip_read(r->unzip, dst, n);
 	if (k == -FK_E_TRUNCATED) {
-		const char *nl = r->end > r->pos ? memrchr(r->pos, '\n', (size_t)(r->end - r->pos)) : NULL;
-		r->end = nl ? nl + 1 : r->pos;
+		const char *nl = r->end > r->pos && !r->binary ?
+				 memrchr(r->pos, '\n', (size_t)(r->end - r->pos)) : NULL;
+		if (!r->binary)
+			r->end = nl ? nl + 1 : r->pos;
 		r->err = -FK_E_TRUNCATED; /* not an error of the read: the caller sees the end */
 		return 0;
 	}
@@ -282,4 +284,46 @@ int fk_reader_block(fk_reader *r, const char **buf, size_t *len)
 		r->pos = r->end;
 		return 1;
 	}
+}
+
+int fk_reader_all(fk_reader *r, size_t limit, const char **buf, size_t *len)
+{
+	r->binary = true;
+	if (!r->sniffed && !r->mem) {
+		int rc = fill_at_most(r, READ_CHUNK);
+		if (rc < 0)
+			return rc;
+	}
+	while (!r->mem && !r->eof) {
+		size_t unread = (size_t)(r->end - r->pos);
+		if (r->pos != r->buf) {
+			memmove(r->buf, r->pos, unread);
+			r->pos = r->buf;
+			r->end = r->buf + unread;
+		}
+		if (r->cap - 1 - unread < READ_CHUNK / 4) {
+			if (r->cap > limit + READ_CHUNK)
+				return -FK_E_TOOBIG;
+			char *nb = realloc(r->buf, r->cap * 2);
+			if (!nb)
+				return -FK_E_NOMEM;
+			r->buf = nb;
+			r->pos = nb;
+			r->end = nb + unread;
+			r->cap *= 2;
+		}
+		ssize_t n = source_read(r, (char *)r->end, r->cap - 1 - unread);
+		if (n < 0)
+			return r->err = (int)n;
+		if (n == 0)
+			r->eof = true;
+		r->end += n;
+		r->bytes += (uint64_t)n;
+	}
+	if ((size_t)(r->end - r->pos) > limit)
+		return -FK_E_TOOBIG;
+	*buf = r->pos;
+	*len = (size_t)(r->end - r->pos);
+	r->pos = r->end;
+	return 0;
 }
