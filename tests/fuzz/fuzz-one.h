@@ -50,6 +50,8 @@ static int fk_fuzz_one(const char *format, const uint8_t *data, size_t size, FIL
 	o.no_comm = h & 0x400;
 	o.event_filter = (h & 0x1800) == 0x1800 ? "cpu-clock" : NULL;
 	o.max_warnings = 3;
+	o.label_frames = h & 0x10000 ? "all" : NULL;
+	o.sample_type = (h & 0x60000) == 0x60000 ? "0" : NULL;
 	fk_profile *p = fk_profile_new(h & 0x2000 ? FK_PROFILE_SAMPLES : 0);
 	if (!p)
 		return -1;
@@ -60,6 +62,15 @@ static int fk_fuzz_one(const char *format, const uint8_t *data, size_t size, FIL
 		fk_profile_write_folded(p, sink);
 		if (fk_profile_flags(p) & FK_PROFILE_SAMPLES)
 			fk_profile_write_samples(p, sink);
+		if (h & 0x4000) {
+			static const char *const labels[] = { "host=fuzz" };
+			fk_pprof_opts po;
+			fk_pprof_opts_init(&po);
+			po.labels = labels;
+			po.nlabels = 1;
+			po.plain = h & 0x8000;
+			fk_write_pprof(p, &po, sink);
+		}
 	}
 	size_t n;
 	fk_profile_nodes(p, &n);
