@@ -414,8 +414,10 @@ FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
  * values (fractions are rounded, with a warning). A two-column profile gets two sample
  * types, TYPE_before and TYPE_after. Same profile and options give the same bytes. */
 typedef struct fk_pprof_opts {
-	const char *type;          /* sample type, e.g. "cpu"; NULL = "samples" */
-	const char *unit;          /* its unit, e.g. "nanoseconds"; NULL = "count" */
+	const char *type;          /* sample type, e.g. "cpu"; NULL = by the profile's unit:
+				    * samples (count), cpu (ns), off_cpu or time (us), else
+				    * the unit's own name (a perf event: "cycles") */
+	const char *unit;          /* its unit: NULL = count, nanoseconds or microseconds */
 	const char *const *labels; /* nlabels "key=value" string labels put on every sample */
 	size_t nlabels;
 	bool plain;                /* write the protobuf uncompressed */
@@ -425,6 +427,28 @@ FK_API void fk_pprof_opts_init(fk_pprof_opts *o);
 /* 0, -FK_E_INVAL (a label without '=', said through the print callback), -FK_E_NOMEM
  * or -FK_E_WRITE. o may be NULL (defaults). */
 FK_API int fk_write_pprof(const fk_profile *p, const fk_pprof_opts *o, FILE *out);
+
+/* ------------------------------------------------------------------ speedscope output
+ * speedscope's JSON file format (www.speedscope.app; schema in the speedscope npm package):
+ * shared frames (the names in use, in byte order), a "sampled" profile of the unique stacks
+ * (column 0) and, with timestamped samples, an "evented" one: the samples in time order, each
+ * as wide as its weight (speedscope's time-order view). Same profile, same bytes. */
+enum fk_speedscope_form {
+	FK_SPEEDSCOPE_AUTO = 0,    /* sampled, plus evented when samples have times */
+	FK_SPEEDSCOPE_SAMPLED = 1, /* the unique stacks only */
+	FK_SPEEDSCOPE_EVENTED = 2, /* the samples in time order only (needs FK_PROFILE_SAMPLES) */
+};
+typedef struct fk_speedscope_opts {
+	const char *name;          /* profile name shown; NULL = "flamekit" */
+	const char *unit;          /* none, nanoseconds, microseconds, milliseconds, seconds or
+				    * bytes; NULL = by the profile's unit (ns, us, else none) */
+	int form;                  /* enum fk_speedscope_form */
+} fk_speedscope_opts;
+
+FK_API void fk_speedscope_opts_init(fk_speedscope_opts *o);
+/* 0, -FK_E_INVAL (bad unit, or evented without samples; said through the print
+ * callback), -FK_E_NOMEM or -FK_E_WRITE. o may be NULL. */
+FK_API int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *out);
 
 /* ------------------------------------------------------------------ heat map */
 typedef struct fk_heatmap_opts {

@@ -190,6 +190,7 @@ extern const fk_format fk_format_gdb FK_HIDDEN;
 extern const fk_format fk_format_dtrace FK_HIDDEN;
 extern const fk_format fk_format_bpftrace FK_HIDDEN;
 extern const fk_format fk_format_pprof FK_HIDDEN;
+extern const fk_format fk_format_cpuprofile FK_HIDDEN;
 
 /* ---- small text helpers */
 static inline bool fk_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

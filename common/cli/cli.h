@@ -59,7 +59,7 @@ bool cli_take_file(char **argv, int i, char **files, int *nfiles, bool *opts_don
 int cli_filter(fk_profile **p, const char *keep, const char *drop);
 
 /* The --emit format an output name implies: "pprof" for NAME.pb.gz, .pb or .pprof,
- * else "folded" (also for NULL: standard output). */
+ * "speedscope" for NAME.speedscope.json, else "folded" (also for NULL: standard output). */
 const char *cli_emit_for_path(const char *path);
 
 /* Parse a number option value; -1 + message on error. */

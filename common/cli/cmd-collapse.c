@@ -19,7 +19,9 @@ static void collapse_help(FILE *out)
 	      "                      sample (time pid tid cpu comm weight stack; for heatmap);\n"
 	      "                      pprof: gzipped profile.proto (go tool pprof, Pyroscope,\n"
 	      "                      Parca), pid/tid/comm of samples as labels. Default by\n"
-	      "                      the -o name: .pb.gz or .pprof -> pprof\n"
+	      "                      the -o name: .pb.gz or .pprof -> pprof, .speedscope.json\n"
+	      "                      -> speedscope; speedscope: JSON for speedscope.app (the\n"
+	      "                      stacks, and the samples in time order when timestamped)\n"
 	      "  --label KEY=VALUE   pprof: a label on every sample (host, service...);\n"
 	      "                      repeatable\n\n", out);
 	cli_input_help(out);
@@ -93,8 +95,9 @@ static int run_common(int argc, char **argv, bool need_files)
 	int status = FK_EXIT_USAGE;
 	if (!emit)
 		emit = cli_emit_for_path(out_path);
-	if (strcmp(emit, "folded") && strcmp(emit, "samples") && strcmp(emit, "pprof")) {
-		cli_err("--emit: expected folded, samples or pprof, got '%s'", emit);
+	if (strcmp(emit, "folded") && strcmp(emit, "samples") && strcmp(emit, "pprof") &&
+	    strcmp(emit, "speedscope")) {
+		cli_err("--emit: expected folded, samples, pprof or speedscope, got '%s'", emit);
 		goto out;
 	}
 	for (size_t k = 0; k < nlabels; k++)
@@ -111,8 +114,11 @@ static int run_common(int argc, char **argv, bool need_files)
 		goto out;
 	}
 	bool samples = !strcmp(emit, "samples"), pprof = !strcmp(emit, "pprof");
-	/* pprof labels the samples with their pid/tid/comm: keep the records */
-	fk_profile *p = cli_read(samples || pprof ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, keep,
+	bool speedscope = !strcmp(emit, "speedscope");
+	/* pprof labels the samples with their pid/tid/comm, speedscope shows them in time
+	 * order: keep the records */
+	fk_profile *p = cli_read(samples || pprof || speedscope ? FK_PROFILE_SAMPLES : 0, files,
+				 nfiles, &po, keep,
 				 drop, &status);
 	if (!p)
 		goto out;
@@ -129,6 +135,11 @@ static int run_common(int argc, char **argv, bool need_files)
 		pp.labels = labels;
 		pp.nlabels = nlabels;
 		rc = fk_write_pprof(p, &pp, out.f);
+	} else if (speedscope) {
+		fk_speedscope_opts so;
+		fk_speedscope_opts_init(&so);
+		so.name = nfiles == 1 ? files[0] : NULL;
+		rc = fk_write_speedscope(p, &so, out.f);
 	} else {
 		rc = samples ? fk_profile_write_samples(p, out.f) : fk_profile_write_folded(p, out.f);
 	}

@@ -330,5 +330,7 @@ const char *cli_emit_for_path(const char *path)
 {
 	if (path && (ends_with(path, ".pb.gz") || ends_with(path, ".pb") || ends_with(path, ".pprof")))
 		return "pprof";
+	if (path && ends_with(path, ".speedscope.json"))
+		return "speedscope";
 	return "folded";
 }

@@ -16,13 +16,28 @@ void fk_pprof_opts_init(fk_pprof_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* What a profile counts, as pprof names it: "samples/count" unless the caller says. */
+/* What a profile counts, as pprof names it (Go's names where they exist): the caller's
+ * names, else by the profile's unit: samples/count, cpu/nanoseconds (perf cpu-clock periods),
+ * off_cpu/microseconds, time/microseconds (on and off CPU), EVENT/count. */
 static void sample_type(const fk_profile *p, const fk_pprof_opts *o, const char **type,
 			const char **unit)
 {
-	(void)p;
-	*type = o->type && *o->type ? o->type : "samples";
-	*unit = o->unit && *o->unit ? o->unit : "count";
+	const char *u = fk_profile_unit(p);
+	*type = "samples";
+	*unit = "count";
+	if (u && !strcmp(u, "ns")) {
+		*type = "cpu";
+		*unit = "nanoseconds";
+	} else if (u && !strcmp(u, "us")) {
+		*type = fk_profile_kind(p) == FK_KIND_OFFCPU ? "off_cpu" : "time";
+		*unit = "microseconds";
+	} else if (u && *u && strcmp(u, "samples")) {
+		*type = u;
+	}
+	if (o->type && *o->type)
+		*type = o->type;
+	if (o->unit && *o->unit)
+		*unit = o->unit;
 }
 
 typedef struct strref {

@@ -244,9 +244,27 @@ static int pick_type(pp *x)
 			if (x->default_type && tn[i].len && tn[i].p == str_at(x, (uint64_t)x->default_type).p)
 				pick = (int)i;
 	}
-	if (pick >= 0)
+	if (pick >= 0) {
 		fk_log(FK_LEVEL_DEBUG, "%s: pprof sample type %.*s/%.*s", x->name, (int)tn[pick].len,
 		       (const char *)tn[pick].p, (int)tu[pick].len, (const char *)tu[pick].p);
+		/* what the profile counts, in the model's words (the first input's, when several) */
+		fk_profile *p = x->c->p;
+		if (!fk_profile_unit(p)) {
+			char u[64];
+			if (span_is(tu[pick], "nanoseconds"))
+				snprintf(u, sizeof(u), "ns");
+			else if (span_is(tu[pick], "microseconds"))
+				snprintf(u, sizeof(u), "us");
+			else if (span_is(tu[pick], "count") || !tu[pick].len)
+				snprintf(u, sizeof(u), "%.*s", (int)tn[pick].len, (const char *)tn[pick].p);
+			else
+				snprintf(u, sizeof(u), "%.*s", (int)tu[pick].len, (const char *)tu[pick].p);
+			if (fk_profile_set_unit(p, u))
+				pick = -FK_E_NOMEM;
+			else if (span_is(tn[pick], "off_cpu"))
+				fk_profile_set_kind(p, FK_KIND_OFFCPU);
+		}
+	}
 	free(tn);
 	free(tu);
 	return pick;

@@ -10,7 +10,7 @@
 static const fk_format *const formats[] = {
 	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
 	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_folded,
-	&fk_format_pprof,
+	&fk_format_pprof, &fk_format_cpuprofile,
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 

@@ -26,6 +26,11 @@ raw_fold "$TMP/cpu.pprof" 0 > "$TMP/raw0" || fail "go tool pprof -raw"
 raw_fold "$TMP/cpu.pprof" 1 > "$TMP/raw1"
 assert_files_eq "$TMP/raw0" "$TMP/n.folded"
 assert_files_eq "$TMP/raw1" "$TMP/cpu.folded"
+# written again: what it counts is said (cpu/nanoseconds), every stack and value kept
+"$FLAMEKIT" collapse "$TMP/cpu.pprof" -o "$TMP/again.pb.gz"
+go tool pprof -symbolize=none -raw "$TMP/again.pb.gz" 2> /dev/null | grep -qx 'cpu/nanoseconds' || fail "sample type lost on the way through"
+raw_fold "$TMP/again.pb.gz" > "$TMP/raw2"
+assert_files_eq "$TMP/cpu.folded" "$TMP/raw2"
 heavy=$(grep ';main.spinHeavy;' "$TMP/n.folded" | total)
 light=$(grep ';main.spinLight;' "$TMP/n.folded" | total)
 share=$(awk -v h="$heavy" -v l="$light" 'BEGIN { printf "%.2f", h / (h + l) }')
