@@ -223,14 +223,27 @@ struct h128 fk_perf_frame_key_modfree(const struct pp *t, const char *l, size_t 
 	return frame_key(t, l, len, true, ok);
 }
 
+static bool header_with_frame(struct pp *t, const char *l, size_t len);
+
 static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
 {
 	if (!t->have_pname) {
+		if (t->in_filtered)
+			return; /* a frame of a sample whose event is filtered out */
+		size_t ws = 0;
+		while (ws < len && IS_WS(l[ws]))
+			ws++;
+		if (header_with_frame(t, l + ws, len - ws))
+			return;
 		struct frm f;
-		if (!fk_perf_match_frame(l, len, &f))
+		if (!fk_perf_match_frame(l, len, &f)) {
 			fk_perf_bad(t, "unrecognized line", l, len);
-		else
-			t->orphans++; /* a frame outside any sample: skipped, as the perl does */
+		} else if (!t->in_orphans) {
+			/* the perl skips it silently; data is lost, so say where (once a run) */
+			t->in_orphans = true;
+			fk_perf_bad(t, "frame line with no sample header before it (skipped, and the frame lines after it)",
+				    l, len);
+		}
 		return;
 	}
 	if (t->java) /* java names are tidied differently: another entry, same slot run */
@@ -387,6 +400,17 @@ static void parse_info(struct pp *t, const char *l, size_t len, const struct hdr
 	}
 }
 
+/* --event-filter cpu-clock keeps cpu-clock:ppp (the event with perf's modifier letters) */
+static bool event_modifiers(const struct evfilter *ev, const char *e, size_t el)
+{
+	if (ev->defaulted || el <= ev->len + 1 || e[ev->len] != ':' || memcmp(e, ev->name, ev->len))
+		return false;
+	for (size_t i = ev->len + 1; i < el; i++)
+		if (!e[i] || !strchr("ukhIGHpPSDWebx", e[i]))
+			return false;
+	return true;
+}
+
 static void header_line(struct pp *t, const char *l, size_t len)
 {
 	struct hdr h;
@@ -397,7 +421,11 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	}
 	size_t e0, e1, d0, d1;
 	double period = 1;
-	if (fk_perf_match_event(l, len, &e0, &e1, &d0, &d1)) {
+	bool ev_ok = fk_perf_match_event(l, len, &e0, &e1, &d0, &d1);
+	if (!ev_ok && header_with_frame(t, l, len))
+		return;
+	t->in_orphans = t->in_filtered = false;
+	if (ev_ok) {
 		size_t el = e1 - e0;
 		struct evfilter *ev = &t->ev;
 		if (!ev->set) {
@@ -408,9 +436,10 @@ static void header_line(struct pp *t, const char *l, size_t len)
 			}
 			memcpy(ev->name, l + e0, el);
 			ev->len = el;
-		} else if (el != ev->len || memcmp(l + e0, ev->name, el)) {
+		} else if ((el != ev->len || memcmp(l + e0, ev->name, el)) && !event_modifiers(ev, l + e0, el)) {
 			if (!(ev->too_long && el > ev->len && !memcmp(l + e0, ev->name, ev->len))) {
 				t->filtered++;
+				t->in_filtered = true;
 				if (!t->skipped) {
 					t->skipped = true;
 					t->skip_line = t->lineno;
@@ -454,6 +483,55 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	if (t->keep_samples)
 		parse_info(t, l, len, &h);
 }
+/* Header lines that are not the start of a sample, l from the comm on; true when l was one.
+ * perf script of a recording without callchains (no -g) prints one line per sample, its
+ * header and its one frame together: "comm PID [CPU] TIME: PERIOD EVENT: ADDR SYM (DSO)",
+ * the comm right-aligned, no blank lines. The perl skips those lines; this, as inferno
+ * does, folds each as a sample of that one frame. perf script --show-task-events,
+ * --show-mmap-events (...) print "comm PID TIME: PERF_RECORD_COMM ..." lines between the
+ * samples, which belong to none. */
+static bool header_with_frame(struct pp *t, const char *l, size_t len)
+{
+	struct hdr h;
+	if (!fk_perf_match_header(l, len, &h))
+		return false;
+	if (memmem(l + h.end, len - h.end, "PERF_RECORD_", 12))
+		return true;
+	/* the event: the first word ending in ':' that ends a header; then a hex address */
+	for (size_t i = h.end; i < len;) {
+		while (i < len && IS_WS(l[i]))
+			i++;
+		while (i < len && !IS_WS(l[i]))
+			i++;
+		size_t e0, e1, d0, d1;
+		if (i == len || l[i - 1] != ':' || !fk_perf_match_event(l, i, &e0, &e1, &d0, &d1))
+			continue;
+		size_t a0 = i, a;
+		while (a0 < len && IS_WS(l[a0]))
+			a0++;
+		for (a = a0; a < len && ((l[a] >= '0' && l[a] <= '9') || ((l[a] | 0x20) >= 'a' && (l[a] | 0x20) <= 'f'));)
+			a++;
+		struct frm f;
+		if (a == a0 || a == len || !IS_WS(l[a]) || !fk_perf_match_frame(l + i, len - i, &f))
+			return false;
+		end_sample(t); /* one left open (no blank line after it) */
+		header_line(t, l, i);
+		if (t->have_pname) {
+			frame_line(t, l + i, len - i);
+			end_sample(t);
+		}
+		t->in_filtered = false; /* the sample is complete either way */
+		return true;
+	}
+	return false;
+}
+
+void fk_perf_end_input(struct pp *t)
+{
+	end_sample(t);
+	finish_pending(t);
+}
+
 #define CHUNK (64u << 10)
 #define AHEAD 16 /* lines hashed ahead (a power of two, the size of hv) */
 _Static_assert(AHEAD == sizeof(((struct pp *)0)->hv) / sizeof(struct h128), "hv holds AHEAD lines");
@@ -463,8 +541,10 @@ static inline void one_line(struct pp *t, const char *l, size_t len)
 	char c = len ? l[0] : 0;
 	if (c == '\t' || c == ' ')
 		frame_line(t, l, len);
-	else if (len == 0)
+	else if (len == 0) {
+		t->in_orphans = t->in_filtered = false;
 		end_sample(t);
+	}
 	else if (c != '#')
 		header_line(t, l, len);
 }

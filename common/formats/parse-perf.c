@@ -100,7 +100,8 @@ struct drv {
 	bool noted_skip, noted_nul, noted_utf8;
 	struct pp *last; /* the context that parsed the end of the input */
 	uint64_t split_min;
-	uint64_t orphans; /* frame lines seen outside any sample */
+	char other_ev[80]; /* with --event-filter: the first event it skipped, and where */
+	uint64_t other_line;
 	bool fresh; /* the profile held nothing before: the second half merges without an index */
 	/* the second half's merge plan, made by its thread once the first half is parsed
 	 * and sorted (t1_ready); names the profile lacked then get the ids they will have
@@ -175,8 +176,10 @@ static void *job_run(void *arg)
 		fk_perf_parse_region(j->t, j->buf, j->len, j->o, false);
 	} else {
 		fk_perf_parse_fd_region(j->t, j->fd, j->off, j->end, j->o, false);
-		/* the file's second half: nothing more comes (the merge plan sorts the stacks
-		 * itself, by the ids they get in the first half's profile) */
+		/* the file's second half: nothing more comes (a last sample no blank line closed
+		 * is kept; the merge plan sorts the stacks itself, by the ids they get in the
+		 * first half's profile) */
+		fk_perf_end_input(j->t);
 		int rc = j->d ? fk_perf_stack_arrays(j->t) : fk_perf_sort_stacks(j->t);
 		if (rc)
 			fk_perf_set_err(j->t, rc);
@@ -223,6 +226,10 @@ static void flush_msgs(struct drv *d, struct pp *t, uint64_t base)
 			"events '%s' skipped: only '%.*s', the first event seen, is kept (choose one with --event-filter)",
 			t->skip_ev, (int)t->ev.len, t->ev.name);
 	}
+	if (t->skipped && !t->ev.defaulted && !d->other_line) {
+		d->other_line = base + t->skip_line;
+		memcpy(d->other_ev, t->skip_ev, sizeof(d->other_ev));
+	}
 	if (t->saw_nul && !d->noted_nul) {
 		d->noted_nul = true;
 		fk_note(c, base + t->nul_line, "NUL byte in input; kept as is in names");
@@ -234,8 +241,7 @@ static void flush_msgs(struct drv *d, struct pp *t, uint64_t base)
 	t->saw_utf8 = t->saw_nul = t->skipped = false;
 	c->st->samples += t->samples;
 	c->st->filtered += t->filtered;
-	d->orphans += t->orphans;
-	t->samples = t->filtered = t->orphans = 0;
+	t->samples = t->filtered = 0;
 }
 
 /* First event of [buf, buf+len) that the perl would default the filter to. */
@@ -476,10 +482,13 @@ static int perf_parse(fk_parse_ctx *c)
 			}
 		}
 	}
-	if (!rc && (d.last ? d.last : &d.t1)->have_pname) {
-		/* perl drops a sample that no blank line closes; say so */
-		fk_bad_line(c, d.line, "input ended inside a sample (no blank line after it); sample dropped%s",
-			    c->st->samples ? "" : " (perf script prints no blank lines without callchains: record with -g)");
+	if (!rc && !d.last) {
+		/* a last sample no blank line closes is kept (the second half of a file closed
+		 * its own: job_run) */
+		fk_perf_end_input(&d.t1);
+		c->st->samples += d.t1.samples;
+		d.t1.samples = 0;
+		rc = d.t1.err;
 	}
 	if (!rc)
 		rc = build_tree(&d.t1, c->p, NULL);
@@ -510,10 +519,9 @@ static int perf_parse(fk_parse_ctx *c)
 					       : build_tree(&d.t2, c->p, m);
 		free(m);
 	}
-	if (!rc && !c->st->samples && d.orphans)
-		fk_note(c, 1, "%llu frame lines but no sample header before them: is this perf script "
-			"output of a recording without callchains (record with -g)?",
-			(unsigned long long)d.orphans);
+	if (!rc && !c->st->samples && d.other_line)
+		fk_note(c, d.other_line, "no sample has the event '%s' (--event-filter); the first other event is '%s'",
+			o->event_filter, d.other_ev);
 	r->lineno = d.line;
 	c->st->lines = d.line;
 out:
@@ -546,15 +554,18 @@ static int perf_probe(const char *buf, size_t len)
 		if (state == 0) {
 			struct hdr h;
 			size_t e0, e1, d0, d1;
-			if (n == 0 || p[0] == '#') {
-				/* skip */
+			if (n == 0 || p[0] == '#' || memmem(p, n, ": PERF_RECORD_", 14)) {
+				/* skip (--show-task-events, --show-mmap-events, ...) */
 			} else if (fk_perf_match_header(p, n, &h)) {
 				state = 1;
 				ev = fk_perf_match_event(p, n, &e0, &e1, &d0, &d1);
+				struct frm f;
+				if (!ev && fk_perf_match_frame(p, n, &f) && memchr(p, ':', n))
+					return 30; /* without callchains, as below, comm not aligned */
 			} else {
 				/* perf script without callchains: "   comm PID TIME: PERIOD EVENT:  ADDR
-				 * SYM (DSO)" with the comm right-aligned. Claimed weakly, so the parser
-				 * can say what is wrong with it. */
+				 * SYM (DSO)" with the comm right-aligned, each line a sample of one frame.
+				 * Claimed weakly (the line is mostly a header). */
 				size_t k = 0;
 				while (k < n && IS_WS(p[k]))
 					k++;

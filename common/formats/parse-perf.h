@@ -188,7 +188,9 @@ struct pp {
 	uint32_t *ends;
 
 	/* per block accounting; line numbers relative to the region start */
-	uint64_t lineno, samples, filtered, orphans;
+	uint64_t lineno, samples, filtered;
+	bool in_orphans;  /* in a run of frame lines with no header before them (warned) */
+	bool in_filtered; /* in a sample whose event is filtered out */
 	struct warn *warns;
 	unsigned nwarns, maxwarns;
 	uint64_t unshown;
@@ -288,6 +290,8 @@ FK_HIDDEN struct h128 fk_perf_frame_key_modfree(const struct pp *t, const char *
 /* Parse the lines of [buf, buf+len) / [off, end) of a file; see the .c. */
 FK_HIDDEN void fk_perf_parse_region(struct pp *t, const char *buf, size_t len, const fk_parse_opts *o,
 				    bool progress);
+/* The input ends: a sample no blank line closed is kept (the perl drops it). */
+FK_HIDDEN void fk_perf_end_input(struct pp *t);
 FK_HIDDEN void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end,
 				       const fk_parse_opts *o, bool progress);
 
