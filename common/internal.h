@@ -159,6 +159,8 @@ typedef struct fk_parse_ctx {
 	fk_reader *r;
 	const char *name;     /* file name for messages */
 	unsigned warned;      /* warnings printed so far for this input */
+	char unit[64];        /* what this input counts (fk_profile_unit); "" = the
+			       * format's unit */
 } fk_parse_ctx;
 
 /* Warn about a malformed line: "name:line: msg"; after max_warnings, only
@@ -178,6 +180,7 @@ typedef struct fk_format {
 	 * (-FK_E_SKIPPED is computed by the caller from st->bad_lines). */
 	int (*parse)(fk_parse_ctx *c);
 	bool binary;          /* probed even when the input looks binary (pprof) */
+	const char *unit;     /* what its counts are; NULL = unknown (or set in c->unit) */
 } fk_format;
 
 /* One file per format fills one of these (parse-<name>.c). */

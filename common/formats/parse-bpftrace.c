@@ -278,6 +278,7 @@ static int probe(const char *buf, size_t len)
 
 const fk_format fk_format_bpftrace = {
 	.name = "bpftrace",
+	.unit = "samples",
 	.desc = "bpftrace maps keyed by kstack/ustack: @[kstack, ustack]: COUNT and friends",
 	.probe = probe,
 	.parse = parse,

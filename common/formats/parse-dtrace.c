@@ -106,6 +106,7 @@ static int parse(fk_parse_ctx *c)
 
 const fk_format fk_format_dtrace = {
 	.name = "dtrace",
+	.unit = "samples",
 	.desc = "DTrace stack()/ustack() aggregation: frames leaf first, then a count line",
 	.probe = probe,
 	.parse = parse,

@@ -150,6 +150,7 @@ static int parse(fk_parse_ctx *c)
 
 const fk_format fk_format_gdb = {
 	.name = "gdb",
+	.unit = "samples",
 	.desc = "GDB 'thread apply all bt' output, any number of runs (poor man's profiler)",
 	.probe = probe,
 	.parse = parse,

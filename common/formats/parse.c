@@ -105,6 +105,21 @@ void fk_note(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* What the profile counts after adding an input that counts unit (NULL = unknown): an
+ * empty profile takes it on; a profile of another unit keeps its own and the mix is
+ * reported (sums of ns and samples mean nothing). */
+static int note_unit(fk_profile *p, double before, const char *unit, const char *name)
+{
+	const char *have = fk_profile_unit(p);
+	if (!unit || (have && !strcmp(have, unit)))
+		return 0;
+	if (!have)
+		return before == 0 ? fk_profile_set_unit(p, unit) : 0;
+	fk_warn("%s counts %s but the input before it counts %s: the sums mix units "
+		"(perf input counts samples with --samples)", name, unit, have);
+	return 0;
+}
+
 static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
 {
 	fk_parse_opts defaults;
@@ -156,7 +171,13 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	}
 	snprintf(stats->format, sizeof(stats->format), "%s", f->name);
 	fk_parse_ctx c = { .p = p, .o = in, .st = stats, .r = r, .name = name };
+	double before = fk_profile_total(p, 0) + fk_profile_total(p, 1);
 	int rc = f->parse(&c);
+	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
+		int urc = note_unit(p, before, c.unit[0] ? c.unit : f->unit, name);
+		if (urc < 0)
+			rc = urc;
+	}
 	stats->lines += 0;
 	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
 	stats->bad_lines += r->long_lines;

@@ -34,6 +34,19 @@ assert_files_eq text.folded dl-exact.folded
 grep -v '^work;_dl_start_user;' text.folded > text-nold.folded
 grep -v '^work;_start;' dl.folded > dl-nold.folded
 assert_files_eq text-nold.folded dl-nold.folded
+# one root-frame rule for both paths: a process name with a ';' and a space (the comm
+# is the executable's name) is split into root frames at the ';' and the space made
+# '_', as stackcollapse-perf.pl does, in the dlfilter's SVG as in the text route's
+cp work 'w;x y'
+perf record -q -F 999 -g -o semi.data './w;x y' 200 > /dev/null 2>&1 || fail "perf record (w;x y) failed"
+perf script -i semi.data --dlfilter "$DLF" --dlarg exact-ret --dlarg svg=semi-dl.svg > /dev/null ||
+	fail "dlfilter svg (w;x y)"
+perf script -i semi.data | "$FLAMEKIT" svg -o semi-text.svg || fail "flamekit svg (w;x y)"
+python3 "$FK_TOP/tests/svg/fkframes.py" semi-dl.svg | cut -f2,6,7 > semi-dl.frames
+python3 "$FK_TOP/tests/svg/fkframes.py" semi-text.svg | cut -f2,6,7 > semi-text.frames
+grep -qP '^1\t[0-9]+\tw$' semi-dl.frames || fail "root 'w' not a frame of its own: $(head -3 semi-dl.frames)"
+grep -qP '^2\t[0-9]+\tx_y$' semi-dl.frames || fail "root 'x_y' not under 'w': $(head -3 semi-dl.frames)"
+assert_files_eq semi-text.frames semi-dl.frames
 # a call that ends a function (to a noreturn function): addr-1 names the caller
 perf record -q -F 999 -g -o n.data ./work n > /dev/null 2>&1 || fail "perf record (n) failed"
 perf script -i n.data --dlfilter "$DLF" > n-dl.folded || fail "dlfilter (n)"
