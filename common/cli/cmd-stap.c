@@ -546,19 +546,19 @@ static int stap_run(int argc, char **argv)
 		if (cli_out_open(&o, out_path)) {
 			ret = FK_EXIT_ERROR;
 		} else {
-			int rc;
+			int rc = 0;
 			if (folded) {
 				rc = fk_profile_write_folded(p, o.f);
 			} else {
 				fk_svg_opts so;
 				fk_svg_opts_init(&so);
-				so.title = title ? title : off_cpu ? "Off-CPU Time Flame Graph"
-								  : "Flame Graph";
-				if (off_cpu)
-					so.countname = "us";
-				if (off_cpu)
-					so.colors = "io";
-				rc = fk_render_svg(p, &so, o.f);
+				so.title = title;
+				/* off-CPU scripts count microseconds: the library's preset */
+				if (off_cpu) {
+					fk_profile_set_kind(p, FK_KIND_OFFCPU);
+					rc = fk_profile_set_unit(p, "us");
+				}
+				rc = rc ? rc : fk_render_svg(p, &so, o.f);
 			}
 			if (rc)
 				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
