@@ -165,6 +165,12 @@ FK_API int fk_profile_merge(fk_profile *dst, const fk_profile *src);
 FK_API int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double factor,
 				   const char *mark);
 
+/* fk_profile_merge with every stack of src put under n root frames (frames[0] the
+ * outermost): the origin of an input in a merged fleet profile ("host=db-1"), which
+ * --keep/--drop and graphs see and pprof output writes as labels (root_labels). */
+FK_API int fk_profile_merge_under(fk_profile *dst, const fk_profile *src,
+				  const char *const *frames, size_t n);
+
 /* What a profile counts, set by the parser or adapter that filled it. The unit
  * is the name the SVG shows after counts (its countname default) and the heat
  * map's: "samples", "ns" (perf cpu-clock/task-clock periods), "us" (off-CPU
@@ -420,6 +426,9 @@ typedef struct fk_pprof_opts {
 	const char *unit;          /* its unit: NULL = count, nanoseconds or microseconds */
 	const char *const *labels; /* nlabels "key=value" string labels put on every sample */
 	size_t nlabels;
+	size_t root_labels;        /* the outermost root_labels frames of every stack are
+				    * "key=value" labels (fk_profile_merge_under), written as
+				    * labels and not as frames; an empty value is left out */
 	bool plain;                /* write the protobuf uncompressed */
 } fk_pprof_opts;
 

@@ -2,6 +2,7 @@
  * `flamekit merge` (many profiles -> one). */
 #include <malloc.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include "cli.h"
 
@@ -22,8 +23,10 @@ static void collapse_help(FILE *out)
 	      "                      the -o name: .pb.gz or .pprof -> pprof, .speedscope.json\n"
 	      "                      -> speedscope; speedscope: JSON for speedscope.app (the\n"
 	      "                      stacks, and the samples in time order when timestamped)\n"
-	      "  --label KEY=VALUE   pprof: a label on every sample (host, service...);\n"
-	      "                      repeatable\n\n", out);
+	      "  --label KEY=VALUE   label the inputs after it (host, service...; one given\n"
+	      "                      after the last input labels all): a root frame\n"
+	      "                      'KEY=VALUE' on their stacks (--keep '^host=db-1;'), a\n"
+	      "                      label with --emit pprof; repeatable\n\n", out);
 	cli_input_help(out);
 	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
 	      "3 output written but some input was malformed and skipped (warnings name\n"
@@ -32,13 +35,121 @@ static void collapse_help(FILE *out)
 
 static void merge_help(FILE *out)
 {
-	fputs("usage: flamekit merge [-o FILE] [--keep RE] [--drop RE] FILE...\n\n"
+	fputs("usage: flamekit merge [-o FILE] [--keep RE] [--drop RE] [--label K=V] FILE|NAME=FILE...\n\n"
 	      "Merges profiles (folded stacks or any input format, e.g. one file per host)\n"
-	      "into one folded profile: counts of identical stacks are added.\n"
+	      "into one profile: counts of identical stacks are added. The origin of each\n"
+	      "input can stay visible: --label host=db-1 labels the files after it (until\n"
+	      "another --label of that key), NAME=FILE labels one file host=NAME. Labels\n"
+	      "become root frames 'host=db-1' (folded, graphs; --keep '^host=db-1;' selects\n"
+	      "one) and pprof labels with --emit pprof. Inputs that count different units\n"
+	      "(samples, ns...) are named in a warning.\n"
 	      "Takes the same options as `flamekit collapse`.\n", out);
 }
 
-static int run_common(int argc, char **argv, bool need_files)
+/* One input and the labels in force for it (merge --label, NAME=FILE). */
+typedef struct input {
+	const char *path;
+	const char *host;        /* NAME of NAME=FILE, or NULL */
+	size_t first, n;         /* its labels: lab[first .. first+n) */
+} input;
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return !strcmp(path, "-") || stat(path, &st) == 0;
+}
+
+/* The value of key in the labels lab[0..n) ("key=value"), or NULL. */
+static const char *label_value(const char **lab, size_t n, const char *key, size_t klen)
+{
+	for (size_t i = n; i-- > 0;)
+		if (!strncmp(lab[i], key, klen) && lab[i][klen] == '=')
+			return lab[i] + klen + 1;
+	return NULL;
+}
+
+/* Each input read on its own and merged under its labels' root frames; a warning when the
+ * inputs count different units. Returns the profile or NULL with *status set. */
+static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char **lab,
+				 const char **keys, size_t nkeys, const fk_parse_opts *po,
+				 int *status)
+{
+	fk_profile *dst = fk_profile_new(flags);
+	char **frames = calloc(nkeys + 1, sizeof(char *));
+	char unit[64] = "";
+	const char *unit_from = NULL;
+	int ok = 0, skipped = 0;
+	*status = FK_EXIT_ERROR;
+	if (!dst || !frames) {
+		cli_err("out of memory");
+		goto fail;
+	}
+	for (int i = 0; i < nin; i++) {
+		fk_profile *p = fk_profile_new(flags);
+		if (!p) {
+			cli_err("out of memory");
+			goto fail;
+		}
+		char *one[] = { (char *)in[i].path };
+		int st = cli_load(p, one, 1, po);
+		if (st == FK_EXIT_ERROR) {
+			skipped++;
+			fk_profile_free(p);
+			continue;
+		}
+		skipped += st == FK_EXIT_SKIPPED;
+		ok++;
+		const char *u = fk_profile_unit(p);
+		if (u && !unit_from) {
+			snprintf(unit, sizeof(unit), "%s", u);
+			unit_from = in[i].path;
+		} else if (u && strcmp(u, unit)) {
+			cli_err("warning: %s counts %s, %s counts %s: their sum mixes units", unit_from,
+				unit, in[i].path, u);
+		}
+		for (size_t k = 0; k < nkeys; k++) {
+			size_t kl = strlen(keys[k]);
+			const char *v = !strcmp(keys[k], "host") && in[i].host ? in[i].host
+					: label_value(lab + in[i].first, in[i].n, keys[k], kl);
+			size_t vl = v ? strlen(v) : 0;
+			free(frames[k]);
+			frames[k] = malloc(kl + vl + 2);
+			if (!frames[k]) {
+				fk_profile_free(p);
+				cli_err("out of memory");
+				goto fail;
+			}
+			memcpy(frames[k], keys[k], kl);
+			frames[k][kl] = '=';
+			memcpy(frames[k] + kl + 1, v ? v : "", vl + 1);
+		}
+		int rc = fk_profile_merge_under(dst, p, (const char *const *)frames, nkeys);
+		if (u && !rc && !fk_profile_unit(dst))
+			rc = fk_profile_set_unit(dst, unit);
+		fk_profile_free(p);
+		if (rc) {
+			cli_err("%s", fk_strerror(rc));
+			goto fail;
+		}
+	}
+	for (size_t k = 0; k < nkeys; k++)
+		free(frames[k]);
+	free(frames);
+	if (!ok) {
+		fk_profile_free(dst);
+		return NULL;
+	}
+	*status = skipped ? FK_EXIT_SKIPPED : FK_EXIT_OK;
+	return dst;
+fail:
+	for (size_t k = 0; frames && k < nkeys; k++)
+		free(frames[k]);
+	free(frames);
+	fk_profile_free(dst);
+	return NULL;
+}
+
+static int run_common(int argc, char **argv, bool merge)
 {
 	/* The parsers' big arrays (stacks, names) grow by doubling: from the heap they grow
 	 * in place and reuse freed pages, where each fresh mmap costs a fault and a zeroing
@@ -51,25 +162,62 @@ static int run_common(int argc, char **argv, bool need_files)
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
 	const char *out_path = NULL, *keep = NULL, *drop = NULL, *emit = NULL;
-	const char **labels = calloc((size_t)argc, sizeof(char *));
-	size_t nlabels = 0;
-	if (!labels) {
+	/* labels in force, as given (a later one of a key wins); every input keeps a copy of
+	 * the list as it was when the input came */
+	size_t cap = (size_t)argc * (size_t)argc + 1;
+	const char **lab = calloc(cap, sizeof(char *)), **cur = calloc((size_t)argc + 1, sizeof(char *));
+	const char **keys = calloc((size_t)argc + 1, sizeof(char *));
+	input *in = calloc((size_t)argc + 1, sizeof(input));
+	size_t nlab = 0, ncur = 0, nkeys = 0;
+	int nin = 0, status = FK_EXIT_USAGE;
+	bool opts_done = false, trailing = false;
+	if (!lab || !cur || !keys || !in) {
 		cli_err("out of memory");
-		return FK_EXIT_ERROR;
+		status = FK_EXIT_ERROR;
+		goto out;
 	}
-	char **files = argv + 1;
-	int nfiles = 0;
-	bool opts_done = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		if (cli_take_file(argv, i, files, &nfiles, &opts_done))
+		char *f = NULL;
+		int nf = 0;
+		if (cli_take_file(argv, i, &f, &nf, &opts_done)) {
+			if (!nf)
+				continue; /* "--" */
+			input *x = &in[nin++];
+			x->path = f;
+			const char *eq = strchr(f, '=');
+			if (merge && eq && eq != f && !is_file(f) && is_file(eq + 1)) {
+				/* NAME=FILE: the file, labelled host=NAME */
+				char *name = strndup(f, (size_t)(eq - f));
+				if (!name) {
+					cli_err("out of memory");
+					status = FK_EXIT_ERROR;
+					goto out;
+				}
+				x->host = name;
+				x->path = eq + 1;
+				bool have = false;
+				for (size_t k = 0; k < nkeys; k++)
+					have |= !strcmp(keys[k], "host");
+				if (!have && !(keys[nkeys++] = strdup("host"))) {
+					cli_err("out of memory");
+					status = FK_EXIT_ERROR;
+					goto out;
+				}
+			}
+			x->first = nlab;
+			x->n = ncur;
+			memcpy(lab + nlab, cur, ncur * sizeof(char *));
+			nlab += ncur;
+			trailing = false;
 			continue;
+		}
 		int r = cli_input_option(&po, argc, argv, &i);
 		if (r < 0)
-			return FK_EXIT_USAGE;
+			goto out;
 		if (r > 0)
 			continue;
-		const char **target = NULL;
+		const char **target = NULL, *label = NULL;
 		if (!strcmp(a, "-o") || !strcmp(a, "--output"))
 			target = &out_path;
 		else if (!strcmp(a, "--keep"))
@@ -79,20 +227,55 @@ static int run_common(int argc, char **argv, bool need_files)
 		else if (!strcmp(a, "--emit"))
 			target = &emit;
 		else if (!strcmp(a, "--label"))
-			target = &labels[nlabels++];
+			target = &label;
 		if (!target) {
-			free(labels);
 			cli_err("%s: unknown option '%s' (see flamekit %s --help)", argv[0], a, argv[0]);
-			return FK_EXIT_USAGE;
+			goto out;
 		}
 		if (i + 1 >= argc) {
 			cli_err("%s needs a value", a);
-			free(labels);
-			return FK_EXIT_USAGE;
+			goto out;
 		}
 		*target = argv[++i];
+		if (label) {
+			const char *eq = strchr(label, '=');
+			if (!eq || eq == label) {
+				cli_err("--label: expected KEY=VALUE, got '%s'", label);
+				goto out;
+			}
+			size_t kl = (size_t)(eq - label), k = 0;
+			while (k < nkeys && (strlen(keys[k]) != kl || strncmp(keys[k], label, kl)))
+				k++;
+			if (k == nkeys) {
+				char *key = strndup(label, kl);
+				if (!key) {
+					cli_err("out of memory");
+					status = FK_EXIT_ERROR;
+					goto out;
+				}
+				keys[nkeys++] = key;
+			}
+			size_t c = 0;
+			while (c < ncur && (strncmp(cur[c], label, kl + 1)))
+				c++;
+			cur[c] = label;
+			if (c == ncur)
+				ncur++;
+			trailing = true;
+		}
 	}
-	int status = FK_EXIT_USAGE;
+	if (trailing) {
+		/* labels after the last input: for every input that has none of that key */
+		for (int k = 0; k < nin; k++) {
+			size_t first = nlab;
+			memcpy(lab + nlab, cur, ncur * sizeof(char *));
+			nlab += ncur;
+			memcpy(lab + nlab, lab + in[k].first, in[k].n * sizeof(char *));
+			nlab += in[k].n;
+			in[k].first = first;
+			in[k].n += ncur;
+		}
+	}
 	if (!emit)
 		emit = cli_emit_for_path(out_path);
 	if (strcmp(emit, "folded") && strcmp(emit, "samples") && strcmp(emit, "pprof") &&
@@ -100,16 +283,7 @@ static int run_common(int argc, char **argv, bool need_files)
 		cli_err("--emit: expected folded, samples, pprof or speedscope, got '%s'", emit);
 		goto out;
 	}
-	for (size_t k = 0; k < nlabels; k++)
-		if (!strchr(labels[k], '=') || labels[k][0] == '=') {
-			cli_err("--label: expected KEY=VALUE, got '%s'", labels[k]);
-			goto out;
-		}
-	if (nlabels && strcmp(emit, "pprof")) {
-		cli_err("--label: only pprof output has labels (--emit pprof)");
-		goto out;
-	}
-	if (need_files && nfiles == 0) {
+	if (merge && nin == 0) {
 		cli_err("merge: no input files (see flamekit merge --help)");
 		goto out;
 	}
@@ -117,9 +291,28 @@ static int run_common(int argc, char **argv, bool need_files)
 	bool speedscope = !strcmp(emit, "speedscope");
 	/* pprof labels the samples with their pid/tid/comm, speedscope shows them in time
 	 * order: keep the records */
-	fk_profile *p = cli_read(samples || pprof || speedscope ? FK_PROFILE_SAMPLES : 0, files,
-				 nfiles, &po, keep,
-				 drop, &status);
+	unsigned flags = samples || pprof || speedscope ? FK_PROFILE_SAMPLES : 0;
+	fk_profile *p;
+	if (nkeys || merge) {
+		p = read_labelled(flags, in, nin, lab, keys, nkeys, &po, &status);
+		if (p && cli_filter(&p, keep, drop) != FK_EXIT_OK) {
+			status = FK_EXIT_USAGE;
+			goto out;
+		}
+		if (!p && status != FK_EXIT_USAGE)
+			status = FK_EXIT_ERROR;
+	} else {
+		char **files = calloc((size_t)nin + 1, sizeof(char *));
+		if (!files) {
+			cli_err("out of memory");
+			status = FK_EXIT_ERROR;
+			goto out;
+		}
+		for (int k = 0; k < nin; k++)
+			files[k] = (char *)in[k].path;
+		p = cli_read(flags, files, nin, &po, keep, drop, &status);
+		free(files);
+	}
 	if (!p)
 		goto out;
 	cli_out out;
@@ -132,13 +325,12 @@ static int run_common(int argc, char **argv, bool need_files)
 	if (pprof) {
 		fk_pprof_opts pp;
 		fk_pprof_opts_init(&pp);
-		pp.labels = labels;
-		pp.nlabels = nlabels;
+		pp.root_labels = nkeys; /* the labels' root frames go back to being labels */
 		rc = fk_write_pprof(p, &pp, out.f);
 	} else if (speedscope) {
 		fk_speedscope_opts so;
 		fk_speedscope_opts_init(&so);
-		so.name = nfiles == 1 ? files[0] : NULL;
+		so.name = nin == 1 ? in[0].path : NULL;
 		rc = fk_write_speedscope(p, &so, out.f);
 	} else {
 		rc = samples ? fk_profile_write_samples(p, out.f) : fk_profile_write_folded(p, out.f);
@@ -149,7 +341,14 @@ static int run_common(int argc, char **argv, bool need_files)
 	if (cli_out_close(&out, rc == 0) || rc)
 		status = FK_EXIT_ERROR;
 out:
-	free(labels);
+	for (int k = 0; in && k < nin; k++)
+		free((char *)in[k].host);
+	for (size_t k = 0; keys && k < nkeys; k++)
+		free((char *)keys[k]);
+	free(lab);
+	free(cur);
+	free(in);
+	free(keys);
 	return status;
 }
 

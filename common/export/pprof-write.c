@@ -71,7 +71,18 @@ typedef struct wctx {
 	const fk_sample *samples;
 	unsigned cols;
 	bool fractional;
+	size_t root_labels;     /* stacks' outermost frames that are "key=value" labels */
+	uint32_t *lab_key;      /* profile name id -> string index of its key (label frames) */
+	uint32_t *lab_val;      /* ... and of its value (0: empty) */
 } wctx;
+
+/* String index of bytes that are in the table (0 for "" or absent). */
+static uint32_t str_find(const wctx *w, const char *s, size_t len)
+{
+	strref key = { s, (uint32_t)len, 0 };
+	strref *f = len ? bsearch(&key, w->strs, w->nstrs, sizeof(strref), cmp_str) : NULL;
+	return f ? (uint32_t)(f - w->strs) + 1 : 0;
+}
 
 /* String index of a string of our own (it is in the table). */
 static uint32_t str_index(const wctx *w, const char *s)
@@ -125,8 +136,14 @@ static void put_sample(wctx *w, pb_buf *out, pb_buf *tmp, pb_buf *ids, uint32_t 
 		       size_t nuser)
 {
 	ids->n = 0;
-	for (uint32_t n = node; n && n != FK_NONE; n = w->nodes[n].parent)
-		pb_varint(ids, w->func[w->nodes[n].frame]);
+	uint32_t origin[8];
+	size_t norigin = 0;
+	for (uint32_t n = node; n && n != FK_NONE; n = w->nodes[n].parent) {
+		if (w->nodes[n].depth > w->root_labels)
+			pb_varint(ids, w->func[w->nodes[n].frame]);
+		else if (norigin < 8)
+			origin[norigin++] = w->nodes[n].frame;
+	}
 	tmp->n = 0;
 	pb_bytes(tmp, 1, ids->b, ids->n);
 	ids->n = 0;
@@ -154,6 +171,17 @@ static void put_sample(wctx *w, pb_buf *out, pb_buf *tmp, pb_buf *ids, uint32_t 
 			pb_bytes(tmp, 3, l.b, l.n);
 			l.n = 0;
 		}
+	}
+	/* the input's origin (merge --label), outermost first */
+	for (size_t i = norigin; i-- > 0;) {
+		uint32_t k = w->lab_key[origin[i]], val = w->lab_val[origin[i]];
+		if (!k || !val)
+			continue;
+		uint8_t lb[24];
+		pb_buf l = { lb, 0, sizeof(lb), 0 };
+		pb_uint(&l, 1, k);
+		pb_uint(&l, 2, val);
+		pb_bytes(tmp, 3, l.b, l.n);
 	}
 	for (size_t i = 0; i < nuser; i++) {
 		uint8_t lb[24];
@@ -198,11 +226,14 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 	char typebuf[2][128], *types[2];
 
 	/* every string: our own, the frame names and the comms in use */
+	w.root_labels = o->root_labels > 8 ? 8 : o->root_labels;
 	w.name_str = calloc(nnames + 1, sizeof(uint32_t));
 	w.func = calloc(nnames + 1, sizeof(uint32_t));
-	w.strs = malloc((nnames + 8 + 2 * o->nlabels) * sizeof(strref));
+	w.lab_key = calloc(nnames + 1, sizeof(uint32_t));
+	w.lab_val = calloc(nnames + 1, sizeof(uint32_t));
+	w.strs = malloc((3 * nnames + 8 + 2 * o->nlabels) * sizeof(strref));
 	user = malloc((o->nlabels + 1) * 2 * sizeof(uint32_t));
-	if (!w.name_str || !w.func || !w.strs || !user)
+	if (!w.name_str || !w.func || !w.strs || !user || !w.lab_key || !w.lab_val)
 		goto out;
 	size_t ns = 0;
 	for (unsigned c = 0; c < w.cols; c++) {
@@ -231,9 +262,25 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 		w.strs[ns++] = (strref){ eq + 1, (uint32_t)(lp + len - eq - 1), 0 };
 		lp += len + 1;
 	}
-	/* mark the names in use (func temporarily as a flag) */
-	for (size_t i = 1; i < w.nn; i++)
-		w.func[w.nodes[i].frame] = 1;
+	/* mark the names in use (func temporarily as a flag; lab_key for label frames) */
+	for (size_t i = 1; i < w.nn; i++) {
+		if (w.nodes[i].depth > w.root_labels)
+			w.func[w.nodes[i].frame] = 1;
+		else
+			w.lab_key[w.nodes[i].frame] = 1;
+	}
+	for (size_t id = 0; id < nnames; id++) {
+		if (!w.lab_key[id])
+			continue;
+		/* "key=value": both halves are strings of the table */
+		size_t len;
+		const char *s = fk_profile_name(p, (uint32_t)id, &len);
+		const char *eq = memchr(s, '=', len);
+		size_t kl = eq ? (size_t)(eq - s) : len;
+		w.strs[ns++] = (strref){ s, (uint32_t)kl, 0 };
+		if (eq)
+			w.strs[ns++] = (strref){ eq + 1, (uint32_t)(len - kl - 1), 0 };
+	}
 	for (size_t i = 0; i < nsamples; i++)
 		if (w.samples[i].comm)
 			w.name_str[w.samples[i].comm] = 1;
@@ -278,6 +325,16 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 			if (by_str[i])
 				w.func[by_str[i] - 1] = ++nfunc;
 		free(by_str);
+	}
+	for (size_t id = 0; id < nnames; id++) {
+		if (!w.lab_key[id])
+			continue;
+		size_t len;
+		const char *s = fk_profile_name(p, (uint32_t)id, &len);
+		const char *eq = memchr(s, '=', len);
+		size_t kl = eq ? (size_t)(eq - s) : len;
+		w.lab_key[id] = str_find(&w, s, kl);
+		w.lab_val[id] = eq ? str_find(&w, eq + 1, len - kl - 1) : 0;
 	}
 	lp = labelbuf;
 	for (size_t i = 0; i < o->nlabels; i++) {
@@ -413,6 +470,8 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 out:
 	free(w.name_str);
 	free(w.func);
+	free(w.lab_key);
+	free(w.lab_val);
 	free(w.strs);
 	free(w.order);
 	free(w.child_at);

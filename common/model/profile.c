@@ -530,7 +530,9 @@ static double scaled(double v, double factor)
 	return factor == 1.0 ? v : round(v * factor);
 }
 
-int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double factor, const char *mark)
+/* merge_scaled with src's root at dst's node `under` (0: dst's root). */
+static int merge_at(fk_profile *dst, const fk_profile *src, double factor, const char *mark,
+		    uint32_t under)
 {
 	uint32_t *fmap = malloc((src->nnames + 1) * sizeof(*fmap));
 	uint32_t *nmap = malloc((src->nnodes + 1) * sizeof(*nmap));
@@ -562,7 +564,7 @@ int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double facto
 		goto out;
 	}
 	/* parents come before children in the node array */
-	nmap[0] = 0;
+	nmap[0] = under;
 	for (size_t n = 1; n < src->nnodes; n++) {
 		const fk_node *sn = &src->nodes[n];
 		int64_t d = fk_profile_child(dst, nmap[sn->parent], fmap[sn->frame]);
@@ -615,6 +617,33 @@ out:
 	free(fmap);
 	free(nmap);
 	return err;
+}
+
+int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double factor, const char *mark)
+{
+	return merge_at(dst, src, factor, mark, 0);
+}
+
+int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *const *frames,
+			   size_t n)
+{
+	bool was_empty = dst->nnodes == 1 && dst->nodes[0].self[0] == 0 && dst->nodes[0].self[1] == 0;
+	uint32_t under = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t id = fk_profile_intern(dst, frames[i], strlen(frames[i]));
+		if (id < 0)
+			return (int)id;
+		int64_t c = fk_profile_child(dst, under, (uint32_t)id);
+		if (c < 0)
+			return (int)c;
+		under = (uint32_t)c;
+	}
+	int rc = merge_at(dst, src, 1.0, NULL, under);
+	if (rc == 0 && was_empty && !dst->unit && src->unit) {
+		rc = fk_profile_set_unit(dst, src->unit);
+		dst->kind = src->kind;
+	}
+	return rc;
 }
 
 int fk_profile_merge(fk_profile *dst, const fk_profile *src)
