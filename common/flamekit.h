@@ -430,6 +430,9 @@ typedef struct fk_pprof_opts {
 				    * "key=value" labels (fk_profile_merge_under), written as
 				    * labels and not as frames; an empty value is left out */
 	bool plain;                /* write the protobuf uncompressed */
+	bool timestamps;           /* one sample per recorded sample, with its time and CPU
+				    * as labels timestamp_ns and cpu (perf_to_profile's names):
+				    * heat maps and time ranges survive the trip; bigger files */
 } fk_pprof_opts;
 
 FK_API void fk_pprof_opts_init(fk_pprof_opts *o);

@@ -23,6 +23,8 @@ static void collapse_help(FILE *out)
 	      "                      the -o name: .pb.gz or .pprof -> pprof, .speedscope.json\n"
 	      "                      -> speedscope; speedscope: JSON for speedscope.app (the\n"
 	      "                      stacks, and the samples in time order when timestamped)\n"
+	      "  --timestamps        pprof: one sample per timestamped sample, its time and\n"
+	      "                      CPU as labels (heat maps survive the trip)\n"
 	      "  --label KEY=VALUE   label the inputs after it (host, service...; one given\n"
 	      "                      after the last input labels all): a root frame\n"
 	      "                      'KEY=VALUE' on their stacks (--keep '^host=db-1;'), a\n"
@@ -170,7 +172,7 @@ static int run_common(int argc, char **argv, bool merge)
 	input *in = calloc((size_t)argc + 1, sizeof(input));
 	size_t nlab = 0, ncur = 0, nkeys = 0;
 	int nin = 0, status = FK_EXIT_USAGE;
-	bool opts_done = false, trailing = false;
+	bool opts_done = false, trailing = false, timestamps = false;
 	if (!lab || !cur || !keys || !in) {
 		cli_err("out of memory");
 		status = FK_EXIT_ERROR;
@@ -218,6 +220,10 @@ static int run_common(int argc, char **argv, bool merge)
 		if (r > 0)
 			continue;
 		const char **target = NULL, *label = NULL;
+		if (!strcmp(a, "--timestamps")) {
+			timestamps = true;
+			continue;
+		}
 		if (!strcmp(a, "-o") || !strcmp(a, "--output"))
 			target = &out_path;
 		else if (!strcmp(a, "--keep"))
@@ -283,6 +289,10 @@ static int run_common(int argc, char **argv, bool merge)
 		cli_err("--emit: expected folded, samples, pprof or speedscope, got '%s'", emit);
 		goto out;
 	}
+	if (timestamps && strcmp(emit, "pprof")) {
+		cli_err("--timestamps: only with pprof output (--emit pprof)");
+		goto out;
+	}
 	if (merge && nin == 0) {
 		cli_err("merge: no input files (see flamekit merge --help)");
 		goto out;
@@ -326,6 +336,7 @@ static int run_common(int argc, char **argv, bool merge)
 		fk_pprof_opts pp;
 		fk_pprof_opts_init(&pp);
 		pp.root_labels = nkeys; /* the labels' root frames go back to being labels */
+		pp.timestamps = timestamps;
 		rc = fk_write_pprof(p, &pp, out.f);
 	} else if (speedscope) {
 		fk_speedscope_opts so;

@@ -72,6 +72,7 @@ typedef struct wctx {
 	unsigned cols;
 	bool fractional;
 	size_t root_labels;     /* stacks' outermost frames that are "key=value" labels */
+	bool timestamps;        /* one sample per record, with timestamp_ns and cpu labels */
 	uint32_t *lab_key;      /* profile name id -> string index of its key (label frames) */
 	uint32_t *lab_val;      /* ... and of its value (0: empty) */
 } wctx;
@@ -110,6 +111,8 @@ static int cmp_sample(const void *a, const void *b, void *ctx)
 	const fk_sample *sx = &w->samples[x], *sy = &w->samples[y];
 	if (sx->node != sy->node)
 		return sx->node < sy->node ? -1 : 1;
+	if (w->timestamps && sx->time != sy->time)
+		return sx->time < sy->time || sy->time != sy->time ? -1 : 1;
 	if (sx->pid != sy->pid)
 		return sx->pid < sy->pid ? -1 : 1;
 	if (sx->tid != sy->tid)
@@ -128,6 +131,14 @@ static int64_t count_value(wctx *w, double v)
 	if (!(fabs(r) < 9.2e18))
 		return r < 0 ? INT64_MIN : INT64_MAX;
 	return (int64_t)r;
+}
+
+/* A label's num, written even when 0 (pid 0, cpu 0: a label with neither str nor num
+ * would read as a number 0 anyway, but said is clearer). */
+static void pb_num(pb_buf *l, uint64_t v)
+{
+	pb_tag(l, 3, PB_VARINT);
+	pb_varint(l, v);
 }
 
 /* One Sample message: the stack leaf first, a value per column, labels. */
@@ -155,19 +166,32 @@ static void put_sample(wctx *w, pb_buf *out, pb_buf *tmp, pb_buf *ids, uint32_t 
 		pb_buf l = { lb, 0, sizeof(lb), 0 };
 		if (lab->pid >= 0) {
 			pb_uint(&l, 1, str_index(w, "pid"));
-			pb_uint(&l, 3, (uint64_t)lab->pid);
+			pb_num(&l, (uint64_t)lab->pid);
 			pb_bytes(tmp, 3, l.b, l.n);
 			l.n = 0;
 		}
 		if (lab->tid >= 0) {
 			pb_uint(&l, 1, str_index(w, "tid"));
-			pb_uint(&l, 3, (uint64_t)lab->tid);
+			pb_num(&l, (uint64_t)lab->tid);
 			pb_bytes(tmp, 3, l.b, l.n);
 			l.n = 0;
 		}
 		if (lab->comm) {
 			pb_uint(&l, 1, str_index(w, "comm"));
 			pb_uint(&l, 2, w->name_str[lab->comm]);
+			pb_bytes(tmp, 3, l.b, l.n);
+			l.n = 0;
+		}
+		if (w->timestamps && lab->cpu >= 0) {
+			pb_uint(&l, 1, str_index(w, "cpu"));
+			pb_num(&l, (uint64_t)lab->cpu);
+			pb_bytes(tmp, 3, l.b, l.n);
+			l.n = 0;
+		}
+		if (w->timestamps && lab->time == lab->time && lab->time >= 0 && lab->time < 9.2e9) {
+			/* perf_to_profile's label: nanoseconds of the recording's clock */
+			pb_uint(&l, 1, str_index(w, "timestamp_ns"));
+			pb_num(&l, (uint64_t)llround(lab->time * 1e9));
 			pb_bytes(tmp, 3, l.b, l.n);
 			l.n = 0;
 		}
@@ -184,6 +208,8 @@ static void put_sample(wctx *w, pb_buf *out, pb_buf *tmp, pb_buf *ids, uint32_t 
 		pb_bytes(tmp, 3, l.b, l.n);
 	}
 	for (size_t i = 0; i < nuser; i++) {
+		if (!user_labels[2 * i + 1])
+			continue; /* "key=": no value, no label */
 		uint8_t lb[24];
 		pb_buf l = { lb, 0, sizeof(lb), 0 };
 		pb_uint(&l, 1, user_labels[2 * i]);
@@ -227,11 +253,12 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 
 	/* every string: our own, the frame names and the comms in use */
 	w.root_labels = o->root_labels > 8 ? 8 : o->root_labels;
+	w.timestamps = o->timestamps;
 	w.name_str = calloc(nnames + 1, sizeof(uint32_t));
 	w.func = calloc(nnames + 1, sizeof(uint32_t));
 	w.lab_key = calloc(nnames + 1, sizeof(uint32_t));
 	w.lab_val = calloc(nnames + 1, sizeof(uint32_t));
-	w.strs = malloc((3 * nnames + 8 + 2 * o->nlabels) * sizeof(strref));
+	w.strs = malloc((3 * nnames + 16 + 2 * o->nlabels) * sizeof(strref));
 	user = malloc((o->nlabels + 1) * 2 * sizeof(uint32_t));
 	if (!w.name_str || !w.func || !w.strs || !user || !w.lab_key || !w.lab_val)
 		goto out;
@@ -242,9 +269,9 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 		types[c] = typebuf[c];
 		w.strs[ns++] = (strref){ types[c], (uint32_t)strlen(types[c]), 0 };
 	}
-	static const char *const own[] = { "pid", "tid", "comm" };
+	static const char *const own[] = { "pid", "tid", "comm", "cpu", "timestamp_ns" };
 	w.strs[ns++] = (strref){ unit, (uint32_t)strlen(unit), 0 };
-	for (size_t i = 0; i < 3; i++)
+	for (size_t i = 0; i < 5; i++)
 		w.strs[ns++] = (strref){ own[i], (uint32_t)strlen(own[i]), 0 };
 	size_t lbytes = 0;
 	for (size_t i = 0; i < o->nlabels; i++)
@@ -409,7 +436,8 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 				for (; e < w.s_at[n + 1]; e++) {
 					const fk_sample *s = &w.samples[w.sidx[e]];
 					if (s->pid != s0->pid || s->tid != s0->tid ||
-					    w.name_str[s->comm] != w.name_str[s0->comm])
+					    w.name_str[s->comm] != w.name_str[s0->comm] ||
+					    (w.timestamps && e > k))
 						break;
 					v[s->col & 1] += s->weight;
 				}

@@ -441,6 +441,7 @@ static int read_samples(pp *x, int type)
 					else
 						pb_skip(&l, w);
 				span k = str_at(x, key), s = str_at(x, str);
+				has_num |= !str; /* no string: a number (0 when not written) */
 				if (has_num && span_is(k, "pid"))
 					info.pid = (int32_t)num;
 				else if (has_num && span_is(k, "tid"))

@@ -58,6 +58,21 @@ printf -- '# flamekit samples v1\n# time\tpid\ttid\tcpu\tcomm\tweight\tstack\n-\
 assert_files_eq "$TMP/want" "$TMP/got"
 assert_eq "label frames" "$(printf 'host=db-1;comm=myprog;main;work 1\nhost=db-1;comm=worker thr;main;work 2\nhost=db-1;main;idle 4')" \
 	"$("$FLAMEKIT" collapse --label-frames host,comm "$TMP/s.pb.gz")"
+# --timestamps: every sample with its time and CPU (perf_to_profile's label names), so the
+# heat map of the pprof is the heat map of the samples, --isolate by comm, pid or tid included
+printf '# flamekit samples v1\n' > "$TMP/many.txt"
+awk 'BEGIN { srand(3); for (i = 0; i < 3000; i++) printf "%.6f\t%d\t%d\t%d\t%s\t1\tmain;%s\n", 100 + i * 0.00231, 7 + i % 3, 70 + i % 5, i % 2, (i % 3 ? "web" : "db"), (i % 7 ? "work" : "gc") }' >> "$TMP/many.txt"
+"$FLAMEKIT" collapse --timestamps "$TMP/many.txt" -o "$TMP/many.pb.gz" || fail "--timestamps: exit $?"
+"$FLAMEKIT" collapse --emit samples "$TMP/many.txt" > "$TMP/want"
+"$FLAMEKIT" collapse --emit samples "$TMP/many.pb.gz" | sort -n > "$TMP/got"
+sort -n "$TMP/want" > "$TMP/want.sorted"
+assert_files_eq "$TMP/want.sorted" "$TMP/got"
+for iso in "" db web pid:8 tid:72; do
+	"$FLAMEKIT" heatmap --cells ${iso:+--isolate "$iso"} "$TMP/many.txt" > "$TMP/want"
+	"$FLAMEKIT" heatmap --cells ${iso:+--isolate "$iso"} "$TMP/many.pb.gz" > "$TMP/got" || fail "heatmap of pprof [$iso]"
+	[ -s "$TMP/want" ] || fail "no cells for [$iso]"
+	assert_files_eq "$TMP/want" "$TMP/got"
+done
 # uncompressed protobuf is detected too
 zcat "$TMP/s.pb.gz" > "$TMP/s.pb"
 "$FLAMEKIT" collapse "$TMP/s.pb" | cmp -s - <("$FLAMEKIT" collapse "$TMP/s.pb.gz") || fail "plain protobuf"
