@@ -75,7 +75,9 @@ static const char *detect(const char *buf, size_t len, bool binary)
 
 const char *fk_detect_format(const char *buf, size_t len)
 {
-	return detect(buf, len, looks_binary(buf, len));
+	bool bin = looks_binary(buf, len);
+	const char *f = detect(buf, len, bin);
+	return f || bin ? f : detect(buf, len, true);
 }
 
 static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list ap)
@@ -161,7 +163,10 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 				return -FK_E_BINARY;
 			}
 		} else {
+			/* a profile of long names may look like text: binary formats after the text ones */
 			fname = detect(buf, len, false);
+			if (!fname)
+				fname = detect(buf, len, true);
 		}
 		if (!fname) {
 			fk_warn("%s:1: cannot detect the input format (use --format; see flamekit formats)", name);

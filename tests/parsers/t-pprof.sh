@@ -77,6 +77,11 @@ done
 zcat "$TMP/s.pb.gz" > "$TMP/s.pb"
 "$FLAMEKIT" collapse "$TMP/s.pb" | cmp -s - <("$FLAMEKIT" collapse "$TMP/s.pb.gz") || fail "plain protobuf"
 
+# ... even when long names make it look like text
+printf 'main;%s 5\n' "$(head -c 3000 /dev/zero | tr '\0' x)" > "$TMP/long.folded"
+"$FLAMEKIT" collapse --emit pprof "$TMP/long.folded" | zcat > "$TMP/long.pb"
+"$FLAMEKIT" collapse "$TMP/long.pb" | cmp -s - "$TMP/long.folded" || fail "a plain protobuf of long names"
+
 # damage and mistakes: named, exit 1 (a profile's string table is at its end: nothing counts)
 head -c $(( $(stat -c %s "$TMP/s.pb") - 7 )) "$TMP/s.pb" > "$TMP/cut.pb"
 run_rc 1 "$FLAMEKIT" collapse --format pprof "$TMP/cut.pb" > /dev/null 2> "$TMP/err"
