@@ -16,13 +16,17 @@ for mode in ticks time; do
 	heavy=$(grep ';heavy file://[^;]*split.js:5;spin file://[^;]*split.js:3' "$TMP/out" | total)
 	light=$(grep ';light file://[^;]*split.js:4;spin file://[^;]*split.js:3' "$TMP/out" | total)
 	share=$(awk -v h="$heavy" -v l="$light" 'BEGIN { if (h + l == 0) print 0; else printf "%.2f", h / (h + l) }')
-	awk -v s="$share" 'BEGIN { exit !(s >= 0.65 && s <= 0.85) }' || fail "$mode: heavy's share $share (heavy $heavy, light $light), built to be 0.75"
+	# ticks come at a steady rate; time between ticks also holds the time another process
+	# had the CPU (this machine is shared): a wider margin there
+	lo=0.65 hi=0.85
+	[ $mode = time ] && lo=0.6 hi=0.9
+	awk -v s="$share" -v lo=$lo -v hi=$hi 'BEGIN { exit !(s >= lo && s <= hi) }' || fail "$mode: heavy's share $share (heavy $heavy, light $light), built to be 0.75"
 	echo "$mode: heavy $heavy, light $light: share $share"
 done
-# by time, the total is the profile's time span in microseconds (within a tick)
-span=$(node -e 'const p = JSON.parse(require("fs").readFileSync(process.argv[1])); console.log(p.endTime - p.startTime)' "$P")
-t=$("$FLAMEKIT" collapse --sample-type time "$P" | total)
-awk -v t="$t" -v s="$span" 'BEGIN { exit !(t <= s && t >= s * 0.9) }' || fail "time total $t us, profile spans $s us"
+# by time, each tick lasts until the next (the last one as long as the one before): the total
+# is every time delta but the first, plus the last again
+want=$(node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1])).timeDeltas; let s = 0; for (let i = 1; i < d.length; i++) s += d[i]; console.log(s + d[d.length - 1])' "$P")
+assert_eq "time total (us)" "$want" "$("$FLAMEKIT" collapse --sample-type time "$P" | total)"
 # every tick has its time: seconds, increasing, within the profile's span
 "$FLAMEKIT" collapse --emit samples "$P" | awk -F'\t' 'NR > 2 { if ($1 == "-" || $1 + 0 < last) bad++; last = $1 + 0; n++ } END { exit !(n > 0 && !bad) }' || fail "sample times"
 # compressed, and through the auto-detection of every command
