@@ -141,6 +141,10 @@ FK_API int fk_profile_add_to_node(fk_profile *p, uint32_t node, unsigned col, do
 /* Read-only views. Pointers are valid until the profile is next modified. */
 FK_API const fk_node *fk_profile_nodes(const fk_profile *p, size_t *n);
 FK_API const fk_sample *fk_profile_samples(const fk_profile *p, size_t *n);
+/* Origin of time ranges (the heat map's seconds, its start/end, --range): the
+ * whole second of the earliest timestamped sample, in the input's clock. NaN if
+ * no sample has a time. */
+FK_API double fk_profile_time_origin(const fk_profile *p);
 /* 1, or 2 once anything was added to column 1. */
 FK_API unsigned fk_profile_columns(const fk_profile *p);
 /* Sum of all self counts in a column. */
@@ -479,9 +483,7 @@ FK_API void fk_heatmap_opts_init(fk_heatmap_opts *o);
 FK_API int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
 /* Per-cell counts as TSV: second<TAB>row<TAB>count, sorted. */
 FK_API int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
-/* Origin of the heat map's seconds (and of start/end): the whole second of the
- * earliest timestamped sample, in the input's clock. NaN if no sample has a
- * time. Other time-range options can use it to agree with the page. */
+/* The same as fk_profile_time_origin (kept for the ABI). */
 FK_API double fk_heatmap_time_origin(const fk_profile *p);
 
 #ifdef __cplusplus

@@ -5,15 +5,27 @@
 LIB_DIRS := common/base common/model common/formats common/render common/export
 LIB_SRCS := $(sort $(wildcard $(LIB_DIRS:%=%/*.c)))
 LIB_HDRS := common/flamekit.h common/internal.h $(wildcard $(LIB_DIRS:%=%/*.h))
-LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o)
+# Page code (script and style of the SVG and HTML views) lives as .js/.css files,
+# each embedded as one string fk_page_<file> (svg.js -> fk_page_svg_js).
+PAGE_SRCS := $(sort $(wildcard common/render/page/*.js common/render/page/*.css))
+PAGE_GEN := $(PAGE_SRCS:common/%=$(BUILD)/common/%.c)
+LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o) $(PAGE_GEN:%.c=%.o)
 CLI_SRCS := $(sort $(wildcard common/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:common/cli/%.c=$(BUILD)/cli/%.o)
 LIB_LIBS := -lz -lzstd -lm -lpthread
 
-ALL_TARGETS += $(BUILD)/libflamekit.a $(BUILD)/libflamekit.so $(BUILD)/flamekit.pc $(BUILD)/flamekit
+ALL_TARGETS += $(PAGE_GEN) $(BUILD)/libflamekit.a $(BUILD)/libflamekit.so $(BUILD)/flamekit.pc $(BUILD)/flamekit
 
 $(BUILD)/common/%.o: common/%.c $(LIB_HDRS) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(BUILD)/common/render/page/%.c: common/render/page/% common/render/page/embed.awk | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	$(Q)awk -v sym=fk_page_$(subst .,_,$*) -v src=$< -f common/render/page/embed.awk $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/common/render/page/%.o: $(BUILD)/common/render/page/%.c
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
 

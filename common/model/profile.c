@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "model.h"
+#include "base/out.h"
 
 struct name_ent {
 	uint64_t off;   /* into str */
@@ -769,43 +770,15 @@ static int entry_cmp(const void *a, const void *b, void *ctx)
 	return x->own != y->own ? (x->own ? -1 : 1) : 0;
 }
 
-struct outbuf {
-	FILE *f;
-	char *b;
-	size_t len, cap;
-	int err;
-};
-
-static void ob_flush(struct outbuf *o)
-{
-	if (o->len && fwrite(o->b, 1, o->len, o->f) != o->len)
-		o->err = -FK_E_WRITE;
-	o->len = 0;
-}
-
-static void ob_put(struct outbuf *o, const char *s, size_t n)
-{
-	if (o->len + n > o->cap) {
-		ob_flush(o);
-		if (n > o->cap) {
-			if (fwrite(s, 1, n, o->f) != n)
-				o->err = -FK_E_WRITE;
-			return;
-		}
-	}
-	memcpy(o->b + o->len, s, n);
-	o->len += n;
-}
-
-static void put_counts(struct outbuf *o, const fk_profile *p, const fk_node *nd)
+static void put_counts(fk_obuf *o, const fk_profile *p, const fk_node *nd)
 {
 	char num[64];
 	for (unsigned c = 0; c < p->ncols; c++) {
 		num[0] = ' ';
 		int k = fk_format_count(num + 1, sizeof(num) - 1, nd->self[c]);
-		ob_put(o, num, (size_t)k + 1);
+		fk_obuf_put(o, num, (size_t)k + 1);
 	}
-	ob_put(o, "\n", 1);
+	fk_obuf_put(o, "\n", 1);
 }
 
 /* Push the entries of parent's children (sorted) onto ents. */
@@ -830,7 +803,7 @@ static int push_group(const fk_profile *p, uint32_t parent, struct entry **ents,
 
 int fk_profile_write_folded(const fk_profile *p, FILE *f)
 {
-	struct outbuf o = { .f = f, .cap = 1 << 16 };
+	fk_obuf o;
 	struct entry *ents = NULL;         /* stack of sibling groups */
 	size_t nents = 0, ents_cap = 0;
 	struct level { size_t start, next, end, pathlen; } *lv = NULL;
@@ -839,8 +812,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 	size_t path_cap = 0;
 	int err = 0;
 
-	o.b = malloc(o.cap);
-	if (!o.b)
+	if (fk_obuf_init(&o, f))
 		return -FK_E_NOMEM;
 	/* Open the root's group, then walk down. */
 	uint32_t parent = 0;
@@ -877,7 +849,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			memcpy(path + pl, p->str + ne->off, ne->len);
 			pl += ne->len;
 			if (e.own) {
-				ob_put(&o, path, pl);
+				fk_obuf_put(&o, path, pl);
 				put_counts(&o, p, &p->nodes[e.node]);
 				if (o.err) {
 					err = o.err;
@@ -917,34 +889,47 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 		}
 	}
 done:
-	ob_flush(&o);
-	if (!err && o.err)
-		err = o.err;
-	if (!err && (fflush(f) || ferror(f)))
-		err = -FK_E_WRITE;
+	err = fk_obuf_finish(&o);
 out:
-	free(o.b);
+	fk_obuf_free(&o);
 	free(ents);
 	free(lv);
 	free(path);
 	return err;
 }
 
+double fk_profile_time_origin(const fk_profile *p)
+{
+	/* nanoseconds as the heat map counts them; beyond +-9e9 s a time counts as
+	 * untimed (its nanoseconds would overflow) */
+	int64_t min_ns = INT64_MAX;
+	for (size_t i = 0; i < p->nsamples; i++) {
+		double t = p->samples[i].time;
+		if (isfinite(t) && fabs(t) <= 9.0e9 && llround(t * 1e9) < min_ns)
+			min_ns = llround(t * 1e9);
+	}
+	if (min_ns == INT64_MAX)
+		return NAN;
+	int64_t q = min_ns / 1000000000LL;
+	if (min_ns % 1000000000LL != 0 && min_ns < 0)
+		q--; /* floor, not truncation */
+	return (double)q;
+}
+
 int fk_profile_write_samples(const fk_profile *p, FILE *f)
 {
 	if (!(p->flags & FK_PROFILE_SAMPLES))
 		return -FK_E_INVAL;
-	struct outbuf o = { .f = f, .cap = 1 << 16 };
+	fk_obuf o;
 	char *path = NULL;
 	size_t path_cap = 0, plen = 0;
 	uint32_t cached = FK_NONE;
 	int err = 0;
-	o.b = malloc(o.cap);
-	if (!o.b)
+	if (fk_obuf_init(&o, f))
 		return -FK_E_NOMEM;
 	static const char hdr[] = "# flamekit samples v1\n"
 				  "# time\tpid\ttid\tcpu\tcomm\tweight\tstack\n";
-	ob_put(&o, hdr, sizeof(hdr) - 1);
+	fk_obuf_put(&o, hdr, sizeof(hdr) - 1);
 	for (size_t i = 0; i < p->nsamples && !o.err; i++) {
 		const fk_sample *s = &p->samples[i];
 		char head[160];
@@ -954,34 +939,30 @@ int fk_profile_write_samples(const fk_profile *p, FILE *f)
 		else
 			k = snprintf(head, sizeof(head), "%.9f\t", s->time);
 		k += snprintf(head + k, sizeof(head) - (size_t)k, "%d\t%d\t%d\t", s->pid, s->tid, s->cpu);
-		ob_put(&o, head, (size_t)k);
+		fk_obuf_put(&o, head, (size_t)k);
 		size_t cl;
 		const char *comm = fk_profile_name(p, s->comm, &cl);
 		for (size_t j = 0; j < cl; j++) {
 			char ch = comm[j];
 			if (ch == '\t' || ch == '\n' || ch == '\r')
 				ch = ' ';
-			ob_put(&o, &ch, 1);
+			fk_obuf_put(&o, &ch, 1);
 		}
 		char num[40];
 		num[0] = '\t';
 		k = fk_format_count(num + 1, sizeof(num) - 2, s->weight);
 		num[k + 1] = '\t';
-		ob_put(&o, num, (size_t)k + 2);
+		fk_obuf_put(&o, num, (size_t)k + 2);
 		if (s->node != cached) {
 			if ((err = fk_profile_path_text(p, s->node, &path, &path_cap, &plen)))
 				break;
 			cached = s->node;
 		}
-		ob_put(&o, path, plen);
-		ob_put(&o, "\n", 1);
+		fk_obuf_put(&o, path, plen);
+		fk_obuf_put(&o, "\n", 1);
 	}
-	ob_flush(&o);
-	if (!err && o.err)
+	if (fk_obuf_finish(&o) && !err)
 		err = o.err;
-	if (!err && (fflush(f) || ferror(f)))
-		err = -FK_E_WRITE;
-	free(o.b);
 	free(path);
 	return err;
 }

@@ -1,14 +1,15 @@
 /* heatmap.c - subsecond-offset heat map: bins timestamped samples into (second, row)
  * cells, keeps per-cell counts of deduplicated stacks, and writes the --cells TSV or
- * the self-contained HTML page (its script and style live in heatmap-page.c). */
+ * the self-contained HTML page (its script and style are page/heatmap.js and page/heatmap.css). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "render/page.h"
+#include "base/out.h"
+#include "render/palette.h"
 
-extern const char fk_heatmap_css[] FK_HIDDEN;
-extern const char fk_heatmap_js[] FK_HIDDEN;
 
 #define HM_MAX_ROWS 1000
 /* Dense cell arrays: 16M cells (e.g. 93 hours at 50 rows) is far beyond what a
@@ -178,15 +179,10 @@ static bool timed(double t)
 	return isfinite(t) && fabs(t) <= 9.0e9;
 }
 
+/* kept for the ABI: the origin belongs to the model (fk_profile_time_origin) */
 double fk_heatmap_time_origin(const fk_profile *p)
 {
-	size_t n;
-	const fk_sample *s = fk_profile_samples(p, &n);
-	int64_t min_ns = INT64_MAX;
-	for (size_t i = 0; i < n; i++)
-		if (timed(s[i].time) && time_ns(s[i].time) < min_ns)
-			min_ns = time_ns(s[i].time);
-	return min_ns == INT64_MAX ? NAN : (double)floor_div(min_ns, NS_PER_SEC);
+	return fk_profile_time_origin(p);
 }
 
 static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
@@ -542,161 +538,12 @@ int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out)
 
 /* ------------------------------------------------------------------ page output */
 
-/* Buffered writer: the page for millions of samples is tens of MB of small pieces. */
-struct wr {
-	FILE *f;
-	char buf[1 << 16];
-	size_t n;
-	uint64_t total;          /* bytes written so far (offsets into the page data) */
-	bool err;
-};
-
-static void w_flush(struct wr *w)
-{
-	if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n)
-		w->err = true;
-	w->n = 0;
-}
-
-static void w_put(struct wr *w, const char *s, size_t n)
-{
-	w->total += n;
-	if (w->n + n > sizeof(w->buf)) {
-		w_flush(w);
-		if (n > sizeof(w->buf)) {
-			if (fwrite(s, 1, n, w->f) != n)
-				w->err = true;
-			return;
-		}
-	}
-	memcpy(w->buf + w->n, s, n);
-	w->n += n;
-}
-
-static void w_str(struct wr *w, const char *s) { w_put(w, s, strlen(s)); }
-
-static void w_fmt(struct wr *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void w_fmt(struct wr *w, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (k > 0)
-		w_put(w, tmp, (size_t)k < sizeof(tmp) ? (size_t)k : sizeof(tmp) - 1);
-}
-
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t need;
-	unsigned min;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		need = 2, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		need = 3, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		need = 4, min = 0x10000;
-	else
-		return 0;
-	if (n < need)
-		return 0;
-	unsigned cp = c & (0x7f >> need);
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return need;
-}
-
-/* JSON string for a <script> block: besides JSON's own escapes, '<', '>' and '&'
- * become \u003c etc. so that no name can close the script element or open a
- * comment, U+2028/9 are escaped for older JS parsers, and invalid UTF-8 becomes
- * U+FFFD (JSON text must be Unicode). */
-static void w_json_str(struct wr *w, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	w_put(w, "\"", 1);
-	size_t i = 0, run = 0;
-	while (i < n) {
-		unsigned c = u[i];
-		const char *esc = NULL;
-		char tmp[8];
-		size_t l = 1;
-		if (c == '"')
-			esc = "\\\"";
-		else if (c == '\\')
-			esc = "\\\\";
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&' || c == 0x7f) {
-			snprintf(tmp, sizeof(tmp), "\\u%04x", c);
-			esc = tmp;
-		} else if (c >= 0x80) {
-			l = utf8_len(u + i, n - i);
-			if (!l) {
-				esc = "\\ufffd";
-				l = 1;
-			} else if (l == 3 && c == 0xe2 && u[i + 1] == 0x80 && (u[i + 2] == 0xa8 || u[i + 2] == 0xa9)) {
-				esc = u[i + 2] == 0xa8 ? "\\u2028" : "\\u2029";
-			}
-		}
-		if (esc) {
-			w_put(w, s + i - run, run);
-			run = 0;
-			w_str(w, esc);
-		} else {
-			run += l;
-		}
-		i += l;
-	}
-	w_put(w, s + n - run, run);
-	w_put(w, "\"", 1);
-}
-
-/* Text for HTML element content or a quoted attribute. */
-static void w_html(struct wr *w, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < n;) {
-		unsigned c = u[i];
-		size_t l = 1;
-		switch (c) {
-		case '<': w_str(w, "&lt;"); break;
-		case '>': w_str(w, "&gt;"); break;
-		case '&': w_str(w, "&amp;"); break;
-		case '"': w_str(w, "&quot;"); break;
-		case '\'': w_str(w, "&#39;"); break;
-		default:
-			if (c < 0x20 && c != '\t') {
-				w_str(w, " ");
-			} else if (c >= 0x80) {
-				l = utf8_len(u + i, n - i);
-				if (!l) {
-					w_str(w, "\xef\xbf\xbd");
-					l = 1;
-				} else {
-					w_put(w, s + i, l);
-				}
-			} else {
-				w_put(w, s + i, 1);
-			}
-		}
-		i += l;
-	}
-}
-
 /* Compact unsigned integers for the page: 5 bits per character, bit 5 set on
  * every character but the last, in the URL-safe base64 alphabet (no character
  * that needs escaping in JSON or HTML). The page decodes with a lookup table. */
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-static void w_uv(struct wr *w, uint64_t v)
+static void w_uv(fk_obuf *w, uint64_t v)
 {
 	char t[16];
 	size_t k = 0;
@@ -705,7 +552,7 @@ static void w_uv(struct wr *w, uint64_t v)
 		v >>= 5;
 	}
 	t[k++] = b64[v];
-	w_put(w, t, k);
+	fk_obuf_put(w, t, k);
 }
 
 /* Counts: integers as 2n, anything else as 2i+1 with i an index into the
@@ -716,7 +563,7 @@ struct floats {
 	int err;
 };
 
-static void w_num(struct wr *w, struct floats *fl, double v)
+static void w_num(fk_obuf *w, struct floats *fl, double v)
 {
 	if (v >= 0 && v < 4.5e15 && v == floor(v)) {
 		w_uv(w, (uint64_t)v * 2);
@@ -731,27 +578,27 @@ static void w_num(struct wr *w, struct floats *fl, double v)
 	fl->n++;
 }
 
-static void w_count(struct wr *w, double v)
+static void w_count(fk_obuf *w, double v)
 {
 	char num[40];
 	int k = fk_format_count(num, sizeof(num), v);
 	if (!isfinite(v))
-		w_str(w, "0");
+		fk_obuf_puts(w, "0");
 	else
-		w_put(w, num, (size_t)k);
+		fk_obuf_put(w, num, (size_t)k);
 }
 
-static void w_head(struct wr *w, const struct hm *h, const char *title)
+static void w_head(fk_obuf *w, const struct hm *h, const char *title)
 {
-	w_str(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	fk_obuf_puts(w, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 		 "<meta name=\"generator\" content=\"flamekit " FK_VERSION_STRING "\">\n"
 		 "<meta name=\"viewport\" content=\"width=device-width\">\n<title>");
-	w_html(w, title, strlen(title));
-	w_str(w, "</title>\n<style>\n");
-	w_str(w, fk_heatmap_css);
-	w_str(w, "</style>\n</head>\n<body>\n<header><h1>");
-	w_html(w, title, strlen(title));
-	w_str(w, "</h1>\n<span id=\"summary\"></span>\n"
+	fk_obuf_xml(w, title, strlen(title));
+	fk_obuf_puts(w, "</title>\n<style>\n");
+	fk_obuf_puts(w, fk_page_heatmap_css);
+	fk_obuf_puts(w, "</style>\n</head>\n<body>\n<header><h1>");
+	fk_obuf_xml(w, title, strlen(title));
+	fk_obuf_puts(w, "</h1>\n<span id=\"summary\"></span>\n"
 		 "<span class=\"ctl\"><label>scale <select id=\"scale\">"
 		 "<option value=\"linear\">linear</option><option value=\"rank\">rank</option>"
 		 "</select></label>\n<button id=\"selall\" type=\"button\">Whole profile</button>\n"
@@ -771,70 +618,100 @@ static void w_head(struct wr *w, const struct hm *h, const char *title)
 	(void)h;
 }
 
+static void put_hex6(fk_obuf *w, uint32_t c)
+{
+	static const char hex[] = "0123456789abcdef";
+	char t[6];
+	for (int i = 0; i < 6; i++)
+		t[i] = hex[(c >> (20 - 4 * i)) & 15];
+	fk_obuf_put(w, t, 6);
+}
+
+/* rrggbb per name (the page's name order), then the root's: the colours
+ * fk_render_svg gives the same names with the same options. */
+static int put_colors(fk_obuf *w, const struct hm *h, const fk_svg_opts *so)
+{
+	fk_svg_opts po = *so;
+	if (!po.colors)
+		po.colors = "hot";
+	/* a --cp file is read (same colours as the SVG) but never written back here */
+	fk_palette *pal = fk_palette_new(&po);
+	if (!pal)
+		return errno == ENOMEM || errno == FK_E_NOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
+	for (uint32_t i = 0; i <= h->nnames; i++) {
+		size_t l;
+		const char *s = fk_profile_name(h->p, i < h->nnames ? h->name_old[i] : 0, &l);
+		uint32_t c = fk_palette_fixed(s, l);
+		put_hex6(w, c != UINT32_MAX ? c : fk_palette_color(pal, s, l, false));
+	}
+	fk_palette_free(pal);
+	return 0;
+}
+
 static int write_page(struct hm *h, FILE *f)
 {
 	const fk_heatmap_opts *o = h->o;
 	const fk_svg_opts *so = &o->svg;
 	struct floats fl = { 0 };
-	struct wr *w = malloc(sizeof(*w));
-	if (!w)
-		return -FK_E_NOMEM;
-	w->f = f;
-	w->n = 0;
-	w->total = 0;
-	w->err = false;
+	fk_obuf ob, *w = &ob;
+	int err = fk_obuf_init(w, f);
+	if (err)
+		return err;
 	const char *title = o->title && *o->title ? o->title : "Subsecond Offset Heat Map";
 
 	w_head(w, h, title);
-	w_str(w, "<script id=\"fkdata\" type=\"application/json\">{\"v\":1,\"title\":");
-	w_json_str(w, title, strlen(title));
-	w_fmt(w, ",\"rows\":%u,\"base\":%lld,\"first\":%lld,\"nsecs\":%lld,\"scale\":\"%s\"",
+	fk_obuf_puts(w, "<script id=\"fkdata\" type=\"application/json\">{\"v\":1,\"title\":");
+	fk_obuf_js(w, title, strlen(title));
+	fk_obuf_printf(w, ",\"rows\":%u,\"base\":%lld,\"first\":%lld,\"nsecs\":%lld,\"scale\":\"%s\"",
 	      h->rows, (long long)h->base, (long long)h->first, (long long)h->nsecs,
 	      o->rank ? "rank" : "linear");
-	w_fmt(w, ",\"samples\":%zu,\"notime\":%llu", h->kept, (unsigned long long)h->no_time);
+	fk_obuf_printf(w, ",\"samples\":%zu,\"notime\":%llu", h->kept, (unsigned long long)h->no_time);
 	fk_svg_opts dso = *so;   /* countname: the profile's unit unless given */
 	fk_svg_opts_defaults(&dso, h->p);
 	const char *cn = *dso.countname ? dso.countname : "samples";
-	w_str(w, ",\"countname\":");
-	w_json_str(w, cn, strlen(cn));
-	w_fmt(w, ",\"fh\":%d,\"fs\":%g,\"minw\":%g,\"inverted\":%s", so->frameheight > 0 ? so->frameheight : 16,
+	fk_obuf_puts(w, ",\"countname\":");
+	fk_obuf_js(w, cn, strlen(cn));
+	fk_obuf_printf(w, ",\"fh\":%d,\"fs\":%g,\"minw\":%g,\"inverted\":%s", so->frameheight > 0 ? so->frameheight : 16,
 	      so->fontsize > 0 ? so->fontsize : 12, so->minwidth > 0 ? so->minwidth : 0.1,
 	      so->inverted ? "true" : "false");
 	const char *font = so->fonttype && *so->fonttype ? so->fonttype : "Verdana";
-	w_str(w, ",\"font\":");
-	w_json_str(w, font, strlen(font));
+	fk_obuf_puts(w, ",\"font\":");
+	fk_obuf_js(w, font, strlen(font));
 
-	w_str(w, ",\n\"names\":[");
+	fk_obuf_puts(w, ",\n\"names\":[");
 	for (uint32_t i = 0; i < h->nnames; i++) {
 		size_t l;
 		const char *s = fk_profile_name(h->p, h->name_old[i], &l);
 		if (i)
-			w_put(w, i % 16 ? "," : ",\n", i % 16 ? 1 : 2);
-		w_json_str(w, s, l);
+			fk_obuf_put(w, i % 16 ? "," : ",\n", i % 16 ? 1 : 2);
+		fk_obuf_js(w, s, l);
 	}
+	/* the flame graphs' colours: the SVG's palette for each name, the root's last */
+	fk_obuf_puts(w, "],\n\"colors\":\"");
+	if ((err = put_colors(w, h, so)))
+		goto fail;
 	/* nodes 1..n-1: parent as a distance back in preorder, then name id */
-	w_fmt(w, "],\n\"nnodes\":%u,\"nodes\":\"", h->nnew);
+	fk_obuf_printf(w, "\",\n\"nnodes\":%u,\"nodes\":\"", h->nnew);
 	for (uint32_t i = 1; i < h->nnew; i++) {
 		const fk_node *n = &h->nd[h->old_of[i]];
 		w_uv(w, i - h->new_id[n->parent]);
 		w_uv(w, h->name_new[n->frame]);
 	}
-	w_str(w, "\",\n\"cells\":\"");
+	fk_obuf_puts(w, "\",\n\"cells\":\"");
 	for (size_t c = 0; c < h->ncells; c++)
 		w_num(w, &fl, h->cell[c]);
 	/* pairs: per cell its pair count, then (stack id delta, count); secoff[s] is
 	 * where second s starts, so the page decodes only the seconds it needs */
-	w_str(w, "\",\n\"pairs\":\"");
+	fk_obuf_puts(w, "\",\n\"pairs\":\"");
 	int64_t *secoff = malloc((size_t)(h->nsecs + 1) * sizeof(*secoff));
 	if (!secoff) {
-		free(w);
-		free(fl.v);
-		return -FK_E_NOMEM;
+		err = -FK_E_NOMEM;
+		goto fail;
 	}
-	uint64_t pairs0 = w->total;
+	uint64_t pairs0 = fk_obuf_tell(w);
 	for (size_t c = 0; c < h->ncells; c++) {
 		if (c % h->rows == 0)
-			secoff[c / h->rows] = (int64_t)(w->total - pairs0);
+			secoff[c / h->rows] = (int64_t)(fk_obuf_tell(w) - pairs0);
 		size_t a = h->pair_start[c], b = h->pair_start[c + 1];
 		w_uv(w, b - a);
 		uint32_t prev = 0;
@@ -844,16 +721,16 @@ static int write_page(struct hm *h, FILE *f)
 			prev = h->pair_leaf[j];
 		}
 	}
-	secoff[h->nsecs] = (int64_t)(w->total - pairs0);
-	w_str(w, "\",\n\"secoff\":[");
+	secoff[h->nsecs] = (int64_t)(fk_obuf_tell(w) - pairs0);
+	fk_obuf_puts(w, "\",\n\"secoff\":[");
 	for (int64_t s = 0; s <= h->nsecs; s++)
-		w_fmt(w, s ? (s % 32 ? ",%lld" : ",\n%lld") : "%lld", (long long)secoff[s]);
+		fk_obuf_printf(w, s ? (s % 32 ? ",%lld" : ",\n%lld") : "%lld", (long long)secoff[s]);
 	free(secoff);
-	w_str(w, "],\n\"hl\":[");
+	fk_obuf_puts(w, "],\n\"hl\":[");
 	for (size_t k = 0; k < h->nhl; k++) {
-		w_str(w, k ? ",{\"comm\":" : "{\"comm\":");
-		w_json_str(w, h->hl_name[k], h->hl_len[k]);
-		w_str(w, ",\"cells\":\"");
+		fk_obuf_puts(w, k ? ",{\"comm\":" : "{\"comm\":");
+		fk_obuf_js(w, h->hl_name[k], h->hl_len[k]);
+		fk_obuf_puts(w, ",\"cells\":\"");
 		size_t prev = 0;
 		const double *hc = h->hl_cell + k * h->ncells;
 		for (size_t c = 0; c < h->ncells; c++)
@@ -862,22 +739,22 @@ static int write_page(struct hm *h, FILE *f)
 				w_num(w, &fl, hc[c]);
 				prev = c;
 			}
-		w_str(w, "\"}");
+		fk_obuf_puts(w, "\"}");
 	}
-	w_str(w, "],\n\"floats\":[");
+	fk_obuf_puts(w, "],\n\"floats\":[");
 	for (size_t i = 0; i < fl.n; i++) {
 		if (i)
-			w_str(w, ",");
+			fk_obuf_puts(w, ",");
 		w_count(w, fl.v[i]);
 	}
-	w_str(w, "]}</script>\n<script>\n");
-	w_str(w, fk_heatmap_js);
-	w_str(w, "</script>\n</body></html>\n");
-	w_flush(w);
-	int err = fl.err ? fl.err : 0;
-	if (!err && (w->err || fflush(f) || ferror(f)))
-		err = -FK_E_WRITE;
-	free(w);
+	fk_obuf_puts(w, "]}</script>\n<script>\n");
+	fk_obuf_puts(w, fk_page_heatmap_js);
+	fk_obuf_puts(w, "</script>\n</body></html>\n");
+	err = fk_obuf_finish(w);
+	if (!err && fl.err)
+		err = fl.err;
+fail:
+	fk_obuf_free(w);
 	free(fl.v);
 	return err;
 }

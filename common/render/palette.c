@@ -4,7 +4,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "svg-internal.h"
+#include "base/out.h"
+#include "render/palette.h"
 
 enum pal_type {
 	P_HOT, P_MEM, P_IO, P_WAKEUP, P_CHAIN, P_JAVA, P_JS, P_PERL,
@@ -187,6 +188,15 @@ static uint32_t formula(enum pal_type t, double v1, double v2, double v3)
 	case P_ORANGE: return rgb(190 + I(65 * v1), 90 + I(65 * v1), 0);
 	default: return 0;
 	}
+}
+
+uint32_t fk_palette_fixed(const char *s, size_t n)
+{
+	if (n == 2 && s[0] == '-' && s[1] == '-')
+		return 0xa0a0a0;
+	if (n == 1 && s[0] == '-')
+		return 0xc8c8c8;
+	return UINT32_MAX;
 }
 
 uint32_t fk_palette_diff_color(double value, double max, bool negate)

@@ -114,7 +114,7 @@ static int for_each_stack(stream *s, bool use_samples, bool sort_time, emit_fn f
 	 * and the end is exclusive, exactly as the heat map numbers its cells, so
 	 * a range read off the heat map page selects the same samples here. */
 	if (range && ns)
-		t0 = fk_heatmap_time_origin(p);
+		t0 = fk_profile_time_origin(p);
 	if (range) {
 		if (!isnan(s->o->range_start))
 			lo = t0 + s->o->range_start;

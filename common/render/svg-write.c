@@ -101,15 +101,6 @@ static inline void put_hex(fk_obuf *b, uint32_t c)
 	fk_obuf_put(b, t, 7);
 }
 
-static uint32_t grey_of(const char *s, size_t n)
-{
-	if (n == 2 && s[0] == '-' && s[1] == '-')
-		return 0xa0a0a0;
-	if (n == 1 && s[0] == '-')
-		return 0xc8c8c8;
-	return UINT32_MAX;
-}
-
 /* Colour of every frame, in drawing order (the seeded --random sequence). */
 static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal,
 			uint32_t **out)
@@ -128,7 +119,7 @@ static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette
 		const fk_svg_frame *f = &L->frames[i];
 		size_t len;
 		const char *s = fk_profile_name(L->names, f->name, &len);
-		uint32_t c = grey_of(s, len);
+		uint32_t c = fk_palette_fixed(s, len);
 		if (c != UINT32_MAX) {
 			col[i] = c;
 			continue;
@@ -217,7 +208,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 			  "<stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" offset=\"95%%\"/>"
 			  "</linearGradient></defs>\n", bg1, bg2);
 	fk_obuf_puts(b, "<style type=\"text/css\"><![CDATA[\n");
-	fk_obuf_puts(b, fk_svg_style);
+	fk_obuf_puts(b, fk_page_svg_css);
 	fk_obuf_puts(b, "]]></style>\n");
 	fk_obuf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"", W);
 	fk_obuf_num(b, H);
@@ -316,7 +307,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	}
 	free(nidx);
 	fk_obuf_puts(b, "];\n");
-	fk_obuf_puts(b, fk_svg_script);
+	fk_obuf_puts(b, fk_page_svg_js);
 	fk_obuf_puts(b, "]]></script>\n</svg>\n");
 	return 0;
 }

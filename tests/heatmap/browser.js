@@ -91,6 +91,16 @@ async function exact(ctx, url, errors) {
   for (const other of ['middle', 'late', 'swapper', 'intel_idle', 'bad\ufffdbyte'])
     check(!nm.includes(other), 'range A shows a frame from outside it: ' + other);
   check(/^Range A: 0\.000s \u2013 0\.200s/.test(await page.textContent('#fgtitle')), 'A title');
+  // each frame is drawn in the colour `flamekit svg` gives its name (t-colors.sh
+  // compares the page's table with the SVG)
+  const table = await page.evaluate(() => {
+    const d = JSON.parse(document.getElementById('fkdata').textContent), m = {};
+    d.names.forEach((n, i) => { m[n] = '#' + d.colors.slice(6 * i, 6 * i + 6); });
+    m.all = '#' + d.colors.slice(6 * d.names.length);
+    return m;
+  });
+  for (let i = 0; i < fr.length; i++)
+    check(fr[i].fill === table[nm[i]], 'colour of ' + nm[i] + ': ' + fr[i].fill + ' vs ' + table[nm[i]]);
 
   // range B by click start, click end: second 3 -> differential, shaped by B
   await click(page, g, [3, 0]);

@@ -1,9 +1,9 @@
-/* svg-text.c - buffered output for the renderers and the escaping that keeps
- * untrusted frame names inert in XML text, attributes, comments and script. */
+/* out.c - the buffered writer and the escaping that keeps untrusted frame names inert
+ * in XML/HTML text, attributes, comments, and JS/JSON strings (see out.h). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include "svg-internal.h"
+#include "base/out.h"
 
 #define OBUF_CAP (256u << 10)
 
@@ -12,6 +12,7 @@ int fk_obuf_init(fk_obuf *b, FILE *out)
 	b->out = out;
 	b->len = 0;
 	b->cap = OBUF_CAP;
+	b->flushed = 0;
 	b->err = 0;
 	b->buf = malloc(b->cap);
 	return b->buf ? 0 : -FK_E_NOMEM;
@@ -21,6 +22,7 @@ void fk_obuf_flush(fk_obuf *b)
 {
 	if (b->len && !b->err && fwrite(b->buf, 1, b->len, b->out) != b->len)
 		b->err = -FK_E_WRITE;
+	b->flushed += b->len;
 	b->len = 0;
 }
 
@@ -32,6 +34,13 @@ int fk_obuf_finish(fk_obuf *b)
 	free(b->buf);
 	b->buf = NULL;
 	return b->err;
+}
+
+void fk_obuf_free(fk_obuf *b)
+{
+	free(b->buf);
+	b->buf = NULL;
+	b->len = 0;
 }
 
 /* Room for n more bytes (n <= cap). */
