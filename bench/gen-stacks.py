@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-# gen-stacks.py N - N unique folded stacks shaped like a real call tree (seeded: same N, same
-# bytes), unsorted; the bench profile of b-svg.sh and b-pprof.sh.
+# gen-stacks.py N [bushy] - N unique folded stacks shaped like a real call tree (seeded: same
+# N, same bytes), unsorted; the bench profile of b-svg.sh and b-pprof.sh. "bushy" branches
+# stacks near the root (~21 new tree nodes a stack instead of ~2.4: 500k stacks make about
+# 10M nodes): the profile of b-html.sh.
 import random, sys
 want = int(sys.argv[1])
+bushy = len(sys.argv) > 2 and sys.argv[2] == 'bushy'
 r = random.Random(1)
 parts = ['std::vector<int>', 'std::map<std::string, Foo*>', 'Bar', 'Baz<T>', 'detail', 'impl', 'Handler', 'Worker']
 def mkname(i):
@@ -27,7 +30,10 @@ while len(stacks) < want:
         base = stacks[-1 - min(int(r.expovariate(0.01)), len(stacks) - 1)]
     else:
         base = stacks[r.randrange(len(stacks))]
-    s = base[:max(4, len(base) - r.randint(0, 5))] + [pick() for _ in range(r.randint(1, 4))]
+    if bushy:
+        s = base[:r.randint(2, 7)] + [pick() for _ in range(r.randint(12, 28))]
+    else:
+        s = base[:max(4, len(base) - r.randint(0, 5))] + [pick() for _ in range(r.randint(1, 4))]
     s = s[:70]
     key = ';'.join(s)
     if key in seen:

@@ -407,6 +407,13 @@ FK_API int fk_svg_opts_check(const fk_svg_opts *o);
  * negative error (-FK_E_EMPTY for an empty profile, -FK_E_INVAL for bad
  * options, -FK_E_WRITE). Writes o->cp_file back when it is set. */
 FK_API int fk_render_svg(const fk_profile *p, const fk_svg_opts *o, FILE *out);
+/* Render one self-contained, offline HTML page (canvas viewer: zoom, search with an
+ * exact Matched share, sandwich, functions table, transforms; see docs/html.md) that
+ * holds every unique stack of the profile. Uses the options the page can honour
+ * (titles, palette, --hash/--random/--cp, --reverse, --focus, --range, --inverted,
+ * --factor, --countname, --negate); -FK_E_INVAL for --flamechart. Deterministic.
+ * Returns 0 or a negative error like fk_render_svg. */
+FK_API int fk_render_html(const fk_profile *p, const fk_svg_opts *o, FILE *out);
 
 /* Differential profile (difffolded.pl): column 0 of a's stacks in column 0,
  * column 0 of b's in column 1. normalize scales a's counts to b's total

@@ -18,6 +18,9 @@ struct fk_cmd {
 /* Print "flamekit: " + message to stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* `flamekit svg` (html = false) and `flamekit html`: one option parser (cmd-svg.c). */
+int cli_svg_run(int argc, char **argv, bool html);
+
 /* Input options shared by every command that reads stacks (collapse, svg, heatmap...).
  * If argv[*i] is one of them, consume it (and its value), update o and return 1;
  * return 0 if it is not an input option, -1 on a usage error (message printed). */

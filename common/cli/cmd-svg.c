@@ -16,7 +16,8 @@ static void svg_help(FILE *out)
 	      "FILEs or standard input. Two-column folded input (flamekit diff) draws a\n"
 	      "differential graph: red grew, blue shrank. Same input and options give the\n"
 	      "same bytes.\n\n"
-	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"
+	      "  -o, --output FILE   write to FILE (replaced only when all went well); a name\n"
+	      "                      ending in .html writes the page of `flamekit html`\n"
 	      "flamegraph.pl options (same names and meaning):\n"
 	      "  --title TEXT        title (default Flame Graph / Icicle Graph / Flame Chart)\n"
 	      "  --subtitle TEXT     second title line\n"
@@ -120,7 +121,15 @@ static int positive(const char *opt, const char *v, double *d)
 	return 0;
 }
 
-static int svg_run(int argc, char **argv)
+/* -o FILE ending in .html or .htm: the HTML viewer page instead of an SVG. */
+static bool html_path(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
+}
+
+/* `flamekit svg` and `flamekit html` (html = true): the same options. */
+int cli_svg_run(int argc, char **argv, bool html)
 {
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
@@ -280,7 +289,7 @@ static int svg_run(int argc, char **argv)
 				so.max_frames = d >= 1e18 ? SIZE_MAX : (size_t)d;
 			}
 		} else {
-			cli_err("svg: unknown option '%s' (see flamekit svg --help)", a);
+			cli_err("%s: unknown option '%s' (see flamekit %s --help)", argv[0], a, argv[0]);
 			return FK_EXIT_USAGE;
 		}
 #undef VOPT
@@ -288,6 +297,11 @@ static int svg_run(int argc, char **argv)
 	}
 	if (fk_svg_opts_check(&so))
 		return FK_EXIT_USAGE;
+	html = html || html_path(out_path);
+	if (html && so.flamechart) {
+		cli_err("--flamechart: the HTML page draws merged stacks (use flamekit svg -o FILE.svg)");
+		return FK_EXIT_USAGE;
+	}
 	bool samples = so.flamechart || !isnan(so.range_start) || !isnan(so.range_end);
 	int status;
 	fk_profile *p = cli_read(samples ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, NULL, NULL,
@@ -299,7 +313,7 @@ static int svg_run(int argc, char **argv)
 		fk_profile_free(p);
 		return FK_EXIT_ERROR;
 	}
-	int rc = fk_render_svg(p, &so, out.f);
+	int rc = html ? fk_render_html(p, &so, out.f) : fk_render_svg(p, &so, out.f);
 	fk_profile_free(p);
 	if (rc == -FK_E_EMPTY)
 		cli_err("no stacks to draw (empty input, or nothing left after --focus/--range)");
@@ -311,6 +325,8 @@ static int svg_run(int argc, char **argv)
 		return rc == -FK_E_INVAL ? FK_EXIT_USAGE : FK_EXIT_ERROR;
 	return status;
 }
+
+static int svg_run(int argc, char **argv) { return cli_svg_run(argc, argv, false); }
 
 const struct fk_cmd fk_cmd_svg = {
 	.name = "svg",

@@ -10,4 +10,7 @@ extern const char fk_page_svg_css[] FK_HIDDEN;     /* ... and its style */
 extern const char fk_page_heatmap_js[] FK_HIDDEN;  /* the heat map page's script */
 extern const char fk_page_heatmap_css[] FK_HIDDEN; /* ... and its style */
 
+extern const char fk_page_viewer_js[] FK_HIDDEN;   /* the canvas viewer (HTML page, heat map) */
+extern const char fk_page_viewer_css[] FK_HIDDEN;  /* ... and its style */
+
 #endif /* FK_PAGE_H */

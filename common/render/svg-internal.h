@@ -44,6 +44,11 @@ typedef struct fk_svg_layout {
 FK_HIDDEN int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts *o);
 FK_HIDDEN void fk_svg_layout_free(fk_svg_layout *L);
 
+/* The profile a view draws after --reverse, --focus and --range: *out is a new
+ * profile (the caller frees it), or NULL when p itself is drawn. 0 or a negative
+ * error (-FK_E_EMPTY when no stack holds the --focus function). */
+FK_HIDDEN int fk_svg_derive(const fk_profile *p, const fk_svg_opts *o, fk_profile **out);
+
 /* Length of name without one trailing annotation _[k] _[j] _[i] _[w]. */
 FK_HIDDEN size_t fk_svg_strip_annotation(const char *s, size_t len);
 

@@ -173,6 +173,66 @@ static int derive_emit(void *vctx, const uint32_t *ids, size_t n, unsigned col, 
 	return r < 0 ? (int)r : 0;
 }
 
+/* All stacks of the stream, transformed, into a new profile *out (set even on error). */
+static int derive(stream *s, bool use_samples, fk_profile **out)
+{
+	derive_ctx d = { .src = s->p };
+	*out = d.dst = fk_profile_new(0);
+	d.map = calloc(fk_profile_name_count(s->p) + 1, sizeof(*d.map));
+	int rc = !d.dst || !d.map ? -FK_E_NOMEM : for_each_stack(s, use_samples, false, derive_emit, &d);
+	free(d.map);
+	free(d.ids);
+	return rc;
+}
+
+/* Per name id: 1 = the --focus function (with or without its annotation). */
+static uint8_t *focus_table(const fk_profile *p, const char *fname)
+{
+	size_t nn = fk_profile_name_count(p), flen = strlen(fname);
+	uint8_t *focus = calloc(nn ? nn : 1, 1);
+	if (!focus)
+		return NULL;
+	for (size_t i = 1; i < nn; i++) {
+		size_t len;
+		const char *nm = fk_profile_name(p, (uint32_t)i, &len);
+		size_t sl = fk_svg_strip_annotation(nm, len);
+		focus[i] = (len == flen || sl == flen) && !memcmp(nm, fname, flen);
+	}
+	return focus;
+}
+
+int fk_svg_derive(const fk_profile *p, const fk_svg_opts *o, fk_profile **out)
+{
+	*out = NULL;
+	bool range = has_range(o);
+	if (!o->reverse && !o->focus && !range)
+		return 0;
+	size_t nsamples, timed = 0;
+	const fk_sample *smp = fk_profile_samples(p, &nsamples);
+	for (size_t i = 0; i < nsamples && !timed; i++)
+		timed += !isnan(smp[i].time);
+	if (range && !timed) {
+		fk_warn("--range needs timestamped samples (perf script or flamekit samples input)");
+		return -FK_E_INVAL;
+	}
+	stream s = { .p = p, .o = o };
+	if (o->focus && !(s.focus = focus_table(p, o->focus)))
+		return -FK_E_NOMEM;
+	int rc = derive(&s, range, out);
+	if (!rc && o->focus && s.emitted == 0) {
+		fk_warn("--focus '%s': no stack contains that function", o->focus);
+		rc = -FK_E_EMPTY;
+	}
+	if (rc) {
+		fk_profile_free(*out);
+		*out = NULL;
+	}
+	free(s.focus);
+	free(s.path);
+	free(s.rev);
+	return rc;
+}
+
 /* ---- flame chart: stacks merged only with the previous one (time order) */
 typedef struct chart {
 	fk_node *nodes;
@@ -434,16 +494,8 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 	chart ch = { .wcol = col };
 	uint8_t *focus = NULL;
 	if (o->focus) {
-		size_t nn = fk_profile_name_count(p), flen = strlen(o->focus);
-		focus = calloc(nn ? nn : 1, 1);
-		if (!focus)
+		if (!(focus = focus_table(p, o->focus)))
 			return -FK_E_NOMEM;
-		for (size_t i = 1; i < nn; i++) {
-			size_t len;
-			const char *nm = fk_profile_name(p, (uint32_t)i, &len);
-			size_t sl = fk_svg_strip_annotation(nm, len);
-			focus[i] = (len == flen || sl == flen) && !memcmp(nm, o->focus, flen);
-		}
 		s.focus = focus;
 	}
 
@@ -465,22 +517,10 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 	} else {
 		const fk_profile *src = p;
 		if (o->reverse || o->focus || range) {
-			derive_ctx d = { .src = p };
-			d.dst = fk_profile_new(0);
-			d.map = calloc(fk_profile_name_count(p) + 1, sizeof(*d.map));
-			if (!d.dst || !d.map) {
-				fk_profile_free(d.dst);
-				free(d.map);
-				rc = -FK_E_NOMEM;
-				goto out;
-			}
-			rc = for_each_stack(&s, use_samples, false, derive_emit, &d);
-			free(d.map);
-			free(d.ids);
-			L->owned = d.dst;
+			rc = derive(&s, use_samples, &L->owned);
 			if (rc)
 				goto out;
-			src = d.dst;
+			src = L->owned;
 		}
 		t.nodes = fk_profile_nodes(src, &t.n);
 		t.names = src;

@@ -12,8 +12,12 @@ FUZZ_TIME ?= 60
 FUZZ_FLAGS := -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DIR := $(BUILD)/fuzz
-FUZZ_OBJS := $(LIB_SRCS:common/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_OBJS := $(LIB_SRCS:common/%.c=$(FUZZ_DIR)/obj/%.o) $(PAGE_GEN:$(BUILD)/common/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS := $(FUZZ_FORMATS:%=$(FUZZ_DIR)/fuzz-%)
+
+$(FUZZ_DIR)/obj/render/page/%.o: $(BUILD)/common/render/page/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -c $< -o $@
 
 $(FUZZ_DIR)/obj/%.o: common/%.c $(LIB_HDRS)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,39 @@
+/* cmd-html.c - `flamekit html`: stacks -> one offline HTML page holding every unique
+ * stack, drawn with canvas (zoom, exact search, sandwich, functions table, transforms).
+ * It takes the options of `flamekit svg` (one parser, in cmd-svg.c). */
+#include <stdio.h>
+#include "cli.h"
+
+static void html_help(FILE *out)
+{
+	fputs("usage: flamekit html [options] [FILE...] -o out.html\n\n"
+	      "Writes one self-contained HTML page (no network) holding every unique stack of\n"
+	      "the input, not a pruned picture, drawn with canvas: flame graph or icicle, click\n"
+	      "to zoom, hover for counts and shares, regex search whose Matched share is exact\n"
+	      "over every frame (n/N: next/previous match), left-heavy order, a sandwich view of\n"
+	      "one function (callers above, callees below), a functions table (self, total),\n"
+	      "undoable transforms (focus, merge, drop, collapse recursion), light and dark\n"
+	      "themes; all state in the URL. Two-column input (flamekit diff) is coloured red\n"
+	      "(grew) and blue (shrank). Scripts drive it through window.flamekit (docs/html.md).\n"
+	      "`flamekit svg -o FILE.html` writes the same page.\n\n"
+	      "Options: those of `flamekit svg` (see flamekit svg --help) that a page can honour:\n"
+	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"
+	      "  --title, --subtitle, --countname, --nametype, --fonttype, --fontsize, --height,\n"
+	      "  --colors, --bgcolors, --hash, --random[=SEED], --cp, --cp-file: as for svg (the\n"
+	      "                      same names get the same colours as in the SVG)\n"
+	      "  --reverse, --focus NAME, --range START-END, --inverted (start as an icicle),\n"
+	      "  --factor N, --negate, --truncate left|right\n"
+	      "  (--flamechart is refused: the page draws merged stacks)\n\n", out);
+	cli_input_help(out);
+	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
+	      "3 output written but some input was malformed and skipped.\n", out);
+}
+
+static int html_run(int argc, char **argv) { return cli_svg_run(argc, argv, true); }
+
+const struct fk_cmd fk_cmd_html = {
+	.name = "html",
+	.summary = "write one offline HTML page with every stack (canvas viewer, sandwich, table)",
+	.run = html_run,
+	.help = html_help,
+};

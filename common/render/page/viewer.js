@@ -1,0 +1,911 @@
+// viewer.js - the canvas flame graph viewer of `flamekit html` pages and of the heat
+// map's range graphs: decodes the page data (docs/html.md), draws with canvas, and offers
+// zoom, exact search, sandwich, functions table, transforms; window.flamekit drives it.
+(function () {
+'use strict';
+var doc = document;
+
+/* ---------------------------------------------------------------- trees
+ * A tree is a set of typed arrays in preorder (children by name): name (index into
+ * names), depth, end (one past the last node of the subtree), self0/self1 (own counts
+ * per column) and tot (inclusive count of the drawn column). Node 0 is the root. */
+function finishTree(t) {
+  var n = t.n, tot = new Float64Array(n), end = t.end, depth = t.depth, self = t.cols > 1 ? t.self1 : t.self0;
+  var st = new Int32Array(maxDepth(t) + 2), sp = 0, c, i;
+  // totals: a node's total goes to its parent when the node closes (negative counts
+  // count as zero: a child is never wider than its parent)
+  for (i = 0; i < n; i++) tot[i] = self[i] > 0 ? self[i] : 0;
+  for (i = 0; i < n; i++) {
+    var d = depth[i];
+    while (sp > d) { c = st[--sp]; end[c] = i; if (sp) tot[st[sp - 1]] += tot[c]; }
+    st[sp++] = i;
+  }
+  while (sp) { c = st[--sp]; end[c] = n; if (sp) tot[st[sp - 1]] += tot[c]; }
+  t.tot = tot;
+  if (t.cols > 1) {
+    var tot0 = new Float64Array(n), s0 = t.self0;
+    for (i = 0; i < n; i++) tot0[i] = s0[i] > 0 ? s0[i] : 0;
+    sp = 0;
+    for (i = 0; i < n; i++) {
+      while (sp > depth[i]) { c = st[--sp]; if (sp) tot0[st[sp - 1]] += tot0[c]; }
+      st[sp++] = i;
+    }
+    while (sp) { c = st[--sp]; if (sp) tot0[st[sp - 1]] += tot0[c]; }
+    t.tot0 = tot0;
+  }
+  return t;
+}
+function maxDepth(t) {
+  var m = 0, d = t.depth;
+  for (var i = 0; i < t.n; i++) if (d[i] > m) m = d[i];
+  return m;
+}
+
+/* Builds a tree from stacks (root-first name ids and a count per column). */
+function Builder(nnames, cols) {
+  this.nn = nnames; this.cols = cols;
+  this.name = [0]; this.parent = [-1]; this.s0 = [0]; this.s1 = [0];
+  this.kids = new Map();
+}
+Builder.prototype.child = function (p, nm) {
+  var key = p * this.nn + nm, c = this.kids.get(key);
+  if (c === undefined) {
+    c = this.name.length;
+    this.name.push(nm); this.parent.push(p); this.s0.push(0); this.s1.push(0);
+    this.kids.set(key, c);
+  }
+  return c;
+};
+Builder.prototype.add = function (path, len, v0, v1) {
+  var p = 0;
+  for (var k = 0; k < len; k++) p = this.child(p, path[k]);
+  this.s0[p] += v0; this.s1[p] += v1;
+  return p;
+};
+Builder.prototype.finish = function (names) {
+  var m = this.name.length, first = new Int32Array(m).fill(-1), next = new Int32Array(m).fill(-1);
+  var order = new Array(m - 1);
+  for (var i = 1; i < m; i++) order[i - 1] = i;
+  var nm = this.name;
+  // children in name order (descending here, pushed to the front of each list)
+  order.sort(function (a, b) { var x = names[nm[a]], y = names[nm[b]]; return x < y ? 1 : x > y ? -1 : 0; });
+  for (var k = 0; k < order.length; k++) { var c = order[k], p = this.parent[c]; next[c] = first[p]; first[p] = c; }
+  var t = { n: m, cols: this.cols, name: new Int32Array(m), depth: new Int32Array(m), end: new Int32Array(m),
+    self0: new Float64Array(m), self1: this.cols > 1 ? new Float64Array(m) : null };
+  var st = [0], dep = [0], o = 0;
+  while (st.length) {
+    var v = st.pop(), d = dep.pop();
+    t.name[o] = nm[v]; t.depth[o] = d; t.self0[o] = this.s0[v];
+    if (t.self1) t.self1[o] = this.s1[v];
+    o++;
+    // push children in reverse so the first (smallest name) comes out first
+    var ch = [];
+    for (var x = first[v]; x >= 0; x = next[x]) ch.push(x);
+    for (var j = ch.length - 1; j >= 0; j--) { st.push(ch[j]); dep.push(d + 1); }
+  }
+  return finishTree(t);
+};
+
+/* Every stack of a tree: fn(path, len, self0, self1), path = root-first name ids. */
+function eachStack(t, fn) {
+  var path = new Int32Array(maxDepth(t) + 1);
+  for (var i = 1; i < t.n; i++) {
+    var d = t.depth[i];
+    path[d - 1] = t.name[i];
+    var a = t.self0[i], b = t.self1 ? t.self1[i] : 0;
+    if (a !== 0 || b !== 0) fn(path, d, a, b);
+  }
+  if (t.self0[0] !== 0 || (t.self1 && t.self1[0] !== 0)) fn(path, 0, t.self0[0], t.self1 ? t.self1[0] : 0);
+}
+
+/* ---------------------------------------------------------------- page data */
+function varintReader(u8, pos, end) {
+  return {
+    p: pos, e: end,
+    uv: function () {
+      var v = 0, mul = 1, b;
+      do {
+        b = u8[this.p++];
+        v += (b & 127) * mul;
+        mul *= 128;
+      } while (b & 128);
+      return v;
+    }
+  };
+}
+
+function decode(meta, u8) {
+  var S = meta.streams, off = 0, at = {};
+  ['names', 'colors', 'pops', 'name', 'raw', 'self0', 'self1'].forEach(function (k) { at[k] = off; off += S[k]; });
+  var td = new TextDecoder('utf-8'), names = new Array(meta.names), r = varintReader(u8, at.names);
+  for (var i = 0; i < meta.names; i++) {
+    var len = r.uv();
+    names[i] = td.decode(u8.subarray(r.p, r.p + len));
+    r.p += len;
+  }
+  var colors = new Array(meta.names), hex = '0123456789abcdef';
+  for (i = 0; i < meta.names; i++) {
+    var q = at.colors + 3 * i, s = '#';
+    for (var j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
+    colors[i] = s;
+  }
+  var n = meta.nodes, cols = meta.cols;
+  var t = { n: n, cols: cols, name: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
+    self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null };
+  var p = at.pops, q = at.name, raw = varintReader(u8, at.raw);
+  var alpha = new Array(meta.names), nextName = 1, stack = new Int32Array(1024), depth = 0;
+  var name = t.name, dep = t.depth, b, v, mul;
+  stack[0] = 0;
+  for (i = 1; i < n; i++) {
+    v = u8[p++];
+    if (v >= 128) { v &= 127; mul = 128; do { b = u8[p++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+    depth = depth + 1 - v;
+    var code = u8[q++];
+    if (code >= 128) { code &= 127; mul = 128; do { b = u8[q++]; code += (b & 127) * mul; mul *= 128; } while (b & 128); }
+    var id, pname = name[stack[depth - 1]], al = alpha[pname];
+    if (code >= 2) id = al[code - 2];
+    else {
+      id = code === 0 ? nextName++ : raw.uv();
+      if (!al) al = alpha[pname] = [];
+      al.push(id);
+    }
+    name[i] = id;
+    dep[i] = depth;
+    if (depth + 1 >= stack.length) { var ns = new Int32Array(stack.length * 2); ns.set(stack); stack = ns; }
+    stack[depth] = i;
+  }
+  var fl = meta.floats;
+  function count(v) { return v % 2 === 0 ? v / 2 : fl[(v - 1) / 2]; }
+  [['self0', t.self0], ['self1', t.self1]].forEach(function (x) {
+    if (!x[1] || !S[x[0]]) return;
+    var rr = varintReader(u8, at[x[0]]), last = 0, endp = at[x[0]] + S[x[0]];
+    while (rr.p < endp) { last += rr.uv(); x[1][last] = count(rr.uv()); }
+  });
+  return { tree: finishTree(t), names: names, colors: colors };
+}
+
+function base64Bytes(s) {
+  s = s.replace(/\s+/g, '');
+  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(s);
+  var bin = atob(s), u8 = new Uint8Array(bin.length);
+  for (var i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+  return u8;
+}
+
+function inflate(u8) {
+  var ds = new DecompressionStream('deflate');
+  return new Response(new Blob([u8]).stream().pipeThrough(ds)).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+}
+
+/* ---------------------------------------------------------------- formatting */
+function fmtCount(v, fac) {
+  v *= fac || 1;
+  var s = Math.abs(v - Math.round(v)) < 1e-9 * Math.max(1, Math.abs(v)) ? String(Math.round(v)) : String(Math.round(v * 1000) / 1000);
+  var m = /^(-?)(\d+)(.*)$/.exec(s);
+  return m ? m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',') + m[3] : s;
+}
+function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + '%' : '0%'; }
+function el(tag, cls, text) {
+  var e = doc.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/* ---------------------------------------------------------------- the viewer
+ * opts: { names, colors, tree, meta, hash (keep state in location.hash) } */
+function Viewer(root, opts) {
+  var V = this;
+  V.root = root;
+  V.meta = opts.meta || {};
+  V.names = opts.names.slice();
+  V.colors = opts.colors.slice();
+  V.base = opts.tree;             // the tree as read
+  V.tree = opts.tree;             // after the transforms
+  V.useHash = !!opts.hash;
+  V.state = { view: 'flame', icicle: !!V.meta.inverted, left: false, zoom: [], search: '', ic: false,
+    sandwich: '', transforms: [], dark: false, sort: 'self' };
+  V.nameIndex = null;
+  V.build();
+  if (V.useHash) V.readHash();
+  V.applyTransforms();
+  V.render();
+  if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
+  window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.draw(); }, 100); });
+}
+
+Viewer.prototype.build = function () {
+  var V = this, m = V.meta;
+  V.root.textContent = '';
+  V.root.classList.add('fkv');
+  var bar = el('div', 'fkbar');
+  if (m.title) bar.appendChild(el('span', 'fktitle', m.title));
+  function btn(label, title, fn) {
+    var b = el('button', null, label);
+    b.type = 'button';
+    b.title = title;
+    b.addEventListener('click', fn);
+    bar.appendChild(b);
+    return b;
+  }
+  V.bView = { flame: btn('Flame', 'flame graph (g)', function () { V.set({ view: 'flame' }); }),
+    sandwich: btn('Sandwich', 'callers and callees of one function (w)', function () { V.set({ view: 'sandwich' }); }),
+    table: btn('Table', 'functions by self and total (t)', function () { V.set({ view: 'table' }); }) };
+  V.bIcicle = btn('Icicle', 'root at the top (i)', function () { V.set({ icicle: !V.state.icicle }); });
+  V.bLeft = btn('Left-heavy', 'heaviest children first (l)', function () { V.set({ left: !V.state.left }); });
+  V.bReset = btn('Reset zoom', 'Escape', function () { V.set({ zoom: [] }); });
+  V.bTheme = btn('Dark', 'light/dark theme (d)', function () { V.set({ dark: !V.state.dark }); });
+  V.search = el('input');
+  V.search.type = 'search';
+  V.search.placeholder = 'search (regex)';
+  V.search.size = 22;
+  V.search.title = '/ to focus; Enter/n next match, N previous';
+  bar.appendChild(V.search);
+  V.bCase = btn('Aa', 'case sensitive (toggle; c)', function () { V.set({ ic: !V.state.ic }); });
+  btn('\u25c0', 'previous match (N)', function () { V.nextMatch(-1); });
+  btn('\u25b6', 'next match (n)', function () { V.nextMatch(1); });
+  V.matched = el('span', 'fkmatched');
+  bar.appendChild(V.matched);
+  V.root.appendChild(bar);
+  if (m.subtitle) V.root.appendChild(el('div', 'fksub', m.subtitle));
+  V.tbar = el('div', 'fktr');
+  V.root.appendChild(V.tbar);
+  V.sel = el('div', 'fksel');
+  V.root.appendChild(V.sel);
+  V.main = el('div', 'fkmain');
+  V.root.appendChild(V.main);
+  V.details = el('div', 'fkdetails', '\u00a0');
+  V.root.appendChild(V.details);
+  V.tip = el('div', 'fktip');
+  V.tip.hidden = true;
+  V.root.appendChild(V.tip);
+  var st;
+  V.search.addEventListener('input', function () {
+    clearTimeout(st);
+    st = setTimeout(function () { V.set({ search: V.search.value }); }, 120);
+  });
+  V.search.addEventListener('keydown', function (e) {
+    if (e.key === 'Enter') { e.preventDefault(); clearTimeout(st); V.set({ search: V.search.value }); V.nextMatch(e.shiftKey ? -1 : 1); }
+    if (e.key === 'Escape') V.search.blur();
+  });
+  doc.addEventListener('keydown', function (e) { V.key(e); });
+};
+
+Viewer.prototype.key = function (e) {
+  var V = this, t = e.target;
+  if (e.ctrlKey && (e.key === 'f' || e.key === 'F')) { e.preventDefault(); V.search.focus(); V.search.select(); return; }
+  if (e.ctrlKey && e.key === 'z') { e.preventDefault(); V.undo(); return; }
+  if (e.ctrlKey || e.metaKey || e.altKey || (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA'))) return;
+  var sel = V.selected;
+  switch (e.key) {
+  case '/': e.preventDefault(); V.search.focus(); V.search.select(); break;
+  case 'Escape': V.set({ zoom: [] }); break;
+  case 'n': V.nextMatch(1); break;
+  case 'N': V.nextMatch(-1); break;
+  case 'i': V.set({ icicle: !V.state.icicle }); break;
+  case 'l': V.set({ left: !V.state.left }); break;
+  case 'd': V.set({ dark: !V.state.dark }); break;
+  case 'c': V.set({ ic: !V.state.ic }); break;
+  case 'g': V.set({ view: 'flame' }); break;
+  case 't': V.set({ view: 'table' }); break;
+  case 'w': V.set({ view: 'sandwich' }); break;
+  case 'u': V.undo(); break;
+  case 's': if (sel) V.sandwich(sel.name); break;
+  case 'f': if (sel && sel.path.length) V.transform('focus', sel.path.join(';')); break;
+  case 'F': if (sel) V.transform('focusfn', sel.name); break;
+  case 'm': if (sel) V.transform('merge', sel.name); break;
+  case 'x': if (sel) V.transform('drop', sel.name); break;
+  case 'r': if (sel) V.transform('rec', sel.name); break;
+  default: return;
+  }
+  e.preventDefault();
+};
+
+Viewer.prototype.set = function (ch) {
+  var V = this, retransform = false;
+  for (var k in ch) {
+    if (k === 'transforms') retransform = true;
+    V.state[k] = ch[k];
+  }
+  if (retransform) V.applyTransforms();
+  V.render();
+  V.writeHash();
+};
+
+/* ---- state in the URL: #v=flame&z=a;b&s=re&ic=1&l=1&i=1&w=name&t=[...]&th=dark */
+Viewer.prototype.writeHash = function () {
+  var V = this, s = V.state, p = new URLSearchParams();
+  if (!V.useHash) return;
+  if (s.view !== 'flame') p.set('v', s.view);
+  if (s.zoom.length) p.set('z', JSON.stringify(s.zoom));
+  if (s.search) p.set('s', s.search);
+  if (s.ic) p.set('c', '1');
+  if (s.left) p.set('l', '1');
+  if (s.icicle !== !!V.meta.inverted) p.set('i', s.icicle ? '1' : '0');
+  if (s.sandwich) p.set('w', s.sandwich);
+  if (s.transforms.length) p.set('t', JSON.stringify(s.transforms));
+  if (s.dark) p.set('th', 'dark');
+  var h = '#' + p.toString();
+  V.lastHash = h;
+  if (location.hash !== h && !(h === '#' && !location.hash)) history.replaceState(null, '', h === '#' ? location.pathname + location.search : h);
+};
+Viewer.prototype.readHash = function () {
+  var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
+  function json(k, d) { try { var v = JSON.parse(p.get(k)); return Array.isArray(v) ? v : d; } catch (e) { return d; } }
+  s.view = ({ flame: 1, sandwich: 1, table: 1 })[p.get('v')] ? p.get('v') : 'flame';
+  s.zoom = p.has('z') ? json('z', []).map(String) : [];
+  s.search = p.get('s') || '';
+  s.ic = p.get('c') === '1';
+  s.left = p.get('l') === '1';
+  s.icicle = p.has('i') ? p.get('i') === '1' : !!V.meta.inverted;
+  s.sandwich = p.get('w') || '';
+  s.transforms = p.has('t') ? json('t', []).filter(function (x) { return Array.isArray(x) && typeof x[0] === 'string'; })
+    .map(function (x) { return [x[0], String(x[1] === undefined ? '' : x[1])]; }) : [];
+  s.dark = p.get('th') === 'dark';
+  V.lastHash = location.hash;
+};
+
+/* ---------------------------------------------------------------- transforms
+ * Each is [op, arg], applied in order to every stack (root-first names):
+ *   focus    arg "a;b;c": only stacks starting a;b;c, rooted at c
+ *   focusfn  only stacks through the function, cut before its first frame
+ *   merge    the function's frames removed (its self time goes to its callers)
+ *   drop     stacks through the function removed
+ *   rec      recursion collapsed: frames of the function below its first one removed
+ *            (arg "" : of every function)
+ *   lib      consecutive frames whose name contains arg become one frame named arg */
+var TRANSFORMS = { focus: 'Focus on', focusfn: 'Focus on function', merge: 'Merge', drop: 'Drop',
+  rec: 'Collapse recursion of', lib: 'Collapse library' };
+
+Viewer.prototype.nameId = function (s, add) {
+  var V = this;
+  if (!V.nameIndex) {
+    V.nameIndex = new Map();
+    for (var i = V.names.length - 1; i >= 0; i--) V.nameIndex.set(V.names[i], i);
+  }
+  var id = V.nameIndex.get(s);
+  if (id === undefined && add) {
+    id = V.names.length;
+    V.names.push(s);
+    V.colors.push('#c8c8c8');
+    V.nameIndex.set(s, id);
+  }
+  return id === undefined ? -1 : id;
+};
+
+Viewer.prototype.applyTransforms = function () {
+  var V = this, list = V.state.transforms;
+  V.selected = null;
+  if (!list.length) { V.tree = V.base; V.tableCache = null; return; }
+  var ops = list.map(function (x) {
+    var op = x[0], a = x[1];
+    if (op === 'focus') return { op: op, path: a.split(';').map(function (s) { return V.nameId(s); }) };
+    if (op === 'rec' && a === '') return { op: op, all: true };
+    return { op: op, id: V.nameId(a, op === 'lib'), text: a };
+  });
+  var nn0 = V.names.length, isLib = null;
+  ops.forEach(function (o) {
+    if (o.op !== 'lib') return;
+    o.match = new Uint8Array(nn0);
+    for (var i = 0; i < nn0; i++) o.match[i] = o.text !== '' && V.names[i].indexOf(o.text) >= 0 ? 1 : 0;
+  });
+  var b = new Builder(Math.max(V.names.length, 1), V.base.cols), buf = [], seen = new Int32Array(V.names.length);
+  var gen = 0;
+  eachStack(V.base, function (path, len, v0, v1) {
+    var p = Array.prototype.slice.call(path, 0, len);
+    for (var k = 0; k < ops.length && p; k++) p = apply1(ops[k], p);
+    if (p) b.add(p, p.length, v0, v1);
+  });
+  function apply1(o, p) {
+    var i, q;
+    switch (o.op) {
+    case 'focus':
+      if (p.length < o.path.length) return null;
+      for (i = 0; i < o.path.length; i++) if (p[i] !== o.path[i]) return null;
+      return p.slice(o.path.length - 1);
+    case 'focusfn':
+      i = p.indexOf(o.id);
+      return i < 0 ? null : p.slice(i);
+    case 'merge':
+      return p.indexOf(o.id) < 0 ? p : p.filter(function (x) { return x !== o.id; });
+    case 'drop':
+      return p.indexOf(o.id) < 0 ? p : null;
+    case 'rec':
+      if (!o.all) {
+        i = p.indexOf(o.id);
+        if (i < 0) return p;
+        q = p.slice(0, i + 1);
+        for (i++; i < p.length; i++) if (p[i] !== o.id) q.push(p[i]);
+        return q;
+      }
+      gen++;
+      q = [];
+      for (i = 0; i < p.length; i++) {
+        if (p[i] < seen.length) {
+          if (seen[p[i]] === gen) continue;
+          seen[p[i]] = gen;
+        }
+        q.push(p[i]);
+      }
+      return q;
+    case 'lib':
+      q = [];
+      for (i = 0; i < p.length; i++) {
+        var m = p[i] < o.match.length && o.match[p[i]];
+        if (m) { if (q.length && q[q.length - 1] === o.id) continue; q.push(o.id); } else q.push(p[i]);
+      }
+      return q;
+    }
+    return p;
+  }
+  void buf; void isLib;
+  V.tree = b.finish(V.names);
+  V.tableCache = null;
+};
+
+Viewer.prototype.transform = function (op, arg) {
+  if (!TRANSFORMS[op]) throw new Error('unknown transform ' + op);
+  this.set({ transforms: this.state.transforms.concat([[op, String(arg)]]), zoom: [] });
+};
+Viewer.prototype.undo = function (k) {
+  var t = this.state.transforms.slice();
+  if (!t.length) return;
+  if (k === undefined) t.pop(); else t.splice(k, 1);
+  this.set({ transforms: t, zoom: [] });
+};
+
+/* ---------------------------------------------------------------- search */
+Viewer.prototype.regex = function () {
+  var s = this.state;
+  if (!s.search) return null;
+  try { return new RegExp(s.search, s.ic ? 'i' : ''); } catch (e) { return false; }
+};
+/* Exact share of the tree under the matching frames (a match's subtree counted once). */
+Viewer.prototype.searchTree = function (t, re) {
+  var V = this, names = V.names, hit = new Uint8Array(names.length), any = false;
+  for (var k = 0; k < names.length; k++) if (re.test(names[k])) { hit[k] = 1; any = true; }
+  var sum = 0, matches = [], name = t.name, end = t.end, tot = t.tot, i = 1, n = t.n;
+  if (any) {
+    while (i < n) {
+      if (hit[name[i]]) { sum += tot[i]; matches.push(i); i = end[i]; } else i++;
+    }
+  }
+  return { hit: hit, sum: sum, total: tot[0], matches: matches };
+};
+
+Viewer.prototype.nextMatch = function (dir) {
+  var V = this, m = V.match;
+  if (!m || !m.matches.length) return;
+  var cur = V.zoomNode(), k;
+  if (dir > 0) { for (k = 0; k < m.matches.length && m.matches[k] <= cur; k++); if (k === m.matches.length) k = 0; }
+  else { for (k = m.matches.length - 1; k >= 0 && m.matches[k] >= cur; k--); if (k < 0) k = m.matches.length - 1; }
+  V.set({ zoom: V.pathOf(m.matches[k]), view: 'flame' });
+};
+
+/* ---------------------------------------------------------------- paths */
+Viewer.prototype.pathOf = function (node) {
+  var t = this.tree, path = [], d = t.depth[node];
+  for (var i = node; i > 0 && d > 0; i--) if (t.depth[i] === d) { path.push(this.names[t.name[i]]); d--; }
+  return path.reverse();
+};
+Viewer.prototype.findPath = function (path) {
+  var t = this.tree, v = 0;
+  for (var k = 0; k < path.length; k++) {
+    var id = this.nameId(path[k]), c = v + 1, found = -1;
+    while (c < t.end[v]) { if (t.name[c] === id) { found = c; break; } c = t.end[c]; }
+    if (found < 0) return -1;
+    v = found;
+  }
+  return v;
+};
+Viewer.prototype.zoomNode = function () {
+  var z = this.findPath(this.state.zoom);
+  return z < 0 ? 0 : z;
+};
+
+/* ---------------------------------------------------------------- drawing */
+Viewer.prototype.render = function () {
+  var V = this, s = V.state;
+  doc.documentElement.classList.toggle('fkdark', s.dark);
+  V.root.classList.toggle('fkdark', s.dark);
+  for (var k in V.bView) V.bView[k].classList.toggle('on', s.view === k);
+  V.bIcicle.classList.toggle('on', s.icicle);
+  V.bLeft.classList.toggle('on', s.left);
+  V.bTheme.classList.toggle('on', s.dark);
+  V.bCase.classList.toggle('on', !s.ic);
+  if (V.search.value !== s.search && doc.activeElement !== V.search) V.search.value = s.search;
+  var re = V.regex(), t0 = performance.now();
+  V.match = re ? V.searchTree(V.tree, re) : null;
+  V.searchMs = re ? performance.now() - t0 : 0;
+  V.matched.classList.toggle('bad', re === false);
+  V.matched.textContent = re === false ? 'bad regex' : V.match ? 'Matched: ' + pct(V.match.sum, V.match.total) +
+    ' (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.matches.length + ' frames)' : '';
+  V.renderTransforms();
+  V.main.textContent = '';
+  V.canvases = [];
+  if (s.view === 'table') V.renderTable();
+  else if (s.view === 'sandwich') V.renderSandwich();
+  else V.renderFlame();
+};
+
+Viewer.prototype.renderTransforms = function () {
+  var V = this, list = V.state.transforms;
+  V.tbar.textContent = '';
+  if (!list.length) return;
+  V.tbar.appendChild(el('span', 'fklabel', 'Transforms:'));
+  list.forEach(function (x, k) {
+    var chip = el('span', 'fkchip', (TRANSFORMS[x[0]] || x[0]) + ' ' + (x[1] === '' ? '(all)' : x[1]) + ' ');
+    var b = el('button', null, '\u00d7');
+    b.type = 'button';
+    b.title = 'undo this transform';
+    b.addEventListener('click', function () { V.undo(k); });
+    chip.appendChild(b);
+    V.tbar.appendChild(chip);
+  });
+};
+
+Viewer.prototype.newCanvas = function (cls) {
+  var c = el('canvas', cls);
+  this.main.appendChild(c);
+  return c;
+};
+
+Viewer.prototype.renderFlame = function () {
+  var V = this, t = V.tree;
+  var wrap = el('div', 'fkflame');
+  V.main.appendChild(wrap);
+  var c = el('canvas');
+  wrap.appendChild(c);
+  var z = V.zoomNode();
+  V.graphs = [{ canvas: c, tree: t, zoom: z, icicle: V.state.icicle, kind: 'flame' }];
+  V.attach(V.graphs[0]);
+  V.draw();
+  V.bReset.disabled = z === 0;
+};
+
+Viewer.prototype.draw = function () {
+  var V = this, t1 = performance.now();
+  (V.graphs || []).forEach(function (g) { if (g.canvas.isConnected) V.drawGraph(g); });
+  V.lastDrawMs = performance.now() - t1;
+};
+
+/* Children of v in drawing order: by name (the tree's order) or heaviest first. */
+Viewer.prototype.children = function (t, v) {
+  var ch = [], end = t.end;
+  for (var c = v + 1; c < end[v]; c = end[c]) ch.push(c);
+  if (this.state.left && ch.length > 1) {
+    var tot = t.tot;
+    ch.sort(function (a, b) { return tot[b] - tot[a] || a - b; });
+  }
+  return ch;
+};
+
+Viewer.prototype.frameColor = function (t, i, maxd) {
+  var V = this;
+  if (V.match && V.match.hit[t.name[i]]) return 'rgb(230,0,230)';
+  if (t.cols > 1 && t.tot0) {
+    var d = (t.self1[i] > 0 ? t.self1[i] : 0) - (t.self0[i] > 0 ? t.self0[i] : 0);
+    if (V.meta.negate) d = -d;
+    var r = 255, g = 255, b = 255;
+    if (d > 0) g = b = Math.max(0, Math.floor(210 * (maxd - d) / maxd));
+    else if (d < 0) r = g = Math.max(0, Math.floor(210 * (maxd + d) / maxd));
+    return 'rgb(' + r + ',' + g + ',' + b + ')';
+  }
+  return i === 0 ? V.colors[0] : V.colors[t.name[i]];
+};
+
+Viewer.prototype.drawGraph = function (g) {
+  var V = this, t = g.tree, c = g.canvas, meta = V.meta;
+  var dpr = window.devicePixelRatio || 1, W = Math.max(200, c.parentNode.clientWidth || 800);
+  var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
+  var z = g.zoom, zt = t.tot[z], anc = [];
+  // ancestors of the zoomed frame: drawn full width, faded
+  if (z > 0) { var d0 = t.depth[z]; for (var i = z - 1; i >= 0 && d0 > 0; i--) if (t.depth[i] === d0 - 1) { anc.push(i); d0--; } }
+  anc.reverse();
+  var maxd = 0, maxdelta = 1;
+  if (t.cols > 1) for (i = 0; i < t.n; i++) { var dd = Math.abs((t.self1[i] > 0 ? t.self1[i] : 0) - (t.self0[i] > 0 ? t.self0[i] : 0)); if (dd > maxdelta) maxdelta = dd; }
+  // visible frames: x in pixels, skipping subtrees narrower than a third of a pixel
+  var xs = [], ws = [], ns = [], scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
+  for (i = 0; i < anc.length; i++) { xs.push(PAD); ws.push(W - 2 * PAD); ns.push(anc[i]); }
+  var st = [z], sx = [PAD];
+  while (st.length && zt > 0) {
+    var v = st.pop(), x = sx.pop(), w = t.tot[v] * scale;
+    xs.push(x); ws.push(w); ns.push(v);
+    if (t.depth[v] > maxd) maxd = t.depth[v];
+    var ch = V.children(t, v), cx = x, add = [];
+    for (var k = 0; k < ch.length; k++) {
+      var cw = t.tot[ch[k]] * scale;
+      if (cw >= minw) add.push(ch[k], cx);
+      cx += cw;
+    }
+    for (k = add.length - 2; k >= 0; k -= 2) { st.push(add[k]); sx.push(add[k + 1]); }
+  }
+  var rows = maxd + 1, H = rows * FH + 2 * PAD;
+  c.width = Math.round(W * dpr);
+  c.height = Math.round(H * dpr);
+  c.style.width = W + 'px';
+  c.style.height = H + 'px';
+  var cx2 = c.getContext('2d');
+  cx2.setTransform(dpr, 0, 0, dpr, 0, 0);
+  var cs = getComputedStyle(V.root);
+  cx2.fillStyle = cs.getPropertyValue('--fk-bg') || '#fff';
+  cx2.fillRect(0, 0, W, H);
+  cx2.font = FS + 'px ' + (meta.font || 'Verdana') + ', sans-serif';
+  cx2.textBaseline = 'middle';
+  var cw1 = cx2.measureText('mmmmmmmmmm').width / 10 || FS * 0.6;
+  var txt = cs.getPropertyValue('--fk-frame-text') || '#000';
+  for (i = 0; i < ns.length; i++) {
+    var n = ns[i], dep = t.depth[n];
+    var y = g.icicle ? PAD + dep * FH : H - PAD - (dep + 1) * FH;
+    cx2.globalAlpha = i < anc.length ? 0.55 : 1;
+    cx2.fillStyle = V.frameColor(t, n, maxdelta);
+    cx2.fillRect(xs[i], y, Math.max(ws[i] - 0.5, 0.5), FH - 1);
+    if (ws[i] > 3 * cw1 + 6) {
+      var label = n === 0 ? 'all' : V.names[t.name[n]], fit = Math.floor((ws[i] - 6) / cw1);
+      if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
+      cx2.fillStyle = txt;
+      cx2.fillText(label, xs[i] + 3, y + FH / 2);
+    }
+  }
+  cx2.globalAlpha = 1;
+  g.hit = { xs: xs, ws: ws, ns: ns, H: H, FH: FH, PAD: PAD, icicle: g.icicle };
+};
+
+Viewer.prototype.nodeAt = function (g, x, y) {
+  var h = g.hit;
+  if (!h) return -1;
+  var t = g.tree, dep = h.icicle ? Math.floor((y - h.PAD) / h.FH) : Math.floor((h.H - h.PAD - y) / h.FH);
+  for (var i = h.ns.length - 1; i >= 0; i--)
+    if (t.depth[h.ns[i]] === dep && x >= h.xs[i] && x < h.xs[i] + h.ws[i]) return h.ns[i];
+  return -1;
+};
+
+Viewer.prototype.describe = function (g, n) {
+  var V = this, t = g.tree, m = V.meta, cn = m.countname || 'samples', f = m.factor;
+  var name = n === 0 ? 'all' : V.names[t.name[n]], zt = t.tot[g.zoom];
+  var self = t.cols > 1 ? t.self1[n] : t.self0[n];
+  var s = name + ' (' + fmtCount(t.tot[n], f) + ' ' + cn + ', ' + pct(t.tot[n], t.tot[0]) + ' of all';
+  if (g.zoom > 0) s += ', ' + pct(t.tot[n], zt) + ' of the zoomed frame';
+  s += '; self ' + fmtCount(self, f) + ')';
+  if (t.cols > 1) s += ' before ' + fmtCount(t.tot0[n], f) + ', delta ' + fmtCount(t.tot[n] - t.tot0[n], f);
+  return s;
+};
+
+Viewer.prototype.attach = function (g) {
+  var V = this, c = g.canvas;
+  c.addEventListener('mousemove', function (e) {
+    var r = c.getBoundingClientRect(), n = V.nodeAt(g, e.clientX - r.left, e.clientY - r.top);
+    if (n < 0) { V.tip.hidden = true; c.style.cursor = ''; return; }
+    var s = V.describe(g, n);
+    V.details.textContent = s;
+    V.tip.textContent = s;
+    V.tip.hidden = false;
+    V.tip.style.left = Math.min(e.clientX + 12, window.innerWidth - 320) + 'px';
+    V.tip.style.top = (e.clientY + 14) + 'px';
+    c.style.cursor = 'pointer';
+  });
+  c.addEventListener('mouseleave', function () { V.tip.hidden = true; });
+  c.addEventListener('click', function (e) {
+    var r = c.getBoundingClientRect(), n = V.nodeAt(g, e.clientX - r.left, e.clientY - r.top);
+    if (n < 0) return;
+    if (g.kind === 'flame') {
+      V.select(g, n);
+      V.set({ zoom: V.pathOf(n) });
+    } else if (n > 0) {
+      V.sandwich(V.names[g.tree.name[n]]);
+    }
+  });
+};
+
+/* The frame the transform buttons and keys act on (the last one clicked). */
+Viewer.prototype.select = function (g, n) {
+  var V = this, name = n === 0 ? '' : V.names[g.tree.name[n]];
+  V.selected = n === 0 ? null : { name: name, path: V.pathOf(n) };
+  V.renderSelection();
+};
+Viewer.prototype.renderSelection = function () {
+  var V = this, s = V.selected;
+  V.sel.textContent = '';
+  if (!s) return;
+  V.sel.appendChild(el('span', 'fkselname', s.name));
+  [['Sandwich', function () { V.sandwich(s.name); }, 's'],
+    ['Focus', function () { V.transform('focus', s.path.join(';')); }, 'f'],
+    ['Focus function', function () { V.transform('focusfn', s.name); }, 'F'],
+    ['Merge', function () { V.transform('merge', s.name); }, 'm'],
+    ['Drop', function () { V.transform('drop', s.name); }, 'x'],
+    ['Collapse recursion', function () { V.transform('rec', s.name); }, 'r']].forEach(function (a) {
+    var b = el('button', null, a[0]);
+    b.type = 'button';
+    b.title = a[2];
+    b.addEventListener('click', a[1]);
+    V.sel.appendChild(b);
+  });
+};
+
+/* ---------------------------------------------------------------- functions table */
+Viewer.prototype.functions = function () {
+  var V = this, t = V.tree;
+  if (V.tableCache && V.tableCache.tree === t) return V.tableCache.rows;
+  var nn = V.names.length, self = new Float64Array(nn), total = new Float64Array(nn), active = new Int32Array(nn);
+  var s1 = t.cols > 1 ? t.self1 : t.self0, st = [], name = t.name, end = t.end, tot = t.tot;
+  for (var i = 1; i < t.n; i++) {
+    while (st.length && end[st[st.length - 1]] <= i) active[name[st.pop()]]--;
+    var k = name[i];
+    self[k] += s1[i] > 0 ? s1[i] : 0;
+    // recursion counted once: only the outermost frame of a function adds its total
+    if (!active[k]) total[k] += tot[i];
+    active[k]++;
+    st.push(i);
+  }
+  var rows = [];
+  for (k = 0; k < nn; k++) if (total[k] > 0 || self[k] > 0) rows.push({ name: V.names[k], self: self[k], total: total[k] });
+  V.tableCache = { tree: t, rows: rows };
+  return rows;
+};
+Viewer.prototype.top = function (n, key) {
+  key = key || this.state.sort;
+  var rows = this.functions().slice(), re = this.regex();
+  if (re) rows = rows.filter(function (r) { return re.test(r.name); });
+  rows.sort(function (a, b) { return b[key] - a[key] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
+  return rows.slice(0, n === undefined ? rows.length : n);
+};
+Viewer.prototype.renderTable = function () {
+  var V = this, m = V.meta, tot = V.tree.tot[0], rows = V.top(500);
+  var tb = el('table', 'fktable'), hd = el('tr');
+  [['self', 'Self'], ['total', 'Total'], ['name', m.nametype ? m.nametype.replace(/:$/, '') : 'Function']].forEach(function (h) {
+    var th = el('th', h[0] === V.state.sort ? 'on' : null, h[1]);
+    if (h[0] !== 'name') th.addEventListener('click', function () { V.set({ sort: h[0] }); });
+    hd.appendChild(th);
+  });
+  tb.appendChild(hd);
+  rows.forEach(function (r) {
+    var tr = el('tr');
+    tr.appendChild(el('td', 'num', fmtCount(r.self, m.factor) + ' (' + pct(r.self, tot) + ')'));
+    tr.appendChild(el('td', 'num', fmtCount(r.total, m.factor) + ' (' + pct(r.total, tot) + ')'));
+    var td = el('td', 'fn', r.name);
+    td.title = 'open the sandwich of this function';
+    td.addEventListener('click', function () { V.sandwich(r.name); });
+    tr.appendChild(td);
+    tb.appendChild(tr);
+  });
+  V.main.appendChild(el('div', 'fkcount', rows.length + ' functions shown' + (V.state.search ? ' (filtered by the search)' : '')));
+  V.main.appendChild(tb);
+};
+
+/* ---------------------------------------------------------------- sandwich
+ * Callers (above, leaf-first) and callees (below) of one function; recursion counted
+ * once: only the outermost frame of the function on each stack counts. */
+Viewer.prototype.sandwichData = function (fname) {
+  var V = this, t = V.tree, id = V.nameId(fname), nn = V.names.length, cols = t.cols;
+  var callers = new Builder(nn, cols), callees = new Builder(nn, cols), total = 0, self = 0;
+  if (id < 0) return null;
+  var path = new Int32Array(maxDepth(t) + 2), open = -1, tot0 = t.tot0;
+  var s1 = cols > 1 ? t.self1 : t.self0, rev = [];
+  for (var i = 1; i < t.n; i++) {
+    var d = t.depth[i];
+    path[d - 1] = t.name[i];
+    if (open >= 0 && i >= t.end[open]) open = -1;
+    if (open < 0 && t.name[i] === id) {
+      open = i;
+      total += t.tot[i];
+      rev.length = 0;
+      for (var k = d - 1; k >= 0; k--) rev.push(path[k]);
+      // the callers graph: the path leaf-first, weighted by this frame's total
+      callers.add(rev, rev.length, tot0 ? tot0[i] : t.tot[i], cols > 1 ? t.tot[i] : 0);
+    }
+    if (t.name[i] === id) self += s1[i] > 0 ? s1[i] : 0;
+    if (open >= 0) {
+      var od = t.depth[open], v0 = t.self0[i], v1 = cols > 1 ? t.self1[i] : 0;
+      if (v0 !== 0 || v1 !== 0) callees.add(path.subarray(od - 1, d), d - od + 1, v0, v1);
+    }
+  }
+  var a = callers.finish(V.names), b = callees.finish(V.names);
+  function direct(tr) {
+    var out = [], r = tr.n > 1 ? 1 : -1;
+    if (r < 0) return out;
+    for (var c = r + 1; c < tr.end[r]; c = tr.end[c]) out.push({ name: V.names[tr.name[c]], total: tr.tot[c] });
+    out.sort(function (x, y) { return y.total - x.total || (x.name < y.name ? -1 : 1); });
+    return out;
+  }
+  return { name: fname, total: total, self: self, callersTree: a, calleesTree: b, callers: direct(a), callees: direct(b) };
+};
+Viewer.prototype.sandwich = function (name) {
+  this.set({ sandwich: String(name), view: 'sandwich' });
+  var d = this.sandwichData(String(name));
+  return d ? { name: d.name, total: d.total, self: d.self, callers: d.callers, callees: d.callees } : null;
+};
+Viewer.prototype.renderSandwich = function () {
+  var V = this, name = V.state.sandwich;
+  if (!name && V.selected) name = V.selected.name;
+  if (!name) { V.main.appendChild(el('div', 'fkhint', 'Click a frame, a table row or search, then press s (or pick Sandwich) to see its callers and callees.')); return; }
+  var d = V.sandwichData(name), all = V.tree.tot[0], m = V.meta;
+  if (!d || !(d.total > 0)) { V.main.appendChild(el('div', 'fkhint', 'No stack holds ' + name + '.')); return; }
+  V.main.appendChild(el('div', 'fkswtitle', name + ': total ' + fmtCount(d.total, m.factor) + ' (' + pct(d.total, all) +
+    '), self ' + fmtCount(d.self, m.factor) + ' (' + pct(d.self, all) + ')'));
+  V.main.appendChild(el('div', 'fklabel', 'Callers (leaf-first, the function at the bottom)'));
+  var w1 = el('div', 'fkflame'), w2 = el('div', 'fkflame');
+  V.main.appendChild(w1);
+  V.main.appendChild(el('div', 'fklabel', 'Callees'));
+  V.main.appendChild(w2);
+  var c1 = el('canvas'), c2 = el('canvas');
+  w1.appendChild(c1);
+  w2.appendChild(c2);
+  V.graphs = [{ canvas: c1, tree: d.callersTree, zoom: d.callersTree.n > 1 ? 1 : 0, icicle: false, kind: 'callers' },
+    { canvas: c2, tree: d.calleesTree, zoom: d.calleesTree.n > 1 ? 1 : 0, icicle: true, kind: 'callees' }];
+  V.graphs.forEach(function (g) { V.attach(g); });
+  V.draw();
+};
+
+/* Folded text of the current tree (after the transforms), lines sorted: what the
+ * same transforms give on the input's folded text. */
+Viewer.prototype.folded = function () {
+  var V = this, out = [];
+  eachStack(V.tree, function (path, len, a, b) {
+    var s = '';
+    for (var k = 0; k < len; k++) s += (k ? ';' : '') + V.names[path[k]];
+    out.push(s + ' ' + (V.tree.cols > 1 ? a + ' ' + b : a));
+  });
+  return out.sort();
+};
+
+/* ---------------------------------------------------------------- window.flamekit */
+function api(V) {
+  return {
+    viewer: V,
+    get view() {
+      var s = V.state, z = V.zoomNode(), t = V.tree;
+      return { view: s.view, icicle: s.icicle, leftHeavy: s.left, dark: s.dark, zoom: s.zoom.slice(),
+        zoomTotal: t.tot[z], total: t.tot[0], search: s.search, ignoreCase: s.ic, sandwich: s.sandwich,
+        nodes: t.n, transforms: s.transforms.map(function (x) { return x.slice(); }) };
+    },
+    get transforms() { return V.state.transforms.map(function (x) { return x.slice(); }); },
+    search: function (re, ignoreCase) {
+      V.set({ search: re instanceof RegExp ? re.source : String(re || ''), ic: re instanceof RegExp ? re.ignoreCase : !!ignoreCase });
+      return V.match ? V.match.sum / V.match.total : re ? 0 : null;
+    },
+    searchStats: function () { return V.match ? { sum: V.match.sum, total: V.match.total, frames: V.match.matches.length, ms: V.searchMs } : null; },
+    next: function () { V.nextMatch(1); return V.state.zoom.slice(); },
+    previous: function () { V.nextMatch(-1); return V.state.zoom.slice(); },
+    zoom: function (path) {
+      var p = Array.isArray(path) ? path.map(String) : path ? String(path).split(';') : [];
+      if (p.length && V.findPath(p) < 0) return false;
+      V.set({ zoom: p, view: 'flame' });
+      return true;
+    },
+    sandwich: function (name) { return V.sandwich(name); },
+    top: function (n, key) { return V.top(n, key).map(function (r) { return { name: r.name, self: r.self, total: r.total }; }); },
+    transform: function (op, arg) { V.transform(op, arg === undefined ? '' : arg); return this.transforms; },
+    undo: function (k) { V.undo(k); return this.transforms; },
+    setView: function (v) { V.set({ view: v }); },
+    set: function (o) { V.set(o); },
+    folded: function () { return V.folded(); },
+    drawMs: function () { V.draw(); return V.lastDrawMs; }
+  };
+}
+
+/* ---------------------------------------------------------------- entry points */
+var FK = window.flamekit = window.flamekit || {};
+FK.Viewer = Viewer;
+FK.Builder = Builder;
+FK.finishTree = finishTree;
+/* The flamekit html page: read the data, then draw. flamekit.ready resolves when drawn. */
+FK.boot = function () {
+  var meta = JSON.parse(doc.getElementById('fkmeta').textContent);
+  var t0 = performance.now();
+  FK.ready = inflate(base64Bytes(doc.getElementById('fkdata').textContent)).then(function (u8) {
+    var d = decode(meta, u8);
+    var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, tree: d.tree, meta: meta, hash: true });
+    var a = api(V);
+    for (var k in a) Object.defineProperty(FK, k, Object.getOwnPropertyDescriptor(a, k));
+    FK.loadMs = performance.now() - t0;
+    doc.body.setAttribute('data-ready', '1');
+    return FK;
+  });
+  FK.ready.catch(function (e) { doc.getElementById('fkapp').textContent = 'cannot read the page data: ' + e; });
+};
+/* For other pages (the heat map): a viewer in element root over a tree built with
+ * flamekit.Builder or given as arrays; returns the same scripting object. */
+FK.mount = function (root, o) {
+  return api(new Viewer(root, o));
+};
+})();

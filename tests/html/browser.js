@@ -1,0 +1,248 @@
+// browser.js - drives `flamekit html` pages in headless Chromium and checks them against
+// figures this script computes itself from the folded input.
+// usage: node browser.js page PAGE.html INPUT.folded [SHOT.png]
+//        node browser.js same PAGE1.html PAGE2.html   (same data: table, shares, stacks)
+// Prints "ok" and exits 0, or prints what failed and exits 1.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+
+let failures = 0;
+function check(cond, what) {
+  if (!cond) { console.log('FAIL: ' + what); failures++; }
+}
+function near(a, b) { return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)); }
+
+// ---- the reference: folded text read and transformed here, independently of the page
+function readFolded(file) {
+  const stacks = [];
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([\s\S]*) (\S+)$/.exec(line); // names may hold U+2028
+    if (!m) continue;
+    stacks.push({ frames: m[1].split(';'), n: Number(m[2]) });
+  }
+  return stacks;
+}
+const sum = (st) => st.reduce((t, s) => t + s.n, 0);
+function share(stacks, re) {
+  return sum(stacks.filter((s) => s.frames.some((f) => re.test(f)))) / sum(stacks);
+}
+function transform(stacks, op, arg) {
+  const out = [];
+  for (const s of stacks) {
+    let f = s.frames;
+    if (op === 'focus') {
+      const p = arg.split(';');
+      if (f.length < p.length || p.some((x, i) => f[i] !== x)) continue;
+      f = f.slice(p.length - 1);
+    } else if (op === 'focusfn') {
+      const i = f.indexOf(arg);
+      if (i < 0) continue;
+      f = f.slice(i);
+    } else if (op === 'merge') {
+      f = f.filter((x) => x !== arg);
+    } else if (op === 'drop') {
+      if (f.includes(arg)) continue;
+    } else if (op === 'rec') {
+      const i = f.indexOf(arg);
+      if (i >= 0) f = f.slice(0, i + 1).concat(f.slice(i + 1).filter((x) => x !== arg));
+    } else if (op === 'lib') {
+      const g = [];
+      for (const x of f) {
+        if (x.includes(arg)) { if (g[g.length - 1] !== arg) g.push(arg); } else g.push(x);
+      }
+      f = g;
+    }
+    out.push({ frames: f, n: s.n });
+  }
+  return out;
+}
+// folded lines, merged and sorted, as flamekit.folded() gives them
+function folded(stacks) {
+  const m = new Map();
+  for (const s of stacks) { const k = s.frames.join(';'); m.set(k, (m.get(k) || 0) + s.n); }
+  return [...m].map(([k, n]) => k + ' ' + n).sort();
+}
+function sandwich(stacks, fn) {
+  let total = 0, self = 0;
+  const callers = new Map(), callees = new Map();
+  for (const s of stacks) {
+    const i = s.frames.indexOf(fn);
+    if (i < 0) continue;
+    total += s.n;
+    if (s.frames[s.frames.length - 1] === fn) self += s.n;
+    if (i > 0) callers.set(s.frames[i - 1], (callers.get(s.frames[i - 1]) || 0) + s.n);
+    if (i + 1 < s.frames.length) callees.set(s.frames[i + 1], (callees.get(s.frames[i + 1]) || 0) + s.n);
+  }
+  return { total, self, callers, callees };
+}
+
+async function open(ctx, url, errors) {
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push('console: ' + m.text()); });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready]', { timeout: 60000 });
+  return page;
+}
+const view = (page) => page.evaluate(() => flamekit.view);
+
+async function pageChecks(ctx, url, input, errors, shot) {
+  const stacks = readFolded(input), total = sum(stacks);
+  const page = await open(ctx, url, errors);
+  check(await page.evaluate(() => window.pwned) === undefined, 'a frame name ran script');
+  let v = await view(page);
+  check(v.total === total, 'total ' + v.total + ' != ' + total);
+
+  // exact Matched share for several regexes, against the folded text
+  for (const [re, ic] of [['read_line', false], ['^eval$', false], ['APPLY', true], ['libc\\.so`', false],
+    ['^(busy|leaf)$', false], ['nomatch_at_all', false], ['<img', false]]) {
+    const got = await page.evaluate((a) => flamekit.search(a[0], a[1]), [re, ic]);
+    const want = share(stacks, new RegExp(re, ic ? 'i' : ''));
+    check(near(got, want), 'search ' + re + ': ' + got + ' != ' + want);
+  }
+  const shown = await page.evaluate(() => document.querySelector('.fkmatched').textContent);
+  check(/^Matched: 4\.0\d%/.test(shown) || shown.startsWith('Matched: ' + (100 * share(stacks, /<img/)).toFixed(2) + '%'),
+    'Matched text: ' + shown);
+
+  // next/previous match navigation zooms to each match in turn
+  await page.evaluate(() => flamekit.search('^apply$'));
+  const seen = [];
+  for (let k = 0; k < 4; k++) seen.push((await page.evaluate(() => flamekit.next())).join(';'));
+  check(seen[0] !== seen[1] && seen.every((p) => /(^|;)apply$/.test(p)), 'next match: ' + JSON.stringify(seen));
+  const back = (await page.evaluate(() => flamekit.previous())).join(';');
+  check(back === seen[2], 'previous match: ' + back + ' vs ' + seen[2]);
+
+  // zoom: the zoomed frame's total is that of the stacks below its path
+  check(await page.evaluate(() => flamekit.zoom('app-10/10;main;eval')), 'zoom to a path');
+  v = await view(page);
+  const below = sum(stacks.filter((s) => s.frames.slice(0, 3).join(';') === 'app-10/10;main;eval'));
+  check(v.zoomTotal === below, 'zoom total ' + v.zoomTotal + ' != ' + below);
+  check(await page.evaluate(() => flamekit.zoom('no;such;path')) === false, 'zoom to a missing path');
+
+  // a real click on a drawn frame zooms into it
+  await page.evaluate(() => { flamekit.search(''); flamekit.zoom(''); });
+  const box = await page.$eval('.fkflame canvas', (c) => { const b = c.getBoundingClientRect(); return [b.left, b.bottom, b.width]; });
+  await page.mouse.click(box[0] + 10, box[1] - 4 - 16 - 8); // first child of the root, bottom-up
+  v = await view(page);
+  check(v.zoom.length === 1 && v.zoom[0] === 'app-10/10', 'click zoom: ' + JSON.stringify(v.zoom));
+  // (the selection bar appeared above the graph: measure again)
+  const box2 = await page.$eval('.fkflame canvas', (c) => { const b = c.getBoundingClientRect(); return [b.left, b.bottom, b.width]; });
+  await page.mouse.move(box2[0] + box2[2] - 10, box2[1] - 4 - 3 * 16 - 8);
+  const tip = await page.evaluate(() => document.querySelector('.fktip').textContent);
+  check(tip === "render (14 samples, 7.41% of all, 11.97% of the zoomed frame; self 0)", "hover tooltip: " + tip);
+
+  // sandwich totals (recursion counted once), callers and callees
+  for (const fn of ['eval', 'apply', 'read_line', 'libc.so`malloc']) {
+    const got = await page.evaluate((f) => flamekit.sandwich(f), fn);
+    const want = sandwich(stacks, fn);
+    check(got && got.total === want.total && got.self === want.self, fn + ' sandwich total/self ' + JSON.stringify(got && [got.total, got.self]) + ' vs ' + [want.total, want.self]);
+    const gc = new Map(got.callers.map((r) => [r.name, r.total])), ge = new Map(got.callees.map((r) => [r.name, r.total]));
+    check(JSON.stringify([...gc].sort()) === JSON.stringify([...want.callers].sort()), fn + ' callers ' + JSON.stringify([...gc]) + ' vs ' + JSON.stringify([...want.callers]));
+    check(JSON.stringify([...ge].sort()) === JSON.stringify([...want.callees].sort()), fn + ' callees ' + JSON.stringify([...ge]) + ' vs ' + JSON.stringify([...want.callees]));
+  }
+  check((await view(page)).view === 'sandwich', 'sandwich view shown');
+
+  // functions table: self and total per function from the folded text
+  const rows = await page.evaluate(() => flamekit.top());
+  const fself = new Map(), ftotal = new Map();
+  for (const s of stacks) {
+    const leaf = s.frames[s.frames.length - 1];
+    fself.set(leaf, (fself.get(leaf) || 0) + s.n);
+    for (const f of new Set(s.frames)) ftotal.set(f, (ftotal.get(f) || 0) + s.n);
+  }
+  check(rows.length === ftotal.size, 'table rows ' + rows.length + ' != ' + ftotal.size);
+  for (const r of rows)
+    check(r.total === ftotal.get(r.name) && r.self === (fself.get(r.name) || 0), 'table row ' + JSON.stringify(r));
+  check(rows[0].self >= rows[rows.length - 1].self, 'table sorted by self');
+
+  // transforms, one at a time and stacked, against the same transforms of the folded text
+  const cases = [[['focus', 'app-10/10;main;eval']], [['focusfn', 'eval']], [['merge', 'eval']], [['drop', 'worker']],
+    [['rec', 'eval']], [['lib', 'libc.so`']], [['merge', 'parse'], ['rec', 'eval'], ['drop', 'busy']]];
+  for (const list of cases) {
+    const got = await page.evaluate((l) => { flamekit.set({ transforms: l }); return flamekit.folded(); }, list);
+    let want = stacks;
+    for (const [op, arg] of list) want = transform(want, op, arg);
+    check(JSON.stringify(got) === JSON.stringify(folded(want)), 'transforms ' + JSON.stringify(list) + ':\n' + got.join('\n') + '\n--- want\n' + folded(want).join('\n'));
+  }
+  // undo: the list shrinks and the tree follows
+  await page.evaluate(() => flamekit.undo());
+  const after = await page.evaluate(() => flamekit.folded());
+  check(JSON.stringify(after) === JSON.stringify(folded(transform(transform(stacks, 'merge', 'parse'), 'rec', 'eval'))), 'undo');
+  check((await page.evaluate(() => flamekit.transforms)).length === 2, 'transforms after undo');
+
+  // URL round trip: every piece of state comes back from the link alone
+  await page.evaluate(() => {
+    flamekit.set({ view: 'flame', dark: true, left: true, icicle: true, ic: true });
+    flamekit.search('EVAL|<img', true);
+    flamekit.zoom('app-10/10;main');
+  });
+  const state = await view(page), link = await page.evaluate(() => location.href);
+  const p2 = await open(ctx, link, errors);
+  const state2 = await view(p2);
+  check(JSON.stringify(state2) === JSON.stringify(state), 'URL round trip:\n' + JSON.stringify(state) + '\n' + JSON.stringify(state2));
+  check(await p2.evaluate(() => window.pwned) === undefined, 'a name in the URL ran script');
+  await p2.close();
+
+  // hostile names are text in the table, the tooltip and the selection bar
+  await page.evaluate(() => { flamekit.set({ transforms: [], search: '', view: 'table' }); });
+  const cells = await page.$$eval('.fktable td.fn', (tds) => tds.map((t) => t.textContent));
+  for (const n of ['<img src=x onerror="window.pwned=1">', '</script><script>window.pwned=2</script>', 'a&b "q" \'s\' \\ \u2028: end'])
+    check(cells.includes(n), 'table shows the name as text: ' + JSON.stringify(n));
+  const dom = await page.evaluate(() => ({ img: document.images.length, scripts: document.scripts.length, pwned: window.pwned }));
+  check(dom.img === 0 && dom.scripts === 4 && dom.pwned === undefined, 'injection: ' + JSON.stringify(dom));
+
+  // keyboard: i toggles the icicle, Escape resets the zoom, / focuses the search
+  await page.evaluate(() => flamekit.set({ view: 'flame', zoom: ['app-10/10'] }));
+  const ic0 = (await view(page)).icicle;
+  await page.keyboard.press('i');
+  await page.keyboard.press('Escape');
+  v = await view(page);
+  check(v.icicle === !ic0 && v.zoom.length === 0, 'keys i/Escape: ' + JSON.stringify(v));
+  await page.keyboard.press('/');
+  check(await page.evaluate(() => document.activeElement.type === 'search'), '/ focuses the search');
+  if (shot) await page.screenshot({ path: shot, fullPage: true });
+  return page;
+}
+
+async function sameChecks(ctx, url1, url2, errors) {
+  const a = await open(ctx, url1, errors), b = await open(ctx, url2, errors);
+  const probe = () => ({ total: flamekit.view.total, top: flamekit.top(), s: flamekit.search('a'), stacks: flamekit.folded() });
+  const x = await a.evaluate(probe), y = await b.evaluate(probe);
+  check(x.total > 0, 'empty page');
+  check(JSON.stringify(x) === JSON.stringify(y), 'pages differ: ' + JSON.stringify(x).slice(0, 400) + '\n' + JSON.stringify(y).slice(0, 400));
+  console.log('compared ' + x.stacks.length + ' stacks, ' + x.top.length + ' functions');
+}
+
+(async () => {
+  const [mode, a1, a2, a3] = process.argv.slice(2);
+  const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'fk-chromium-'));
+  const ctx = await chromium.launchPersistentContext(ud, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1200, height: 800 },
+  });
+  const errors = [], requests = [];
+  // The page must be self-contained: record (and refuse) anything but the file itself.
+  await ctx.route('**/*', (route) => {
+    const u = route.request().url();
+    if (u.startsWith('file://')) return route.continue();
+    requests.push(u);
+    return route.abort();
+  });
+  try {
+    if (mode === 'same') await sameChecks(ctx, 'file://' + path.resolve(a1), a2.startsWith('file:') ? a2 : 'file://' + path.resolve(a2), errors);
+    else await pageChecks(ctx, 'file://' + path.resolve(a1), a2, errors, a3);
+  } finally {
+    await ctx.close();
+    fs.rmSync(ud, { recursive: true, force: true });
+  }
+  check(errors.length === 0, 'page errors: ' + errors.join(' | '));
+  check(requests.length === 0, 'network requests: ' + requests.join(' '));
+  if (failures) process.exit(1);
+  console.log('ok');
+})().catch((e) => { console.log('FAIL: ' + (e && e.stack || e)); process.exit(1); });

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `flamekit html`: the page is byte-identical for the same stacks (in any input order),
+# `flamekit svg -o x.html` writes the same page, the title and other option text are
+# escaped, the data holds every unique stack (compact: no name or count in clear text),
+# and bad options or a write error fail without a page.
+. "$(dirname "$0")/../lib.sh"
+D=$FK_TOP/tests/html/data
+TITLE='T </title><script>window.pwned=3</script> & "q"'
+"$FLAMEKIT" html --title "$TITLE" --countname '</script>' "$D/mixed.folded" -o "$TMP/a.html" || fail "render"
+"$FLAMEKIT" html --title "$TITLE" --countname '</script>' "$D/mixed.folded" -o "$TMP/b.html" || fail "render 2"
+cmp "$TMP/a.html" "$TMP/b.html" || fail "two renders differ"
+tac "$D/mixed.folded" > "$TMP/rev.folded"
+"$FLAMEKIT" html --title "$TITLE" --countname '</script>' "$TMP/rev.folded" -o "$TMP/c.html" || fail "render reversed"
+cmp "$TMP/a.html" "$TMP/c.html" || fail "input order changed the page"
+"$FLAMEKIT" svg --title "$TITLE" --countname '</script>' "$D/mixed.folded" -o "$TMP/d.HTML" || fail "svg -o x.HTML"
+cmp "$TMP/a.html" "$TMP/d.HTML" || fail "flamekit svg -o x.html is not the html page"
+
+# only our own script elements close; option text escaped for HTML and for JSON
+assert_eq "script closings" 4 "$(grep -io '</script' "$TMP/a.html" | wc -l)"
+assert_contains "$TMP/a.html" '<title>T &lt;/title&gt;&lt;script&gt;window.pwned=3&lt;/script&gt; &amp; &quot;q&quot;</title>'
+assert_contains "$TMP/a.html" '"countname":"\u003c/script\u003e"'
+assert_not_contains "$TMP/a.html" 'pwned=1'
+assert_not_contains "$TMP/a.html" 'read_line'
+# no URL at all: nothing to fetch
+if grep -o 'https\?://[^"'"'"' ]*' "$TMP/a.html" > "$TMP/urls"; then fail "URLs in the page: $(cat "$TMP/urls")"; fi
+
+# refused: --flamechart (merged stacks only), a bad palette; nothing written
+run_rc 2 "$FLAMEKIT" html --flamechart "$D/mixed.folded" -o "$TMP/e.html" 2> "$TMP/err"
+assert_contains "$TMP/err" "--flamechart"
+run_rc 2 "$FLAMEKIT" html --colors nosuch "$D/mixed.folded" -o "$TMP/e.html" 2> /dev/null
+[ ! -e "$TMP/e.html" ] || fail "a refused run left a page"
+if [ -w /dev/full ]; then
+	run_rc 1 "$FLAMEKIT" html "$D/mixed.folded" -o /dev/full 2> /dev/null
+fi
+# empty input: an error, not an empty page
+: > "$TMP/empty.folded"
+run_rc 1 "$FLAMEKIT" html "$TMP/empty.folded" -o "$TMP/f.html" 2> /dev/null
+echo ok
