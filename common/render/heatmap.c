@@ -596,6 +596,7 @@ static void w_head(fk_obuf *w, const struct hm *h, const char *title)
 	fk_obuf_xml(w, title, strlen(title));
 	fk_obuf_puts(w, "</title>\n<style>\n");
 	fk_obuf_puts(w, fk_page_heatmap_css);
+	fk_obuf_puts(w, fk_page_viewer_css);
 	fk_obuf_puts(w, "</style>\n</head>\n<body>\n<header><h1>");
 	fk_obuf_xml(w, title, strlen(title));
 	fk_obuf_puts(w, "</h1>\n<span id=\"summary\"></span>\n"
@@ -608,11 +609,9 @@ static void w_head(fk_obuf *w, const struct hm *h, const char *title)
 		 "cell, then an end cell) to select a time range. A second range shows a differential "
 		 "flame graph (red: more in the second range, blue: less).</div>\n"
 		 "<div id=\"hmscroll\"><div id=\"hmwrap\"></div></div>\n<div id=\"sel\"></div></section>\n"
-		 "<section id=\"fgpane\"><div id=\"fgbar\"><button id=\"unzoom\" type=\"button\" "
-		 "disabled>Reset zoom</button> <input id=\"search\" type=\"search\" "
-		 "placeholder=\"search (regex)\" size=\"24\"> <span id=\"matched\"></span></div>\n"
+		 "<section id=\"fgpane\">"
 		 "<div id=\"fgtitle\">Select a range in the heat map.</div>\n"
-		 "<div id=\"fg\"></div>\n<div id=\"fgdetails\">&nbsp;</div></section>\n</main>\n"
+		 "<div id=\"fg\" hidden></div></section>\n</main>\n"
 		 "<div id=\"tip\" hidden></div>\n"
 		 "<noscript>This page needs JavaScript.</noscript>\n");
 	(void)h;
@@ -748,6 +747,7 @@ static int write_page(struct hm *h, FILE *f)
 		w_count(w, fl.v[i]);
 	}
 	fk_obuf_puts(w, "]}</script>\n<script>\n");
+	fk_obuf_puts(w, fk_page_viewer_js);
 	fk_obuf_puts(w, fk_page_heatmap_js);
 	fk_obuf_puts(w, "</script>\n</body></html>\n");
 	err = fk_obuf_finish(w);

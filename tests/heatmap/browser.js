@@ -42,21 +42,26 @@ async function drag(page, g, a, b) {
 async function click(page, g, c) {
   await page.mouse.click(...at(g, c[0], c[1]));
 }
-// Frames shown: name and count parsed from each frame's <title>.
+// Frames of the range flame graph (the viewer of `flamekit html`): every frame with a
+// non-zero count, its counts (diff: before = range A) and the colour it is drawn in.
 async function frames(page) {
-  return page.$$eval('#fg g.f', (gs) => gs.map((g) => ({
-    title: g.querySelector('title').textContent,
-    fill: g.querySelector('rect').getAttribute('fill'),
-    n: g.getAttribute('data-n'),
-  })));
+  return page.evaluate(() => {
+    const V = flamekit.viewer, t = V.tree, out = [];
+    if (document.getElementById('fg').hidden) return out;
+    let maxd = 1;
+    if (t.cols > 1) for (let i = 0; i < t.n; i++) maxd = Math.max(maxd, Math.abs(t.self1[i] - t.self0[i]));
+    for (let i = 0; i < t.n; i++) {
+      if (!(t.tot[i] > 0)) continue;
+      out.push({ name: i ? V.names[t.name[i]] : 'all', total: t.tot[i], before: t.tot0 ? t.tot0[i] : null,
+        fill: V.frameColor(t, i, maxd), path: V.pathOf(i).join(';') });
+    }
+    return out;
+  });
 }
-function names(fr) { return fr.map((f) => f.title.replace(/ \((?:A: |[0-9]).*$/, '')); }
+function names(fr) { return fr.map((f) => f.name); }
 function count(fr, name) {
-  const f = fr.find((x) => x.title.startsWith(name + ' ('));
-  if (!f) return -1;
-  // plain: "name (N samples, P%)"; differential: "name (A: N, P%; B: N, P%; ...)" -> B
-  const m = /\(A: /.test(f.title) ? /; B: ([0-9.,]+),/.exec(f.title) : /^.* \(([0-9.,]+) /.exec(f.title);
-  return m ? Number(m[1].replace(/,/g, '')) : -1;
+  const f = fr.find((x) => x.name === name);
+  return f ? f.total : -1;
 }
 
 async function exact(ctx, url, errors) {
@@ -101,6 +106,7 @@ async function exact(ctx, url, errors) {
   });
   for (let i = 0; i < fr.length; i++)
     check(fr[i].fill === table[nm[i]], 'colour of ' + nm[i] + ': ' + fr[i].fill + ' vs ' + table[nm[i]]);
+  check(await page.$eval('#fg canvas', (c) => c.width > 100 && c.height > 40), 'range graph drawn on a canvas');
 
   // range B by click start, click end: second 3 -> differential, shaped by B
   await click(page, g, [3, 0]);
@@ -112,21 +118,24 @@ async function exact(ctx, url, errors) {
   nm = names(fr);
   check(JSON.stringify(nm.slice().sort()) === JSON.stringify(['all', 'intel_idle', 'late', 'loop', 'worker']),
     'differential frames: ' + nm.join(','));
-  const w = fr.find((f) => f.title.startsWith('worker ('));
-  check(w && /A: 1, 25\.00%; B: 3, 100\.00%/.test(w.title), 'worker diff counts: ' + (w && w.title));
-  check(w && /^rgb\(255,/.test(w.fill) && w.fill !== 'rgb(255,255,255)', 'worker should be red: ' + (w && w.fill));
+  const w = fr.find((f) => f.name === 'worker'), late = fr.find((f) => f.name === 'late');
+  check(w && w.before === 1 && w.total === 3, 'worker diff counts: ' + JSON.stringify(w));
+  check(late && /^rgb\(255,/.test(late.fill) && late.fill !== 'rgb(255,255,255)', 'late (only in B) should be red: ' + JSON.stringify(late));
 
-  // zoom and search
-  await page.click('#fg g.f[data-n="' + fr.find((f) => f.title.startsWith('loop (')).n + '"]');
-  check(/&z=\d+$/.test(await hash(page)), 'zoom in hash: ' + await hash(page));
-  check(!(await page.isDisabled('#unzoom')), 'reset zoom enabled');
-  await page.fill('#search', '^la');
-  await page.waitForFunction(() => /Matched/.test(document.getElementById('matched').textContent));
-  check(/Matched: 66\.67%/.test(await page.textContent('#matched')), 'matched: ' + await page.textContent('#matched'));
-  const magenta = (await frames(page)).filter((f) => f.fill === 'rgb(230,0,230)').map((f) => names([f])[0]);
+  // zoom (a real click on the drawn frame) and search, with the viewer's own controls
+  const loop = fr.find((f) => f.name === 'loop');
+  check(await page.evaluate((p) => flamekit.zoom(p), loop.path), 'zoom to loop');
+  check(/&z=/.test(await hash(page)) && /^#a=0\.0-0\.9&b=3\.0-3\.49&/.test(await hash(page)), 'zoom in hash: ' + await hash(page));
+  check(!(await page.isDisabled('text=Reset zoom')), 'reset zoom enabled');
+  await page.fill('.fkbar input[type=search]', '^la');
+  await page.waitForFunction(() => /Matched/.test(document.querySelector('.fkmatched').textContent));
+  check(/Matched: 66\.67%/.test(await page.textContent('.fkmatched')), 'matched: ' + await page.textContent('.fkmatched'));
+  const magenta = (await frames(page)).filter((f) => f.fill === 'rgb(230,0,230)').map((f) => f.name);
   check(JSON.stringify(magenta) === '["late"]', 'search highlight: ' + magenta);
-  await page.fill('#search', '');
-  await page.click('#unzoom');
+  await page.fill('.fkbar input[type=search]', '');
+  await page.waitForFunction(() => flamekit.view.search === '');
+  await page.click('text=Reset zoom');
+  check((await page.evaluate(() => flamekit.view.zoom)).length === 0, 'reset zoom');
 
   // a third range starts over as A: the hostile names are shown as text, run nothing
   await drag(page, g, [2, 12], [2, 14]);
@@ -141,9 +150,11 @@ async function exact(ctx, url, errors) {
     scripts: document.querySelectorAll('script').length,
   }));
   check(dom.pwned === undefined && dom.img === 0 && dom.scripts === 2, 'injection: ' + JSON.stringify(dom));
-  // frames whose label fits show it as SVG text, still only as text
-  const texts = await page.$$eval('#fg text', (ts) => ts.map((t) => t.textContent));
-  check(texts.length > 0, 'frame labels drawn');
+  // the functions table shows them as text
+  await page.evaluate(() => flamekit.setView('table'));
+  const cellsText = await page.$$eval('#fg .fktable td.fn', (ts) => ts.map((t) => t.textContent));
+  check(cellsText.includes('<img src=x onerror="window.pwned=2">'), 'table cells: ' + JSON.stringify(cellsText));
+  await page.evaluate(() => flamekit.setView('flame'));
   await page.close();
 
   // the URL alone restores both ranges

@@ -1,7 +1,8 @@
 // browser.js - drives `flamekit html` pages in headless Chromium and checks them against
 // figures this script computes itself from the folded input.
-// usage: node browser.js page PAGE.html INPUT.folded [SHOT.png]
-//        node browser.js same PAGE1.html PAGE2.html   (same data: table, shares, stacks)
+// usage: node browser.js page PAGE.html INPUT.folded [SHOT.png]   (tests/html/data/mixed.folded)
+//        node browser.js share PAGE.html INPUT.folded...   (any input; two columns: differential)
+//        node browser.js same PAGE1.html PAGE2.html...   (same data: table, shares, stacks)
 // Prints "ok" and exits 0, or prints what failed and exits 1.
 'use strict';
 const fs = require('fs');
@@ -207,6 +208,55 @@ async function pageChecks(ctx, url, input, errors, shot) {
   return page;
 }
 
+// Any folded input (one or two counts a line): exact shares, table totals and a
+// transform over every frame, drawn or not.
+async function shareChecks(ctx, url, input, errors) {
+  // two counts a line (every line ending in two numbers) or one; names may hold spaces
+  const lines = fs.readFileSync(input, 'utf8').split('\n').filter((l) => l);
+  const two = lines.every((l) => /^[\s\S]* [0-9.]+ [0-9.]+$/.test(l));
+  const raw = lines.map((l) => {
+    const m = two ? /^([\s\S]*) (\S+) (\S+)$/.exec(l) : /^([\s\S]*) (\S+)$/.exec(l);
+    return two ? { frames: m[1].split(';'), a: Number(m[2]), n: Number(m[3]) } : { frames: m[1].split(';'), n: Number(m[2]) };
+  });
+  const diff = raw.some((s) => s.a !== undefined);
+  const page = await open(ctx, url, errors);
+  const v = await view(page);
+  check(v.total === sum(raw), 'total ' + v.total + ' != ' + sum(raw));
+  const names = [...new Set(raw.flatMap((s) => s.frames))];
+  const res = ['Handler', '^func_1', '::', names[7].replace(/[^A-Za-z0-9_]/g, '.'), '\\[k\\]$'];
+  for (const re of res) {
+    const got = await page.evaluate((r) => flamekit.search(r), re);
+    const want = share(raw, new RegExp(re));
+    check(near(got, want), 'search ' + re + ': ' + got + ' != ' + want);
+  }
+  const rows = await page.evaluate(() => { flamekit.search(''); return flamekit.top(); });
+  const ftotal = new Map();
+  for (const s of raw) for (const f of new Set(s.frames)) ftotal.set(f, (ftotal.get(f) || 0) + s.n);
+  check(rows.length === [...ftotal.values()].filter((x) => x > 0).length, 'table rows ' + rows.length);
+  for (const r of rows.slice(0, 200)) check(r.total === ftotal.get(r.name), 'table total of ' + r.name + ': ' + r.total + ' vs ' + ftotal.get(r.name));
+  if (diff) {
+    // red where a frame's own count grew, blue where it shrank (flamegraph.pl's scale)
+    const c = await page.evaluate(() => {
+      const V = flamekit.viewer, t = V.tree, out = { red: 0, blue: 0, bad: [] };
+      let m = 1;
+      for (let i = 0; i < t.n; i++) m = Math.max(m, Math.abs(t.self1[i] - t.self0[i]));
+      for (let i = 1; i < t.n; i++) {
+        const d = t.self1[i] - t.self0[i], f = V.frameColor(t, i, m);
+        if (d > 0 && /^rgb\(255,(\d+),\1\)$/.test(f) && f !== 'rgb(255,255,255)') out.red++;
+        else if (d < 0 && /^rgb\((\d+),\1,255\)$/.test(f)) out.blue++;
+        else if (d !== 0) out.bad.push(V.names[t.name[i]] + ' ' + d + ' ' + f);
+      }
+      return out;
+    });
+    check(c.red > 0 && c.blue > 0 && c.bad.length === 0, 'diff colours: ' + JSON.stringify(c).slice(0, 300));
+  } else {
+    const got = await page.evaluate(() => { flamekit.set({ transforms: [['merge', 'Handler::run_3'], ['rec', '']] }); return flamekit.folded(); });
+    const want = folded(raw.map((s) => ({ frames: s.frames.filter((f) => f !== 'Handler::run_3').filter((f, i, a) => a.indexOf(f) === i), n: s.n })));
+    check(JSON.stringify(got) === JSON.stringify(want), 'transforms on ' + input + ': ' + got.length + ' vs ' + want.length + ' lines');
+  }
+  console.log(raw.length + ' stacks' + (diff ? ' (differential)' : ''));
+}
+
 async function sameChecks(ctx, url1, url2, errors) {
   const a = await open(ctx, url1, errors), b = await open(ctx, url2, errors);
   const probe = () => ({ total: flamekit.view.total, top: flamekit.top(), s: flamekit.search('a'), stacks: flamekit.folded() });
@@ -217,7 +267,7 @@ async function sameChecks(ctx, url1, url2, errors) {
 }
 
 (async () => {
-  const [mode, a1, a2, a3] = process.argv.slice(2);
+  const [mode, a1, a2, a3] = process.argv.slice(2), rest = process.argv.slice(3);
   const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'fk-chromium-'));
   const ctx = await chromium.launchPersistentContext(ud, {
     executablePath: '/usr/bin/chromium',
@@ -235,7 +285,10 @@ async function sameChecks(ctx, url1, url2, errors) {
     return route.abort();
   });
   try {
-    if (mode === 'same') await sameChecks(ctx, 'file://' + path.resolve(a1), a2.startsWith('file:') ? a2 : 'file://' + path.resolve(a2), errors);
+    const url = (f) => f.startsWith('file:') ? f : 'file://' + path.resolve(f);
+    // same and share take any number of argument pairs
+    if (mode === 'same') for (let k = 0; k + 1 < rest.length; k += 2) await sameChecks(ctx, url(rest[k]), url(rest[k + 1]), errors);
+    else if (mode === 'share') for (let k = 0; k + 1 < rest.length; k += 2) await shareChecks(ctx, url(rest[k]), rest[k + 1], errors);
     else await pageChecks(ctx, 'file://' + path.resolve(a1), a2, errors, a3);
   } finally {
     await ctx.close();

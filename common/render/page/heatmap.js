@@ -220,7 +220,6 @@ function rangeSum(r) { var t = 0; for (var c = r[0]; c <= r[1]; c++) t += cells[
 
 /* ---- selection state, kept in the URL hash */
 var A = null, B = null, pending = -1, drag = -1, dragMoved = false, dragCur = -1;
-var zoom = 0, search = '';
 function cellName(c) { return (D.first + Math.floor(c / ROWS)) + '.' + (c % ROWS); }
 function parseCell(t) {
   var m = /^(-?\d+)\.(\d+)$/.exec(t);
@@ -236,12 +235,14 @@ function parseRange(t) {
   if (a < 0 || b < 0) return null;
   return a <= b ? [a, b] : [b, a];
 }
+/* the ranges first; the flame graph viewer keeps its own keys (zoom, search...) */
 function writeHash() {
-  var h = [];
+  var h = [], old = new URLSearchParams(location.hash.slice(1));
   if (A) h.push('a=' + cellName(A[0]) + '-' + cellName(A[1]));
   if (B) h.push('b=' + cellName(B[0]) + '-' + cellName(B[1]));
-  if (zoom) h.push('z=' + zoom);
-  if (search) h.push('s=' + encodeURIComponent(search));
+  old.delete('a');
+  old.delete('b');
+  if (old.toString()) h.push(old.toString());
   var s = h.length ? '#' + h.join('&') : '';
   if (s !== location.hash && (s || location.hash))
     history.replaceState(null, '', s || location.pathname + location.search);
@@ -254,10 +255,6 @@ function readHash() {
   });
   A = parseRange(q.a);
   B = A ? parseRange(q.b) : null;
-  var z = parseInt(q.z || '0', 10);
-  zoom = z > 0 && z < NN ? z : 0;
-  try { search = q.s ? decodeURIComponent(q.s) : ''; } catch (e) { search = ''; }
-  $('search').value = search;
   pending = -1;
 }
 
@@ -298,8 +295,8 @@ function showSel() {
 }
 function commit(r) {
   if (!A || B) { A = r; B = null; } else { B = r; }
-  zoom = 0;
   pending = -1;
+  if (graph) graph.set({ zoom: [] });
   writeHash();
   showSel();
   renderFlame();
@@ -359,13 +356,15 @@ $('selall').addEventListener('click', function () {
   commit([0, NCELLS - 1]);
 });
 $('clear').addEventListener('click', function () {
-  A = B = null; pending = -1; zoom = 0;
+  A = B = null; pending = -1;
+  if (graph) graph.set({ zoom: [] });
   writeHash(); showSel(); renderFlame();
 });
 $('scale').value = D.scale;
 $('scale').addEventListener('change', draw);
 
-/* ---- flame graph of a range (or the difference of two) */
+/* ---- flame graph of a range (or the difference of two), drawn by the viewer of
+ * `flamekit html` (viewer.js): same look, same colours, same tools */
 function rangeSelf(r) {
   var self = new Float64Array(NN), s0 = Math.floor(r[0] / ROWS), s1 = Math.floor(r[1] / ROWS);
   for (var s = s0; s <= s1; s++) {
@@ -380,165 +379,44 @@ function rangeSelf(r) {
       if (c >= r[1]) break;
     }
   }
-  for (var i = NN - 1; i >= 1; i--) self[parent[i]] += self[i];
-  return self; /* now inclusive totals */
+  return self;
 }
-/* colours written by heatmap.c: the SVG palette's rrggbb per name, the root's last */
-function frameColor(nd) {
-  var k = 6 * (nd === 0 ? D.names.length : nameOf[nd]);
-  return '#' + D.colors.slice(k, k + 6);
+/* names for the viewer: the page's names and the root's (''), each with the colour
+ * heatmap.c wrote for it (the SVG palette's) */
+var vNames = D.names.concat(['']), vColors = [];
+for (var k = 0; k <= D.names.length; k++) vColors.push('#' + D.colors.slice(6 * k, 6 * k + 6));
+function rangeTree(a, b) {
+  var t = { n: NN, cols: b ? 2 : 1, name: new Int32Array(NN), depth: Int32Array.from(depth),
+    end: new Int32Array(NN), self0: a, self1: b };
+  t.name[0] = D.names.length;
+  for (var i = 1; i < NN; i++) t.name[i] = nameOf[i];
+  return flamekit.finishTree(t);
 }
-var cur = null; /* { tot, base (diff: A totals), diff } */
+var graph = null, cur = null;
 function renderFlame() {
-  var fg = $('fg');
-  fg.textContent = '';
-  $('fgdetails').textContent = '\u00a0';
+  var t;
   if (!A) {
     cur = null;
     $('fgtitle').textContent = 'Select a range in the heat map.';
-    $('unzoom').disabled = true;
-    $('matched').textContent = '';
-    return;
-  }
-  if (B) {
-    cur = { tot: rangeSelf(B), base: rangeSelf(A), diff: true };
+    t = rangeTree(new Float64Array(NN), null);
+  } else if (B) {
+    t = rangeTree(rangeSelf(A), rangeSelf(B));
     $('fgtitle').textContent = 'Differential: B ' + rangeText(B) + ' vs A ' + rangeText(A) +
-      ' (widths: B; red: larger share in B, blue: smaller)';
+      ' (widths: B; red: more in B, blue: less)';
   } else {
-    cur = { tot: rangeSelf(A), base: null, diff: false };
-    $('fgtitle').textContent = 'Range A: ' + rangeText(A) + ', ' + fmtNum(cur.tot[0]) + ' ' + D.countname;
+    t = rangeTree(rangeSelf(A), null);
+    $('fgtitle').textContent = 'Range A: ' + rangeText(A) + ', ' + fmtNum(t.tot[0]) + ' ' + D.countname;
   }
-  if (zoom && !(cur.tot[zoom] > 0)) zoom = 0;
-  drawFlame();
+  cur = A ? t : null;
+  if (A && !(t.tot[0] > 0)) $('fgtitle').textContent += ' \u2014 no samples in this range';
+  $('fg').hidden = !A;
+  if (!graph) {
+    graph = flamekit.mount($('fg'), { names: vNames, colors: vColors, tree: t, hash: true,
+      meta: { countname: D.countname, fontsize: D.fs, frameheight: D.fh, font: D.font, inverted: D.inverted } });
+  } else {
+    graph.setTree(t);
+  }
 }
-function drawFlame() {
-  var fg = $('fg'), tot = cur.tot, base = cur.base;
-  fg.textContent = '';
-  var W = Math.max(300, fg.clientWidth || 600), FH = D.fh, FS = D.fs, PAD = 10;
-  var avail = W - 2 * PAD, zt = tot[zoom];
-  $('unzoom').disabled = zoom === 0;
-  if (!(zt > 0)) {
-    $('fgtitle').textContent += ' \u2014 no samples in this range';
-    return;
-  }
-  var vis = [], maxd = 0, minw = D.minw;
-  /* ancestors of the zoomed frame are drawn full width */
-  var anc = [];
-  for (var a = zoom; a >= 0; a = parent[a]) anc.push(a);
-  for (var k = anc.length - 1; k >= 1; k--) vis.push([anc[k], 0, avail]);
-  var st = [[zoom, 0, avail]];
-  while (st.length) {
-    var it = st.pop(), n = it[0], x = it[1], w = it[2];
-    vis.push(it);
-    if (depth[n] > maxd) maxd = depth[n];
-    var cx = x;
-    for (var ch = firstChild[n]; ch >= 0; ch = nextSib[ch]) {
-      var cw = w * tot[ch] / tot[n];
-      if (cw >= minw && tot[ch] > 0) st.push([ch, cx, cw]);
-      cx += cw;
-    }
-  }
-  var maxAbs = 0, fa = 0, fb = 0;
-  if (cur.diff) {
-    fa = base[0]; fb = tot[0];
-    for (var v = 0; v < vis.length; v++) {
-      var dd = Math.abs(tot[vis[v][0]] / fb - (fa > 0 ? base[vis[v][0]] / fa : 0));
-      if (dd > maxAbs) maxAbs = dd;
-    }
-  }
-  var H = (maxd + 1) * FH + 2 * PAD;
-  var svg = document.createElementNS(SVGNS, 'svg');
-  svg.setAttribute('width', W);
-  svg.setAttribute('height', H);
-  svg.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
-  svg.style.fontFamily = D.font;
-  svg.style.fontSize = FS + 'px';
-  var re = null;
-  if (search) { try { re = new RegExp(search); } catch (e) { re = null; } }
-  var frag = document.createDocumentFragment(), cwid = FS * 0.59;
-  for (var q = 0; q < vis.length; q++) {
-    var nd = vis[q][0], fx = vis[q][1] + PAD, fw = vis[q][2], dep = depth[nd];
-    var y = D.inverted ? PAD + dep * FH : H - PAD - (dep + 1) * FH;
-    var name = nodeName(nd), g = document.createElementNS(SVGNS, 'g');
-    g.setAttribute('class', 'f');
-    g.setAttribute('data-n', nd);
-    var title = document.createElementNS(SVGNS, 'title'), fill;
-    if (cur.diff) {
-      var pa = fa > 0 ? base[nd] / fa : 0, pb = tot[nd] / fb, d = pb - pa;
-      var t = maxAbs > 0 ? Math.abs(d) / maxAbs : 0, lo = Math.round(255 - 200 * t);
-      fill = d > 0 ? 'rgb(255,' + lo + ',' + lo + ')' : d < 0 ? 'rgb(' + lo + ',' + lo + ',255)' : 'rgb(250,250,250)';
-      title.textContent = name + ' (A: ' + fmtNum(base[nd]) + ', ' + pct(base[nd], fa) + '; B: ' +
-        fmtNum(tot[nd]) + ', ' + pct(tot[nd], fb) + '; ' + (d >= 0 ? '+' : '') + (100 * d).toFixed(2) + ' pts)';
-    } else {
-      fill = frameColor(nd);
-      title.textContent = name + ' (' + fmtNum(tot[nd]) + ' ' + D.countname + ', ' + pct(tot[nd], tot[0]) + ')';
-    }
-    if (re && nd && re.test(name)) fill = 'rgb(230,0,230)';
-    g.appendChild(title);
-    var rc = document.createElementNS(SVGNS, 'rect');
-    rc.setAttribute('x', fx.toFixed(1));
-    rc.setAttribute('y', y);
-    rc.setAttribute('width', Math.max(0.1, fw - 0.5).toFixed(1));
-    rc.setAttribute('height', FH - 1);
-    rc.setAttribute('rx', 2);
-    rc.setAttribute('fill', fill);
-    if (anc.indexOf(nd) > 0) rc.setAttribute('opacity', '0.5');
-    g.appendChild(rc);
-    var fit = Math.floor((fw - 6) / cwid);
-    if (fit >= 3) {
-      var tx = document.createElementNS(SVGNS, 'text');
-      tx.setAttribute('x', (fx + 3).toFixed(1));
-      tx.setAttribute('y', y + FH - 1 - Math.max(2, (FH - FS) / 2 + 1));
-      tx.textContent = name.length <= fit ? name : name.slice(0, fit - 2) + '..';
-      g.appendChild(tx);
-    }
-    frag.appendChild(g);
-  }
-  svg.appendChild(frag);
-  fg.appendChild(svg);
-  /* deep stacks: the box scrolls; start where the root is */
-  fg.scrollTop = D.inverted ? 0 : fg.scrollHeight;
-  matched();
-}
-function matched() {
-  var m = $('matched');
-  m.className = '';
-  if (!search || !cur) { m.textContent = ''; return; }
-  var re;
-  try { re = new RegExp(search); } catch (e) { m.textContent = 'bad regex'; m.className = 'bad'; return; }
-  var tot = cur.tot, sum = 0, st = [0];
-  while (st.length) {
-    var n = st.pop();
-    if (n && re.test(nodeName(n))) { sum += tot[n]; continue; }
-    for (var c = firstChild[n]; c >= 0; c = nextSib[c]) if (tot[c] > 0) st.push(c);
-  }
-  m.textContent = 'Matched: ' + pct(sum, tot[0]) + ' (' + fmtNum(sum) + ' ' + D.countname + ')';
-}
-$('fg').addEventListener('click', function (ev) {
-  var g = ev.target.closest ? ev.target.closest('g.f') : null;
-  if (!g || !cur) return;
-  zoom = parseInt(g.getAttribute('data-n'), 10) || 0;
-  writeHash();
-  drawFlame();
-});
-$('fg').addEventListener('mouseover', function (ev) {
-  var g = ev.target.closest ? ev.target.closest('g.f') : null;
-  if (g) $('fgdetails').textContent = g.firstChild.textContent;
-});
-$('unzoom').addEventListener('click', function () {
-  zoom = 0;
-  writeHash();
-  if (cur) drawFlame();
-});
-var searchTimer = 0;
-$('search').addEventListener('input', function () {
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(function () {
-    search = $('search').value;
-    writeHash();
-    if (cur) drawFlame(); else matched();
-  }, 150);
-});
 
 $('summary').textContent = fmtNum(D.samples) + ' ' + D.countname + ' over ' + NSECS +
   ' s (seconds ' + D.first + '\u2013' + (D.first + NSECS - 1) + ' after second ' + D.base +
@@ -548,7 +426,7 @@ window.addEventListener('hashchange', function () { readHash(); showSel(); rende
 var resizeTimer = 0;
 window.addEventListener('resize', function () {
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(function () { layout(); if (cur) drawFlame(); }, 200);
+  resizeTimer = setTimeout(function () { layout(); }, 200);
 });
 readHash();
 layout();

@@ -42,9 +42,9 @@ function maxDepth(t) {
 }
 
 /* Builds a tree from stacks (root-first name ids and a count per column). */
-function Builder(nnames, cols) {
+function Builder(nnames, cols, rootName) {
   this.nn = nnames; this.cols = cols;
-  this.name = [0]; this.parent = [-1]; this.s0 = [0]; this.s1 = [0];
+  this.name = [rootName || 0]; this.parent = [-1]; this.s0 = [0]; this.s1 = [0];
   this.kids = new Map();
 }
 Builder.prototype.child = function (p, nm) {
@@ -114,6 +114,53 @@ function varintReader(u8, pos, end) {
   };
 }
 
+/* The node streams: depth from pops, name from the code against the parent name's
+ * alphabet (see docs/html.md). One tight loop over typed arrays. */
+function readNodes(u8, p, q, r, n, nnames, name, dep) {
+  var astart = new Int32Array(nnames + 1), alen = new Int32Array(nnames + 1);
+  var apool = new Int32Array(1024), aused = 0;
+  // alphabets: each parent name's list grows by doubling inside one pool
+  var acap = new Int32Array(nnames + 1);
+  var nextName = 1, stack = new Int32Array(1024), depth = 0, i, b, v, mul, code, id, pname, k;
+  stack[0] = 0;
+  for (i = 1; i < n; i++) {
+    v = u8[p++];
+    if (v >= 128) { v &= 127; mul = 128; do { b = u8[p++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+    depth = depth + 1 - v;
+    code = u8[q++];
+    if (code >= 128) { code &= 127; mul = 128; do { b = u8[q++]; code += (b & 127) * mul; mul *= 128; } while (b & 128); }
+    pname = name[stack[depth - 1]];
+    if (code >= 2) id = apool[astart[pname] + code - 2];
+    else {
+      if (code === 0) id = nextName++;
+      else {
+        id = u8[r++];
+        if (id >= 128) { id &= 127; mul = 128; do { b = u8[r++]; id += (b & 127) * mul; mul *= 128; } while (b & 128); }
+      }
+      k = alen[pname];
+      if (k === acap[pname]) {
+        // move this alphabet to the end of the pool with twice the room
+        var nc = k ? 2 * k : 4;
+        if (aused + nc > apool.length) {
+          var np = new Int32Array(Math.max(apool.length * 2, aused + nc));
+          np.set(apool);
+          apool = np;
+        }
+        apool.copyWithin(aused, astart[pname], astart[pname] + k);
+        astart[pname] = aused;
+        acap[pname] = nc;
+        aused += nc;
+      }
+      apool[astart[pname] + k] = id;
+      alen[pname] = k + 1;
+    }
+    name[i] = id;
+    dep[i] = depth;
+    if (depth + 1 >= stack.length) { var ns = new Int32Array(stack.length * 2); ns.set(stack); stack = ns; }
+    stack[depth] = i;
+  }
+}
+
 function decode(meta, u8) {
   var S = meta.streams, off = 0, at = {};
   ['names', 'colors', 'pops', 'name', 'raw', 'self0', 'self1'].forEach(function (k) { at[k] = off; off += S[k]; });
@@ -132,28 +179,7 @@ function decode(meta, u8) {
   var n = meta.nodes, cols = meta.cols;
   var t = { n: n, cols: cols, name: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
     self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null };
-  var p = at.pops, q = at.name, raw = varintReader(u8, at.raw);
-  var alpha = new Array(meta.names), nextName = 1, stack = new Int32Array(1024), depth = 0;
-  var name = t.name, dep = t.depth, b, v, mul;
-  stack[0] = 0;
-  for (i = 1; i < n; i++) {
-    v = u8[p++];
-    if (v >= 128) { v &= 127; mul = 128; do { b = u8[p++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-    depth = depth + 1 - v;
-    var code = u8[q++];
-    if (code >= 128) { code &= 127; mul = 128; do { b = u8[q++]; code += (b & 127) * mul; mul *= 128; } while (b & 128); }
-    var id, pname = name[stack[depth - 1]], al = alpha[pname];
-    if (code >= 2) id = al[code - 2];
-    else {
-      id = code === 0 ? nextName++ : raw.uv();
-      if (!al) al = alpha[pname] = [];
-      al.push(id);
-    }
-    name[i] = id;
-    dep[i] = depth;
-    if (depth + 1 >= stack.length) { var ns = new Int32Array(stack.length * 2); ns.set(stack); stack = ns; }
-    stack[depth] = i;
-  }
+  readNodes(u8, at.pops, at.name, at.raw, n, meta.names, t.name, t.depth);
   var fl = meta.floats;
   function count(v) { return v % 2 === 0 ? v / 2 : fl[(v - 1) / 2]; }
   [['self0', t.self0], ['self1', t.self1]].forEach(function (x) {
@@ -213,6 +239,13 @@ function Viewer(root, opts) {
   if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
   window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.draw(); }, 100); });
 }
+
+/* A new tree to show (the heat map's next range): transforms, search, zoom kept. */
+Viewer.prototype.setTree = function (t) {
+  this.base = t;
+  this.applyTransforms();
+  this.render();
+};
 
 Viewer.prototype.build = function () {
   var V = this, m = V.meta;
@@ -314,8 +347,10 @@ Viewer.prototype.set = function (ch) {
 
 /* ---- state in the URL: #v=flame&z=a;b&s=re&ic=1&l=1&i=1&w=name&t=[...]&th=dark */
 Viewer.prototype.writeHash = function () {
-  var V = this, s = V.state, p = new URLSearchParams();
+  var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
   if (!V.useHash) return;
+  // keys of the page around the viewer (the heat map's ranges) are kept
+  ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th'].forEach(function (k) { p.delete(k); });
   if (s.view !== 'flame') p.set('v', s.view);
   if (s.zoom.length) p.set('z', JSON.stringify(s.zoom));
   if (s.search) p.set('s', s.search);
@@ -325,7 +360,7 @@ Viewer.prototype.writeHash = function () {
   if (s.sandwich) p.set('w', s.sandwich);
   if (s.transforms.length) p.set('t', JSON.stringify(s.transforms));
   if (s.dark) p.set('th', 'dark');
-  var h = '#' + p.toString();
+  var h = p.toString() ? '#' + p.toString() : '#';
   V.lastHash = h;
   if (location.hash !== h && !(h === '#' && !location.hash)) history.replaceState(null, '', h === '#' ? location.pathname + location.search : h);
 };
@@ -389,7 +424,7 @@ Viewer.prototype.applyTransforms = function () {
     o.match = new Uint8Array(nn0);
     for (var i = 0; i < nn0; i++) o.match[i] = o.text !== '' && V.names[i].indexOf(o.text) >= 0 ? 1 : 0;
   });
-  var b = new Builder(Math.max(V.names.length, 1), V.base.cols), buf = [], seen = new Int32Array(V.names.length);
+  var b = new Builder(Math.max(V.names.length, 1), V.base.cols, V.base.name[0]), buf = [], seen = new Int32Array(V.names.length);
   var gen = 0;
   eachStack(V.base, function (path, len, v0, v1) {
     var p = Array.prototype.slice.call(path, 0, len);
@@ -467,7 +502,8 @@ Viewer.prototype.searchTree = function (t, re) {
   var sum = 0, matches = [], name = t.name, end = t.end, tot = t.tot, i = 1, n = t.n;
   if (any) {
     while (i < n) {
-      if (hit[name[i]]) { sum += tot[i]; matches.push(i); i = end[i]; } else i++;
+      if (tot[i] === 0) i = end[i];
+      else if (hit[name[i]]) { sum += tot[i]; matches.push(i); i = end[i]; } else i++;
     }
   }
   return { hit: hit, sum: sum, total: tot[0], matches: matches };
@@ -591,7 +627,7 @@ Viewer.prototype.frameColor = function (t, i, maxd) {
     else if (d < 0) r = g = Math.max(0, Math.floor(210 * (maxd + d) / maxd));
     return 'rgb(' + r + ',' + g + ',' + b + ')';
   }
-  return i === 0 ? V.colors[0] : V.colors[t.name[i]];
+  return V.colors[t.name[i]];
 };
 
 Viewer.prototype.drawGraph = function (g) {
@@ -777,7 +813,7 @@ Viewer.prototype.renderTable = function () {
  * once: only the outermost frame of the function on each stack counts. */
 Viewer.prototype.sandwichData = function (fname) {
   var V = this, t = V.tree, id = V.nameId(fname), nn = V.names.length, cols = t.cols;
-  var callers = new Builder(nn, cols), callees = new Builder(nn, cols), total = 0, self = 0;
+  var callers = new Builder(nn, cols, t.name[0]), callees = new Builder(nn, cols, t.name[0]), total = 0, self = 0;
   if (id < 0) return null;
   var path = new Int32Array(maxDepth(t) + 2), open = -1, tot0 = t.tot0;
   var s1 = cols > 1 ? t.self1 : t.self0, rev = [];
@@ -879,6 +915,7 @@ function api(V) {
     setView: function (v) { V.set({ view: v }); },
     set: function (o) { V.set(o); },
     folded: function () { return V.folded(); },
+    setTree: function (t) { V.setTree(t); },
     drawMs: function () { V.draw(); return V.lastDrawMs; }
   };
 }
@@ -888,16 +925,28 @@ var FK = window.flamekit = window.flamekit || {};
 FK.Viewer = Viewer;
 FK.Builder = Builder;
 FK.finishTree = finishTree;
+FK.decode = decode;
+/* The scripting object's members become window.flamekit's (one viewer a page). */
+function publish(a) {
+  for (var k in a) {
+    var d = Object.getOwnPropertyDescriptor(a, k);
+    d.configurable = true;
+    Object.defineProperty(FK, k, d);
+  }
+  return a;
+}
 /* The flamekit html page: read the data, then draw. flamekit.ready resolves when drawn. */
 FK.boot = function () {
   var meta = JSON.parse(doc.getElementById('fkmeta').textContent);
   var t0 = performance.now();
-  FK.ready = inflate(base64Bytes(doc.getElementById('fkdata').textContent)).then(function (u8) {
-    var d = decode(meta, u8);
+  var bytes = base64Bytes(doc.getElementById('fkdata').textContent), t1 = performance.now();
+  FK.ready = inflate(bytes).then(function (u8) {
+    var t2 = performance.now(), d = decode(meta, u8), t3 = performance.now();
+    FK.timing = { base64: t1 - t0, inflate: t2 - t1, decode: t3 - t2 };
     var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, tree: d.tree, meta: meta, hash: true });
-    var a = api(V);
-    for (var k in a) Object.defineProperty(FK, k, Object.getOwnPropertyDescriptor(a, k));
+    publish(api(V));
     FK.loadMs = performance.now() - t0;
+    FK.timing.view = performance.now() - t3;
     doc.body.setAttribute('data-ready', '1');
     return FK;
   });
@@ -906,6 +955,6 @@ FK.boot = function () {
 /* For other pages (the heat map): a viewer in element root over a tree built with
  * flamekit.Builder or given as arrays; returns the same scripting object. */
 FK.mount = function (root, o) {
-  return api(new Viewer(root, o));
+  return publish(api(new Viewer(root, o)));
 };
 })();

@@ -1,0 +1,70 @@
+// html-page.js - the browser half of bench/b-html.sh: opens a `flamekit html` page in
+// headless Chromium and reports first paint, exact search time, redraw times after zoom
+// and search (p50/p95 of 40 each) and the JS heap. usage: node html-page.js BIG.html SMALL.html
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require(path.join(__dirname, '../tests/browser/node_modules/playwright-core'));
+
+const q = (a, p) => { const s = a.slice().sort((x, y) => x - y); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
+const f1 = (v) => v.toFixed(1);
+async function load(ctx, file) {
+  const page = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await page.goto('file://' + path.resolve(file));
+  await page.waitForSelector('body[data-ready]', { timeout: 120000 });
+  // first paint: navigation start to the frame after the graph was drawn
+  const paint = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
+  return { page, cdp, paint };
+}
+(async () => {
+  const [big, small] = process.argv.slice(2);
+  const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'fk-chromium-'));
+  const ctx = await chromium.launchPersistentContext(ud, {
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'], viewport: { width: 1400, height: 900 },
+  });
+  try {
+    const paints = [];
+    let b;
+    for (let k = 0; k < 3; k++) {
+      if (b) await b.page.close();
+      b = await load(ctx, big);
+      paints.push(b.paint);
+    }
+    const r = await b.page.evaluate(() => {
+      const out = { search: [], zoom: [], sredraw: [], nodes: flamekit.view.nodes };
+      const res = ['^func_1$', 'Handler', '::process_', 'operator\\(\\)', 'k_1[0-9]*_\\[k\\]', 'Service2'];
+      for (let k = 0; k < 4; k++) for (const re of res) {
+        flamekit.search(re);
+        out.search.push(flamekit.searchStats().ms);
+        out.sredraw.push(flamekit.drawMs());
+      }
+      flamekit.search('');
+      // zoom into each top frame and the widest frame two levels below it
+      const top = flamekit.viewer.tree, V = flamekit.viewer;
+      const paths = [];
+      for (let c = 1; c < top.end[0]; c = top.end[c]) {
+        paths.push(V.pathOf(c));
+        for (let d = c + 1; d < top.end[c] && paths.length < 60; d = top.end[d]) paths.push(V.pathOf(d));
+      }
+      for (let k = 0; k < 40; k++) { flamekit.zoom(paths[k % paths.length]); out.zoom.push(flamekit.drawMs()); }
+      out.share = flamekit.search('Handler');
+      return out;
+    });
+    const m = await b.cdp.send('Performance.getMetrics');
+    const heap = m.metrics.find((x) => x.name === 'JSHeapUsedSize').value / 1048576;
+    const s = await load(ctx, small);
+    const sn = await s.page.evaluate(() => flamekit.view.nodes);
+    console.log('  browser (Chromium, ' + r.nodes + ' nodes): first paint p50 ' + f1(q(paints, 0.5)) + ' ms (of 3: ' + paints.map(f1).join(', ') + '; target < 1500)');
+    console.log('    exact search: p50 ' + f1(q(r.search, 0.5)) + ' ms, p95 ' + f1(q(r.search, 0.95)) + ' ms (target < 50; "Handler" matched ' + (100 * r.share).toFixed(2) + '%)');
+    console.log('    redraw after zoom: p50 ' + f1(q(r.zoom, 0.5)) + ' ms, p95 ' + f1(q(r.zoom, 0.95)) + ' ms; after search: p50 ' + f1(q(r.sredraw, 0.5)) + ' ms, p95 ' + f1(q(r.sredraw, 0.95)) + ' ms (target p95 < 16)');
+    console.log('    JS heap after load: ' + f1(heap) + ' MB');
+    console.log('  browser (' + sn + ' nodes): first paint ' + f1(s.paint) + ' ms (target for 1M nodes < 500)');
+  } finally {
+    await ctx.close();
+    fs.rmSync(ud, { recursive: true, force: true });
+  }
+})().catch((e) => { console.log('  browser: FAILED ' + (e && e.stack || e)); process.exit(1); });
