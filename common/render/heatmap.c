@@ -631,8 +631,7 @@ static void put_hex6(fk_obuf *w, uint32_t c)
 static int put_colors(fk_obuf *w, const struct hm *h, const fk_svg_opts *so)
 {
 	fk_svg_opts po = *so;
-	if (!po.colors)
-		po.colors = "hot";
+	fk_svg_opts_defaults(&po, h->p); /* the palette fk_render_svg picks for this profile */
 	/* a --cp file is read (same colours as the SVG) but never written back here */
 	fk_palette *pal = fk_palette_new(&po);
 	if (!pal)

@@ -381,12 +381,9 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	fk_svg_opts o = *opts;
 	if (!o.fonttype)
 		o.fonttype = "Verdana";
-	if (!o.countname)
-		o.countname = "samples";
+	fk_svg_opts_defaults(&o, p); /* countname, palette, title by what the profile counts */
 	if (!o.nametype)
 		o.nametype = "Function:";
-	if (!o.colors)
-		o.colors = "hot";
 	int rc = fk_svg_opts_check(&o);
 	if (rc)
 		return rc;
