@@ -22,6 +22,7 @@ static PyObject *profile_type, *sampler_type;
 /* The renderer may be missing from a partial build of the core; the module
  * still loads (rules.mk links the whole archive, so a present one is used). */
 #pragma weak fk_render_svg
+#pragma weak fk_render_for_path
 #pragma weak fk_svg_opts_init
 
 static PyObject *raise_fk(int err, const char *what)
@@ -344,12 +345,17 @@ static PyObject *prof_parse(PyObject *self, PyObject *args, PyObject *kw)
 /* ---- output: one writer per format, to a path or to a string */
 typedef int (*writer_fn)(PyObject *self, FILE *f, void *ctx);
 
+/* The path being written (write_to_path), for writers that choose by its name. */
+static const char *writing_path;
+
 static PyObject *write_to_path(PyObject *self, PyObject *path, writer_fn fn, void *ctx)
 {
 	out_file o;
 	if (out_open(&o, path) < 0)
 		return NULL;
+	writing_path = o.is_stdout ? NULL : o.path;
 	int r = fn(self, o.f, ctx);
+	writing_path = NULL;
 	if (r < 0) {
 		out_close(&o, 0);
 		return raise_fk(r, NULL);
@@ -391,11 +397,12 @@ static int w_samples(PyObject *self, FILE *f, void *ctx)
 	return fk_profile_write_samples(p, f);
 }
 
+/* write_svg("x.html") writes the HTML viewer page (the library's one rule) */
 static int w_svg(PyObject *self, FILE *f, void *ctx)
 {
-	if (!fk_render_svg)
+	if (!fk_render_svg || !fk_render_for_path)
 		return -ENOSYS;
-	return fk_render_svg(((ProfileObject *)self)->p, ctx, f);
+	return fk_render_for_path(((ProfileObject *)self)->p, ctx, writing_path, f);
 }
 
 static PyObject *prof_write_folded(PyObject *self, PyObject *path)

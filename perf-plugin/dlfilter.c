@@ -749,7 +749,7 @@ static int write_outputs(struct state *st, const fk_profile *p)
 		say("writing samples to %s: %s", st->samples.path, fk_strerror(rc));
 		return -1;
 	}
-	if (st->svgf.f && (rc = fk_render_svg(p, &st->o.svg, st->svgf.f)) < 0) {
+	if (st->svgf.f && (rc = fk_render_for_path(p, &st->o.svg, st->svgf.path, st->svgf.f)) < 0) {
 		say("rendering %s: %s", st->svgf.path, fk_strerror(rc));
 		return -1;
 	}

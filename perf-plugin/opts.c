@@ -32,7 +32,7 @@ const char *const fkd_usage_text =
 	"usage: perf script --dlfilter flamekit-dlfilter.so [--dlarg OPTION]...\n"
 	"outputs (default: folded stacks on stdout):\n"
 	"  folded=PATH        folded stacks (\"-\" = stdout)\n"
-	"  svg=PATH           interactive SVG flame graph\n"
+	"  svg=PATH           interactive SVG flame graph (PATH.html: the HTML viewer page)\n"
 	"  samples=PATH       timestamped samples (flamekit samples v1)\n"
 	"folding:\n"
 	"  pid | tid          process name root as comm-PID or comm-PID/TID\n"

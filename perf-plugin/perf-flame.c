@@ -33,7 +33,8 @@ static void usage(FILE *out)
 "  with --call-graph dwarf go through `perf script` text instead (a dlfilter cannot see\n"
 "  their user frames); a note says which path ran.\n"
 "  -i, --input FILE     perf.data to read (default perf.data)\n"
-"  -o, --output FILE    SVG flame graph (default flame.svg unless --folded/--samples)\n"
+"  -o, --output FILE    SVG flame graph (default flame.svg unless --folded/--samples);\n"
+"                       FILE.html: the HTML viewer page (flamekit html)\n"
 "  --folded FILE        folded stacks (\"-\" = stdout)\n"
 "  --samples FILE       timestamped samples (flamekit samples v1)\n"
 "  --pid, --tid         root frame comm-PID or comm-PID/TID\n"
@@ -480,7 +481,7 @@ static int write_one(const char *path, const fk_profile *p, const struct fkd_opt
 	}
 	int rc = what == 0 ? fk_profile_write_folded(p, f)
 		 : what == 1 ? fk_profile_write_samples(p, f)
-			     : fk_render_svg(p, &o->svg, f);
+			     : fk_render_for_path(p, &o->svg, path, f); /* .html: the page */
 	if (rc < 0)
 		err("writing %s: %s", path, fk_strerror(rc));
 	if (fflush(f) != 0 || ferror(f)) {
@@ -612,7 +613,9 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 		if (eq && strcmp(eq + 1, "-") != 0 && regular_or_missing(eq + 1) &&
 		    (!strncmp(a, "svg=", 4) || !strncmp(a, "folded=", 7) || !strncmp(a, "samples=", 8))) {
 			char *tmp, *kv;
-			if (asprintf(&tmp, "%s.part.%ld", eq + 1, (long)getpid()) < 0 ||
+			/* the part file keeps a .html ending: the dlfilter picks the view by name */
+			if (asprintf(&tmp, "%s.part.%ld%s", eq + 1, (long)getpid(),
+				     fk_output_is_html(eq + 1) ? ".html" : "") < 0 ||
 			    asprintf(&kv, "%.*s=%s", (int)(eq - a), a, tmp) < 0) {
 				err("out of memory");
 				exit(1);

@@ -23,7 +23,7 @@ static void gdb_help(FILE *out)
 	      "  -p, --pid PID       the process (required)\n"
 	      "  -d, --duration S    sample for S seconds (default: until Ctrl-C or exit)\n"
 	      "  -F, --frequency HZ  stops per second (default 99)\n"
-	      "  -o, --output FILE   SVG flame graph\n"
+	      "  -o, --output FILE   SVG flame graph (FILE.html: the HTML viewer page)\n"
 	      "  --folded FILE       folded stacks ('-' = standard output; the default when\n"
 	      "                      no output is named)\n"
 	      "  --samples FILE      timestamped samples (for heat maps and flame charts)\n"

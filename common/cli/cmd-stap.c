@@ -33,7 +33,8 @@ static void stap_help(FILE *out)
 	      "  --off-cpu           time blocked off CPU by stack, in microseconds, instead\n"
 	      "                      of on-CPU samples\n"
 	      "  -t, --duration SEC  stop after SEC seconds (default: at Ctrl-C)\n"
-	      "  -o, --output FILE   write the result to FILE (default standard output)\n"
+	      "  -o, --output FILE   write the result to FILE (default standard output; an SVG,\n"
+	      "                      or the HTML viewer page for FILE.html)\n"
 	      "  --folded            write folded stacks instead of an SVG\n"
 	      "  --title TEXT        SVG title\n"
 	      "  --print-command     print the stap command line and exit (run it elsewhere,\n"
@@ -558,7 +559,7 @@ static int stap_run(int argc, char **argv)
 					fk_profile_set_kind(p, FK_KIND_OFFCPU);
 					rc = fk_profile_set_unit(p, "us");
 				}
-				rc = rc ? rc : fk_render_svg(p, &so, o.f);
+				rc = rc ? rc : fk_render_for_path(p, &so, out_path, o.f);
 			}
 			if (rc)
 				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));

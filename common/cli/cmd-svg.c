@@ -121,13 +121,6 @@ static int positive(const char *opt, const char *v, double *d)
 	return 0;
 }
 
-/* -o FILE ending in .html or .htm: the HTML viewer page instead of an SVG. */
-static bool html_path(const char *path)
-{
-	size_t n = path ? strlen(path) : 0;
-	return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
-}
-
 /* `flamekit svg` and `flamekit html` (html = true): the same options. */
 int cli_svg_run(int argc, char **argv, bool html)
 {
@@ -297,7 +290,7 @@ int cli_svg_run(int argc, char **argv, bool html)
 	}
 	if (fk_svg_opts_check(&so))
 		return FK_EXIT_USAGE;
-	html = html || html_path(out_path);
+	html = html || fk_output_is_html(out_path); /* -o FILE.html: the page */
 	if (html && so.flamechart) {
 		cli_err("--flamechart: the HTML page draws merged stacks (use flamekit svg -o FILE.svg)");
 		return FK_EXIT_USAGE;

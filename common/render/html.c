@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <zlib.h>
 #include "svg-internal.h"
 
@@ -445,4 +446,15 @@ out:
 	enc_free(&e);
 	fk_profile_free(owned);
 	return rc;
+}
+
+bool fk_output_is_html(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
+}
+
+int fk_render_for_path(const fk_profile *p, const fk_svg_opts *o, const char *path, FILE *out)
+{
+	return fk_output_is_html(path) ? fk_render_html(p, o, out) : fk_render_svg(p, o, out);
 }

@@ -69,10 +69,21 @@ else:
     assert "t &lt;&amp;&gt;" in svg
     assert svg == p.svg(title="t <&>", width=800, minwidth="0.5%", colors="blue")
     p.write_svg("out.svg", title="t")
+    assert open("out.svg").read().startswith("<?xml")
+    # a .html name writes the HTML viewer page (the library's one rule)
+    p.write_svg("out.html", title="t <&>")
+    page = open("out.html").read()
+    assert page.startswith("<!DOCTYPE html>") and 'id="fkdata"' in page, page[:200]
+    assert "<title>t &lt;&amp;&gt;</title>" in page
     print("svg ok")
 PY
 MODDIR=$BUILD/gdb /usr/bin/python3 t.py > out.txt 2> err.txt || { cat out.txt err.txt; fail "python script failed"; }
 cat out.txt
+if [ -f out.html ] && command -v node > /dev/null; then
+	# the page holds the profile's stacks (its own decoder, in node)
+	node "$FK_TOP/tests/html/decode.js" out.html > page.folded || fail "decode out.html"
+	grep -q '^main;x;y 0.5$' page.folded || fail "out.html lacks main;x;y 0.5: $(cat page.folded)"
+fi
 grep -v '^svg' out.txt > got.txt
 cat > want.txt <<'W'
 main;a;b 4

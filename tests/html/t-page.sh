@@ -24,6 +24,18 @@ assert_not_contains "$TMP/a.html" 'read_line'
 # no URL at all: nothing to fetch
 if grep -o 'https\?://[^"'"'"' ]*' "$TMP/a.html" > "$TMP/urls"; then fail "URLs in the page: $(cat "$TMP/urls")"; fi
 
+# the page holds every stack of the input: its own decoder, run in node, gives them back
+if command -v node > /dev/null; then
+	node "$FK_TOP/tests/html/decode.js" "$TMP/a.html" | LC_ALL=C sort > "$TMP/back.folded" || fail "decode.js"
+	LC_ALL=C sort "$D/mixed.folded" > "$TMP/want.folded"
+	assert_files_eq "$TMP/want.folded" "$TMP/back.folded"
+	python3 "$FK_TOP/bench/gen-stacks.py" 4000 > "$TMP/gen.folded"
+	"$FLAMEKIT" html "$TMP/gen.folded" -o "$TMP/gen.html" || fail "render gen"
+	"$FLAMEKIT" collapse "$TMP/gen.folded" | LC_ALL=C sort > "$TMP/gen-want.folded"
+	node "$FK_TOP/tests/html/decode.js" "$TMP/gen.html" | LC_ALL=C sort > "$TMP/gen-back.folded"
+	assert_files_eq "$TMP/gen-want.folded" "$TMP/gen-back.folded"
+fi
+
 # refused: --flamechart (merged stacks only), a bad palette; nothing written
 run_rc 2 "$FLAMEKIT" html --flamechart "$D/mixed.folded" -o "$TMP/e.html" 2> "$TMP/err"
 assert_contains "$TMP/err" "--flamechart"

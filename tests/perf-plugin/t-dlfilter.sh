@@ -89,6 +89,16 @@ grep -q "<svg" o.svg || fail "no SVG written"
 assert_contains o.svg "Work"
 ls *.tmp.* 2> /dev/null && fail "temporary files left behind"
 
+# svg=X.html: the HTML viewer page, holding exactly the folded stacks of the run
+perf script -i work.data --dlfilter "$DLF" --dlarg svg=o.html --dlarg folded=oh.folded > /dev/null ||
+	fail "svg=o.html"
+grep -q 'id="fkdata"' o.html || fail "svg=o.html did not write the HTML page"
+if command -v node > /dev/null; then
+	node "$FK_TOP/tests/html/decode.js" o.html | LC_ALL=C sort > oh.back || fail "decode o.html"
+	LC_ALL=C sort oh.folded > oh.sorted
+	assert_files_eq oh.sorted oh.back
+fi
+
 # deterministic: same perf.data, same bytes
 perf script -i work.data --dlfilter "$DLF" --dlarg svg=o2.svg --dlarg title=Work > /dev/null
 cmp o.svg o2.svg || fail "SVG differs between two runs"

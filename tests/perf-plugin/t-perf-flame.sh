@@ -20,6 +20,14 @@ assert_contains rep.err "folding inside perf script"
 grep -q "<svg" r.svg || fail "no svg"
 assert_contains r.svg "Known work"
 grep -q ';main;a;b;spin ' r.folded || fail "main;a;b;spin missing"
+# -o FILE.html: the HTML viewer page with the same stacks
+perf flame report -q -i r.data -o r.html --folded rh.folded 2> /dev/null || fail "report -o r.html"
+grep -q 'id="fkdata"' r.html || fail "-o r.html did not write the HTML page"
+if command -v node > /dev/null; then
+	node "$FK_TOP/tests/html/decode.js" r.html | LC_ALL=C sort > rh.back || fail "decode r.html"
+	LC_ALL=C sort rh.folded > rh.sorted
+	assert_files_eq rh.sorted rh.back
+fi
 # default output name is flame.svg
 perf flame report -q -i r.data 2> /dev/null || fail "report with defaults"
 [ -s flame.svg ] || fail "flame.svg not written"
