@@ -11,35 +11,41 @@ var doc = document;
  * per column) and tot (inclusive count of the drawn column). Node 0 is the root. */
 function finishTree(t) {
   var n = t.n, tot = new Float64Array(n), end = t.end, depth = t.depth, self = t.cols > 1 ? t.self1 : t.self0;
-  var st = new Int32Array(maxDepth(t) + 2), sp = 0, c, i;
+  var tot0 = t.cols > 1 ? new Float64Array(n) : null, s0 = t.self0, md = 0, maxdelta = 1, i, c, d, x;
+  for (i = 0; i < n; i++) if (depth[i] > md) md = depth[i];
+  var st = new Int32Array(md + 2), sp = 0;
   // totals: a node's total goes to its parent when the node closes (negative counts
   // count as zero: a child is never wider than its parent)
-  for (i = 0; i < n; i++) tot[i] = self[i] > 0 ? self[i] : 0;
   for (i = 0; i < n; i++) {
-    var d = depth[i];
-    while (sp > d) { c = st[--sp]; end[c] = i; if (sp) tot[st[sp - 1]] += tot[c]; }
+    x = self[i];
+    tot[i] = x > 0 ? x : 0;
+    if (tot0) {
+      tot0[i] = s0[i] > 0 ? s0[i] : 0;
+      x = Math.abs(tot[i] - tot0[i]);
+      if (x > maxdelta) maxdelta = x;
+    }
+  }
+  for (i = 0; i < n; i++) {
+    d = depth[i];
+    while (sp > d) {
+      c = st[--sp];
+      end[c] = i;
+      if (sp) { tot[st[sp - 1]] += tot[c]; if (tot0) tot0[st[sp - 1]] += tot0[c]; }
+    }
     st[sp++] = i;
   }
-  while (sp) { c = st[--sp]; end[c] = n; if (sp) tot[st[sp - 1]] += tot[c]; }
-  t.tot = tot;
-  if (t.cols > 1) {
-    var tot0 = new Float64Array(n), s0 = t.self0;
-    for (i = 0; i < n; i++) tot0[i] = s0[i] > 0 ? s0[i] : 0;
-    sp = 0;
-    for (i = 0; i < n; i++) {
-      while (sp > depth[i]) { c = st[--sp]; if (sp) tot0[st[sp - 1]] += tot0[c]; }
-      st[sp++] = i;
-    }
-    while (sp) { c = st[--sp]; if (sp) tot0[st[sp - 1]] += tot0[c]; }
-    t.tot0 = tot0;
+  while (sp) {
+    c = st[--sp];
+    end[c] = n;
+    if (sp) { tot[st[sp - 1]] += tot[c]; if (tot0) tot0[st[sp - 1]] += tot0[c]; }
   }
+  t.tot = tot;
+  t.tot0 = tot0;
+  t.maxDepth = md;
+  t.maxdelta = maxdelta; // differential colour scale: the largest change of a frame's own count
   return t;
 }
-function maxDepth(t) {
-  var m = 0, d = t.depth;
-  for (var i = 0; i < t.n; i++) if (d[i] > m) m = d[i];
-  return m;
-}
+function maxDepth(t) { return t.maxDepth; }
 
 /* Builds a tree from stacks (root-first name ids and a count per column). */
 function Builder(nnames, cols, rootName) {
@@ -638,8 +644,7 @@ Viewer.prototype.drawGraph = function (g) {
   // ancestors of the zoomed frame: drawn full width, faded
   if (z > 0) { var d0 = t.depth[z]; for (var i = z - 1; i >= 0 && d0 > 0; i--) if (t.depth[i] === d0 - 1) { anc.push(i); d0--; } }
   anc.reverse();
-  var maxd = 0, maxdelta = 1;
-  if (t.cols > 1) for (i = 0; i < t.n; i++) { var dd = Math.abs((t.self1[i] > 0 ? t.self1[i] : 0) - (t.self0[i] > 0 ? t.self0[i] : 0)); if (dd > maxdelta) maxdelta = dd; }
+  var maxd = 0, maxdelta = t.maxdelta;
   // visible frames: x in pixels, skipping subtrees narrower than a third of a pixel
   var xs = [], ws = [], ns = [], scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
   for (i = 0; i < anc.length; i++) { xs.push(PAD); ws.push(W - 2 * PAD); ns.push(anc[i]); }
