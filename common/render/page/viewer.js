@@ -39,8 +39,19 @@ function finishTree(t) {
     end[c] = n;
     if (sp) { tot[st[sp - 1]] += tot[c]; if (tot0) tot0[st[sp - 1]] += tot0[c]; }
   }
+  // each node's offset inside its parent in name order (sum of its earlier siblings):
+  // a frame's x without visiting its narrow siblings
+  var xoff = new Float64Array(n), run = new Float64Array(md + 2);
+  for (i = 1; i < n; i++) {
+    d = depth[i];
+    xoff[i] = run[d];
+    run[d] += tot[i];
+    run[d + 1] = 0;
+  }
   t.tot = tot;
   t.tot0 = tot0;
+  t.xoff = xoff;
+  t.kids = new Map(); // node -> its children, heaviest first (filled as frames are drawn)
   t.maxDepth = md;
   t.maxdelta = maxdelta; // differential colour scale: the largest change of a frame's own count
   return t;
@@ -172,14 +183,16 @@ function decode(meta, u8) {
   ['names', 'colors', 'pops', 'name', 'raw', 'self0', 'self1'].forEach(function (k) { at[k] = off; off += S[k]; });
   var td = new TextDecoder('utf-8'), names = new Array(meta.names), r = varintReader(u8, at.names);
   for (var i = 0; i < meta.names; i++) {
-    var len = r.uv();
-    names[i] = td.decode(u8.subarray(r.p, r.p + len));
-    r.p += len;
+    var len = r.uv(), a = r.p, e = a + len, ascii = len < 4096;
+    for (var j = a; j < e && ascii; j++) if (u8[j] >= 128) ascii = false;
+    // plain ASCII without a decoder call (one call costs microseconds in a browser)
+    names[i] = ascii ? String.fromCharCode.apply(null, u8.subarray(a, e)) : td.decode(u8.subarray(a, e));
+    r.p = e;
   }
   var colors = new Array(meta.names), hex = '0123456789abcdef';
   for (i = 0; i < meta.names; i++) {
     var q = at.colors + 3 * i, s = '#';
-    for (var j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
+    for (j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
     colors[i] = s;
   }
   var n = meta.nodes, cols = meta.cols;
@@ -525,10 +538,21 @@ Viewer.prototype.nextMatch = function (dir) {
 };
 
 /* ---------------------------------------------------------------- paths */
+/* Ancestors of node, root first: down from the root, jumping over sibling subtrees. */
+function ancestors(t, node) {
+  var out = [], v = 0, end = t.end;
+  while (v !== node) {
+    out.push(v);
+    var c = v + 1;
+    while (end[c] <= node) c = end[c];
+    v = c;
+  }
+  return out;
+}
 Viewer.prototype.pathOf = function (node) {
-  var t = this.tree, path = [], d = t.depth[node];
-  for (var i = node; i > 0 && d > 0; i--) if (t.depth[i] === d) { path.push(this.names[t.name[i]]); d--; }
-  return path.reverse();
+  var V = this, t = V.tree;
+  if (node <= 0) return [];
+  return ancestors(t, node).slice(1).concat([node]).map(function (i) { return V.names[t.name[i]]; });
 };
 Viewer.prototype.findPath = function (path) {
   var t = this.tree, v = 0;
@@ -611,14 +635,16 @@ Viewer.prototype.draw = function () {
   V.lastDrawMs = performance.now() - t1;
 };
 
-/* Children of v in drawing order: by name (the tree's order) or heaviest first. */
+/* Children of v, heaviest first (cached on the tree): drawing stops at the first one
+ * too narrow to see, so a redraw visits only what it draws. */
 Viewer.prototype.children = function (t, v) {
-  var ch = [], end = t.end;
-  for (var c = v + 1; c < end[v]; c = end[c]) ch.push(c);
-  if (this.state.left && ch.length > 1) {
-    var tot = t.tot;
-    ch.sort(function (a, b) { return tot[b] - tot[a] || a - b; });
-  }
+  var ch = t.kids.get(v);
+  if (ch) return ch;
+  var a = [], end = t.end, tot = t.tot;
+  for (var c = v + 1; c < end[v]; c = end[c]) a.push(c);
+  a.sort(function (x, y) { return tot[y] - tot[x] || x - y; });
+  ch = Int32Array.from(a);
+  t.kids.set(v, ch);
   return ch;
 };
 
@@ -642,8 +668,8 @@ Viewer.prototype.drawGraph = function (g) {
   var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
   var z = g.zoom, zt = t.tot[z], anc = [];
   // ancestors of the zoomed frame: drawn full width, faded
-  if (z > 0) { var d0 = t.depth[z]; for (var i = z - 1; i >= 0 && d0 > 0; i--) if (t.depth[i] === d0 - 1) { anc.push(i); d0--; } }
-  anc.reverse();
+  if (z > 0) anc = ancestors(t, z);
+  var i;
   var maxd = 0, maxdelta = t.maxdelta;
   // visible frames: x in pixels, skipping subtrees narrower than a third of a pixel
   var xs = [], ws = [], ns = [], scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
@@ -653,10 +679,13 @@ Viewer.prototype.drawGraph = function (g) {
     var v = st.pop(), x = sx.pop(), w = t.tot[v] * scale;
     xs.push(x); ws.push(w); ns.push(v);
     if (t.depth[v] > maxd) maxd = t.depth[v];
-    var ch = V.children(t, v), cx = x, add = [];
+    // children heaviest first: left-heavy places them in this order, name order at
+    // their offset among all siblings; both stop at the first invisible one
+    var ch = V.children(t, v), cx = x, add = [], left = V.state.left;
     for (var k = 0; k < ch.length; k++) {
       var cw = t.tot[ch[k]] * scale;
-      if (cw >= minw) add.push(ch[k], cx);
+      if (cw < minw) break;
+      add.push(ch[k], left ? cx : x + t.xoff[ch[k]] * scale);
       cx += cw;
     }
     for (k = add.length - 2; k >= 0; k -= 2) { st.push(add[k]); sx.push(add[k + 1]); }
