@@ -187,6 +187,33 @@ size_t fk_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 	return need;
 }
 
+bool fk_utf8_valid(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		/* eight ASCII bytes at a time: most names are ASCII */
+		while (i + 8 <= n) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			if (w & 0x8080808080808080ULL)
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		uint32_t cp;
+		size_t k = fk_utf8_next(s + i, n - i, &cp);
+		if (k == 1)
+			return false; /* a byte >= 0x80 alone is never valid */
+		i += k;
+	}
+	return true;
+}
+
 size_t fk_utf8_count(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;

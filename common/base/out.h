@@ -51,6 +51,8 @@ FK_HIDDEN void fk_obuf_comment(fk_obuf *b, const char *s, size_t n);
 FK_HIDDEN size_t fk_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
 /* Columns of a character in a label: 2 for East Asian wide, else 1. */
 FK_HIDDEN int fk_char_columns(uint32_t cp);
+/* Is [s, s+n) valid UTF-8 (no overlong forms, surrogates or values past U+10FFFF)? */
+FK_HIDDEN bool fk_utf8_valid(const unsigned char *s, size_t n);
 /* Number of characters as counted by fk_utf8_next. */
 FK_HIDDEN size_t fk_utf8_count(const char *s, size_t n);
 

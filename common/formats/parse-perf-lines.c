@@ -14,19 +14,19 @@
  * not valid UTF-8 become '?', cut at a character boundary. */
 void fk_perf_excerpt(char *out, size_t size, const char *l, size_t len)
 {
+	const unsigned char *u = (const unsigned char *)l;
 	size_t i = 0, o = 0;
 	while (i < len && o + 4 + 3 < size) {
-		unsigned char ch = (unsigned char)l[i];
-		size_t k = ch < 0x80 ? 1 : ch >= 0xc2 && ch <= 0xdf ? 2 : ch >= 0xe0 && ch <= 0xef ? 3
-			 : ch >= 0xf0 && ch <= 0xf4 ? 4 : 0;
-		if (k > 1 && i + k <= len && fk_perf_valid_utf8((const unsigned char *)l + i, k)) {
+		uint32_t cp;
+		size_t k = fk_utf8_next(u + i, len - i, &cp);
+		if (k > 1) {
 			memcpy(out + o, l + i, k);
 			o += k;
-			i += k;
-			continue;
+		} else {
+			/* one byte: ASCII, or not valid UTF-8 (then cp is U+FFFD) */
+			out[o++] = (cp < 0x20 || cp == 0x7f || cp >= 0x80) ? '?' : (char)cp;
 		}
-		out[o++] = (k != 1 || ch < 0x20 || ch == 0x7f) ? '?' : (char)ch;
-		i++;
+		i += k;
 	}
 	if (i < len)
 		memcpy(out + o, "...", 3), o += 3;
@@ -44,50 +44,6 @@ void fk_perf_bad(struct pp *t, const char *what, const char *l, size_t len)
 	fk_perf_excerpt(ex, sizeof(ex), l, len);
 	w->line = t->lineno;
 	snprintf(w->msg, sizeof(w->msg), "%s: '%s'", what, ex);
-}
-
-/* UTF-8 validity (names are kept byte for byte either way; this only feeds a note). */
-bool fk_perf_valid_utf8(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		while (i + 8 <= n) {
-			uint64_t w;
-			memcpy(&w, s + i, 8);
-			if (w & 0x8080808080808080ULL)
-				break;
-			i += 8;
-		}
-		if (i >= n)
-			break;
-		unsigned c = s[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t k;
-		unsigned min;
-		if (c >= 0xc2 && c <= 0xdf)
-			k = 1, min = 0x80;
-		else if (c >= 0xe0 && c <= 0xef)
-			k = 2, min = 0x800;
-		else if (c >= 0xf0 && c <= 0xf4)
-			k = 3, min = 0x10000;
-		else
-			return false;
-		if (i + k >= n)
-			return false;
-		unsigned cp = c & (0x3f >> k);
-		for (size_t j = 1; j <= k; j++) {
-			if (i + j >= n || (s[i + j] & 0xc0) != 0x80)
-				return false;
-			cp = cp << 6 | (s[i + j] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		i += k + 1;
-	}
-	return true;
 }
 
 static int push_frames(struct pp *t, const uint32_t *ids, uint32_t n)

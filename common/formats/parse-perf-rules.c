@@ -345,7 +345,7 @@ int fk_perf_frame_names(struct pp *t, const char *l, size_t len)
 		return 1;
 	const char *mod = l + f.m0, *func = l + f.f0;
 	size_t mlen = f.m1 - f.m0, flen = f.f1 - f.f0, pclen = f.pc1 - f.pc0;
-	if (!fk_perf_valid_utf8((const unsigned char *)func, flen) && !t->saw_utf8) {
+	if (!fk_utf8_valid((const unsigned char *)func, flen) && !t->saw_utf8) {
 		t->saw_utf8 = true;
 		t->utf8_line = t->lineno;
 	}

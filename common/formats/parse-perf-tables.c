@@ -168,7 +168,7 @@ int fk_perf_cache_lookup(struct pp *t, struct ftab *tab, struct h128 h, const ui
 	if (is_pname) {
 		t->tmp_n = 0;
 		rc = fk_perf_push_name(t, line, llen, true);
-		if (!t->saw_utf8 && !fk_perf_valid_utf8((const unsigned char *)line, llen)) {
+		if (!t->saw_utf8 && !fk_utf8_valid((const unsigned char *)line, llen)) {
 			t->saw_utf8 = true;
 			t->utf8_line = t->lineno;
 		}

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include "internal.h"
+#include "base/out.h"
 
 /* Scan [p, p+len) (len < 4 GiB): store the offset of every '\n' into ends (room for len
  * entries plus FK_PERF_SCAN_SLACK), return how many; set *nul if the span holds a NUL byte. */
@@ -284,7 +285,6 @@ FK_HIDDEN void fk_perf_pp_fini(struct pp *t);
 FK_HIDDEN void fk_perf_bad(struct pp *t, const char *what, const char *l, size_t len);
 /* Printable excerpt of an untrusted line for a message. */
 FK_HIDDEN void fk_perf_excerpt(char *out, size_t size, const char *l, size_t len);
-FK_HIDDEN bool fk_perf_valid_utf8(const unsigned char *s, size_t n);
 /* The key of a frame line without its module (modfree; *ok false when there is none). */
 FK_HIDDEN struct h128 fk_perf_frame_key_modfree(const struct pp *t, const char *l, size_t len, bool *ok);
 /* Parse the lines of [buf, buf+len) / [off, end) of a file; see the .c. */
