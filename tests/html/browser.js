@@ -168,6 +168,17 @@ async function pageChecks(ctx, url, input, errors, shot) {
     for (const [op, arg] of list) want = transform(want, op, arg);
     check(JSON.stringify(got) === JSON.stringify(folded(want)), 'transforms ' + JSON.stringify(list) + ':\n' + got.join('\n') + '\n--- want\n' + folded(want).join('\n'));
   }
+  // per-thread split: root frames comm-PID/TID per thread, per process (comm-PID) or merged
+  const threadRoot = /^([\s\S]*-\d+)(\/\d+)?$/;
+  for (const [split, fn] of [['process', (f) => { const m = threadRoot.exec(f[0]); return m ? [m[1]].concat(f.slice(1)) : f; }],
+    ['merged', (f) => threadRoot.test(f[0]) ? f.slice(1) : f]]) {
+    const got = await page.evaluate((sp) => { flamekit.set({ transforms: [], split: sp }); return flamekit.folded(); }, split);
+    const want = folded(stacks.map((s) => ({ frames: fn(s.frames), n: s.n })));
+    check(JSON.stringify(got) === JSON.stringify(want), 'split ' + split + ':\n' + got.join('\n'));
+  }
+  check(await page.evaluate(() => { flamekit.set({ split: 'thread' }); return !document.querySelector('.fkbar button[title^="root frames"]').hidden; }),
+    'the thread split button shows for comm-PID/TID roots');
+  await page.evaluate(() => flamekit.set({ transforms: [['merge', 'parse'], ['rec', 'eval'], ['drop', 'busy']] }));
   // undo: the list shrinks and the tree follows
   await page.evaluate(() => flamekit.undo());
   const after = await page.evaluate(() => flamekit.folded());
@@ -176,9 +187,9 @@ async function pageChecks(ctx, url, input, errors, shot) {
 
   // URL round trip: every piece of state comes back from the link alone
   await page.evaluate(() => {
-    flamekit.set({ view: 'flame', dark: true, left: true, icicle: true, ic: true });
+    flamekit.set({ view: 'flame', dark: true, left: true, icicle: true, ic: true, split: 'process' });
     flamekit.search('EVAL|<img', true);
-    flamekit.zoom('app-10/10;main');
+    flamekit.zoom('app-10;main');
   });
   const state = await view(page), link = await page.evaluate(() => location.href);
   const p2 = await open(ctx, link, errors);
@@ -188,7 +199,7 @@ async function pageChecks(ctx, url, input, errors, shot) {
   await p2.close();
 
   // hostile names are text in the table, the tooltip and the selection bar
-  await page.evaluate(() => { flamekit.set({ transforms: [], search: '', view: 'table' }); });
+  await page.evaluate(() => { flamekit.set({ transforms: [], search: '', view: 'table', split: 'thread' }); });
   const cells = await page.$$eval('.fktable td.fn', (tds) => tds.map((t) => t.textContent));
   for (const n of ['<img src=x onerror="window.pwned=1">', '</script><script>window.pwned=2</script>', 'a&b "q" \'s\' \\ \u2028: end'])
     check(cells.includes(n), 'table shows the name as text: ' + JSON.stringify(n));

@@ -249,7 +249,7 @@ function Viewer(root, opts) {
   V.tree = opts.tree;             // after the transforms
   V.useHash = !!opts.hash;
   V.state = { view: 'flame', icicle: !!V.meta.inverted, left: false, zoom: [], search: '', ic: false,
-    sandwich: '', transforms: [], dark: false, sort: 'self' };
+    sandwich: '', transforms: [], dark: false, sort: 'self', split: 'thread' };
   V.nameIndex = null;
   V.build();
   if (V.useHash) V.readHash();
@@ -287,6 +287,8 @@ Viewer.prototype.build = function () {
   V.bLeft = btn('Left-heavy', 'heaviest children first (l)', function () { V.set({ left: !V.state.left }); });
   V.bReset = btn('Reset zoom', 'Escape', function () { V.set({ zoom: [] }); });
   V.bTheme = btn('Dark', 'light/dark theme (d)', function () { V.set({ dark: !V.state.dark }); });
+  // per thread / per process / merged: only when root frames name threads (comm-PID/TID)
+  V.bSplit = btn('Threads', 'root frames per thread, per process, or merged (p)', function () { V.nextSplit(); });
   V.search = el('input');
   V.search.type = 'search';
   V.search.placeholder = 'search (regex)';
@@ -342,6 +344,7 @@ Viewer.prototype.key = function (e) {
   case 't': V.set({ view: 'table' }); break;
   case 'w': V.set({ view: 'sandwich' }); break;
   case 'u': V.undo(); break;
+  case 'p': V.nextSplit(); break;
   case 's': if (sel) V.sandwich(sel.name); break;
   case 'f': if (sel && sel.path.length) V.transform('focus', sel.path.join(';')); break;
   case 'F': if (sel) V.transform('focusfn', sel.name); break;
@@ -356,7 +359,7 @@ Viewer.prototype.key = function (e) {
 Viewer.prototype.set = function (ch) {
   var V = this, retransform = false;
   for (var k in ch) {
-    if (k === 'transforms') retransform = true;
+    if (k === 'transforms' || k === 'split') retransform = true;
     V.state[k] = ch[k];
   }
   if (retransform) V.applyTransforms();
@@ -369,7 +372,7 @@ Viewer.prototype.writeHash = function () {
   var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
   if (!V.useHash) return;
   // keys of the page around the viewer (the heat map's ranges) are kept
-  ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th'].forEach(function (k) { p.delete(k); });
+  ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th', 'p'].forEach(function (k) { p.delete(k); });
   if (s.view !== 'flame') p.set('v', s.view);
   if (s.zoom.length) p.set('z', JSON.stringify(s.zoom));
   if (s.search) p.set('s', s.search);
@@ -379,6 +382,7 @@ Viewer.prototype.writeHash = function () {
   if (s.sandwich) p.set('w', s.sandwich);
   if (s.transforms.length) p.set('t', JSON.stringify(s.transforms));
   if (s.dark) p.set('th', 'dark');
+  if (s.split !== 'thread') p.set('p', s.split);
   var h = p.toString() ? '#' + p.toString() : '#';
   V.lastHash = h;
   if (location.hash !== h && !(h === '#' && !location.hash)) history.replaceState(null, '', h === '#' ? location.pathname + location.search : h);
@@ -396,6 +400,7 @@ Viewer.prototype.readHash = function () {
   s.transforms = p.has('t') ? json('t', []).filter(function (x) { return Array.isArray(x) && typeof x[0] === 'string'; })
     .map(function (x) { return [x[0], String(x[1] === undefined ? '' : x[1])]; }) : [];
   s.dark = p.get('th') === 'dark';
+  s.split = p.get('p') === 'process' || p.get('p') === 'merged' ? p.get('p') : 'thread';
   V.lastHash = location.hash;
 };
 
@@ -427,14 +432,35 @@ Viewer.prototype.nameId = function (s, add) {
   return id === undefined ? -1 : id;
 };
 
+/* Root frames named as perf names threads (comm-PID/TID, comm-PID): the split toggle
+ * shows them per thread (as read), per process (comm-PID) or merged (roots removed). */
+var THREAD_ROOT = /^([\s\S]*-\d+)(\/\d+)?$/;
+Viewer.prototype.threadRoots = function () {
+  var V = this, t = V.base, n = 0;
+  if (V.hasThreads !== undefined && V.hasThreadsOf === t) return V.hasThreads;
+  for (var c = 1; c < t.n; c = t.end[c]) if (THREAD_ROOT.test(V.names[t.name[c]])) n++;
+  V.hasThreadsOf = t;
+  V.hasThreads = n > 0;
+  return V.hasThreads;
+};
+
 Viewer.prototype.applyTransforms = function () {
-  var V = this, list = V.state.transforms;
+  var V = this, list = V.state.transforms.slice(), split = V.state.split;
   V.selected = null;
+  if (split !== 'thread' && V.threadRoots()) list.unshift([split === 'process' ? 'proc' : 'nothread', '']);
   if (!list.length) { V.tree = V.base; V.tableCache = null; return; }
   var ops = list.map(function (x) {
     var op = x[0], a = x[1];
     if (op === 'focus') return { op: op, path: a.split(';').map(function (s) { return V.nameId(s); }) };
     if (op === 'rec' && a === '') return { op: op, all: true };
+    if (op === 'proc') {
+      // the process names exist before the builder is sized by the name count
+      for (var c = 1; c < V.base.n; c = V.base.end[c]) {
+        var m = THREAD_ROOT.exec(V.names[V.base.name[c]]);
+        if (m && m[2]) V.nameId(m[1], true);
+      }
+    }
+    if (op === 'proc' || op === 'nothread') return { op: op };
     return { op: op, id: V.nameId(a, op === 'lib'), text: a };
   });
   var nn0 = V.names.length, isLib = null;
@@ -482,6 +508,12 @@ Viewer.prototype.applyTransforms = function () {
         q.push(p[i]);
       }
       return q;
+    case 'proc':
+      // comm-PID/TID -> comm-PID: a thread's root frame becomes its process's
+      if (p.length && (q = THREAD_ROOT.exec(V.names[p[0]])) && q[2]) { p = p.slice(); p[0] = V.nameId(q[1], true); }
+      return p;
+    case 'nothread':
+      return p.length && THREAD_ROOT.test(V.names[p[0]]) ? p.slice(1) : p;
     case 'lib':
       q = [];
       for (i = 0; i < p.length; i++) {
@@ -495,6 +527,11 @@ Viewer.prototype.applyTransforms = function () {
   void buf; void isLib;
   V.tree = b.finish(V.names);
   V.tableCache = null;
+};
+
+Viewer.prototype.nextSplit = function () {
+  var next = { thread: 'process', process: 'merged', merged: 'thread' }[this.state.split];
+  this.set({ split: next, transforms: this.state.transforms, zoom: [] });
 };
 
 Viewer.prototype.transform = function (op, arg) {
@@ -578,6 +615,8 @@ Viewer.prototype.render = function () {
   V.bIcicle.classList.toggle('on', s.icicle);
   V.bLeft.classList.toggle('on', s.left);
   V.bTheme.classList.toggle('on', s.dark);
+  V.bSplit.hidden = !V.threadRoots();
+  V.bSplit.textContent = { thread: 'Per thread', process: 'Per process', merged: 'Threads merged' }[s.split];
   V.bCase.classList.toggle('on', !s.ic);
   if (V.search.value !== s.search && doc.activeElement !== V.search) V.search.value = s.search;
   var re = V.regex(), t0 = performance.now();
@@ -924,7 +963,7 @@ function api(V) {
     viewer: V,
     get view() {
       var s = V.state, z = V.zoomNode(), t = V.tree;
-      return { view: s.view, icicle: s.icicle, leftHeavy: s.left, dark: s.dark, zoom: s.zoom.slice(),
+      return { view: s.view, icicle: s.icicle, leftHeavy: s.left, dark: s.dark, split: s.split, zoom: s.zoom.slice(),
         zoomTotal: t.tot[z], total: t.tot[0], search: s.search, ignoreCase: s.ic, sandwich: s.sandwich,
         nodes: t.n, transforms: s.transforms.map(function (x) { return x.slice(); }) };
     },
