@@ -1,5 +1,6 @@
 /* test-svg.c - the renderer's C API: option checks, errors for empty input and
- * bad options, determinism, diff profiles; then every allocation of a render
+ * bad options, determinism, diff profiles, the HTML page (fk_render_html); then every
+ * allocation of a render
  * and of fk_profile_diff failed one at a time (malloc/calloc/realloc wrapped
  * at link time): each failure is reported, nothing crashes, and under
  * SANITIZE=1 LeakSanitizer sees no leak. */
@@ -57,13 +58,15 @@ static fk_profile *load(const char *text, unsigned flags)
 	return p;
 }
 
+static bool html_view; /* render with fk_render_html (the page) instead */
+
 /* Render into memory; returns the fk error, *len the bytes written. */
 static int render(const fk_profile *p, const fk_svg_opts *o, char *buf, size_t size, size_t *len)
 {
 	FILE *f = fmemopen(buf, size, "w");
 	if (!f)
 		return -1;
-	int rc = fk_render_svg(p, o, f);
+	int rc = html_view ? fk_render_html(p, o, f) : fk_render_svg(p, o, f);
 	*len = (size_t)ftell(f);
 	fclose(f);
 	return rc;
@@ -85,8 +88,12 @@ static int scenario(char *out, size_t size, size_t *total)
 	}
 	fk_svg_opts o;
 	fk_svg_opts_init(&o);
-	for (int view = 0; view < 6; view++) {
+	for (int view = 0; view < 8; view++) {
 		fk_svg_opts v = o;
+		/* views 6 and 7: the HTML page, plain and differential with --reverse */
+		html_view = view >= 6;
+		if (view == 6)
+			v.focus = "a", v.cp_file = cp_path;
 		if (view == 1)
 			v.reverse = true, v.focus = "a", v.colors = "java", v.hash = true;
 		if (view == 2)
@@ -97,7 +104,7 @@ static int scenario(char *out, size_t size, size_t *total)
 		if (view == 4)
 			v.cp_file = cp_path;
 		fk_profile *src = p, *d = NULL;
-		if (view == 5) {
+		if (view == 5 || view == 7) {
 			d = fk_profile_diff(a, b, true, true);
 			if (!d) {
 				failed = 1;
@@ -105,6 +112,7 @@ static int scenario(char *out, size_t size, size_t *total)
 			}
 			src = d;
 			v.diff_mode = FK_DIFF_TOTAL;
+			v.reverse = view == 7;
 		}
 		if (render(src, &v, out + *total, size - *total, &len))
 			failed = 1;
@@ -114,6 +122,7 @@ static int scenario(char *out, size_t size, size_t *total)
 			break;
 	}
 out:
+	html_view = false;
 	fk_profile_free(p);
 	fk_profile_free(a);
 	fk_profile_free(b);
