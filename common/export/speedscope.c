@@ -4,60 +4,23 @@
 #include <math.h>
 #include <stdlib.h>
 #include "internal.h"
+#include "base/out.h"
 
 void fk_speedscope_opts_init(fk_speedscope_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 }
 
-/* A JSON string: quotes, backslashes and control bytes escaped, bytes that are not UTF-8 as
- * U+FFFD (JSON text must be UTF-8; names are untrusted bytes). */
-static void json_str(FILE *out, const char *s, size_t len)
+/* Names go through the library's one JSON/JS string escaper (base/out.c): quotes,
+ * backslashes, controls, < > & escaped, bytes that are not UTF-8 as U+FFFD. */
+static void json_str(fk_obuf *out, const char *s, size_t len) { fk_obuf_js(out, s, len); }
+
+static void json_num(fk_obuf *out, double v)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	putc('"', out);
-	while (p < end) {
-		unsigned c = *p;
-		if (c == '"' || c == '\\') {
-			putc('\\', out);
-			putc((int)c, out);
-			p++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(out, "\\u%04x", c);
-			p++;
-		} else if (c < 0x80) {
-			putc((int)c, out);
-			p++;
-		} else {
-			/* a whole, shortest-form UTF-8 sequence, or one replacement character */
-			size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-			bool ok = n && (size_t)(end - p) >= n;
-			for (size_t k = 1; ok && k < n; k++)
-				ok = (p[k] & 0xc0) == 0x80;
-			if (ok && n == 3) /* no overlongs, no surrogates */
-				ok = !(c == 0xe0 && p[1] < 0xa0) && !(c == 0xed && p[1] >= 0xa0);
-			if (ok && n == 4)
-				ok = !(c == 0xf0 && p[1] < 0x90) && !(c == 0xf4 && p[1] >= 0x90);
-			if (ok) {
-				fwrite(p, 1, n, out);
-				p += n;
-			} else {
-				fputs("\xef\xbf\xbd", out);
-				p++;
-			}
-		}
-	}
-	putc('"', out);
+	fk_obuf_exact(out, isfinite(v) ? v : 0);
 }
 
-static void json_num(FILE *out, double v)
-{
-	char b[40];
-	if (!isfinite(v))
-		v = 0;
-	fk_format_count(b, sizeof(b), v);
-	fputs(b, out);
-}
+static inline void put1(fk_obuf *out, char c) { fk_obuf_put(out, &c, 1); }
 
 typedef struct sctx {
 	const fk_profile *p;
@@ -101,12 +64,12 @@ static size_t stack_of(const sctx *w, uint32_t node)
 	return d;
 }
 
-static void profile_head(FILE *out, const char *type, const char *name, const char *unit,
+static void profile_head(fk_obuf *out, const char *type, const char *name, const char *unit,
 			 double end)
 {
-	fprintf(out, "{\"type\":\"%s\",\"name\":", type);
+	fk_obuf_printf(out, "{\"type\":\"%s\",\"name\":", type);
 	json_str(out, name, strlen(name));
-	fprintf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", unit);
+	fk_obuf_printf(out, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":", unit);
 	json_num(out, end);
 }
 
@@ -132,8 +95,9 @@ static bool valid_unit(const char *u)
 	return false;
 }
 
-int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *out)
+int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *f)
 {
+	fk_obuf ob = { 0 }, *out = &ob;
 	fk_speedscope_opts def;
 	if (!o) {
 		fk_speedscope_opts_init(&def);
@@ -193,13 +157,16 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 	w.path = malloc(maxdepth * sizeof(uint32_t));
 	if (!w.path)
 		goto out;
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":[", out);
+	if ((rc = fk_obuf_init(out, f)))
+		goto out;
+	rc = -FK_E_NOMEM; /* what a failed allocation below reports */
+	fk_obuf_puts(out, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":[");
 	for (size_t i = 0; i < nf; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", out);
+		fk_obuf_puts(out, i ? ",{\"name\":" : "{\"name\":");
 		json_str(out, names[i].s, names[i].len);
-		putc('}', out);
+		put1(out, '}');
 	}
-	fputs("]},\"profiles\":[", out);
+	fk_obuf_puts(out, "]},\"profiles\":[");
 	double total = fk_profile_total(p, 0);
 	if (sampled) {
 		/* one sample per unique stack, depth first with children in frame order */
@@ -221,7 +188,7 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 		profile_head(out, "sampled", name, unit, total);
 		for (int pass = 0; pass < 2; pass++) {
 			/* samples, then the same walk for their weights */
-			fputs(pass ? "],\"weights\":[" : ",\"samples\":[", out);
+			fk_obuf_puts(out, pass ? "],\"weights\":[" : ",\"samples\":[");
 			size_t sp = 0;
 			bool first = true;
 			stack[sp++] = 0;
@@ -232,20 +199,20 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 				if (!n || w.nodes[n].self[0] == 0)
 					continue;
 				if (!first)
-					putc(',', out);
+					put1(out, ',');
 				first = false;
 				if (pass) {
 					json_num(out, w.nodes[n].self[0]);
 					continue;
 				}
 				size_t d = stack_of(&w, n);
-				putc('[', out);
+				put1(out, '[');
 				for (size_t k = 0; k < d; k++)
-					fprintf(out, k ? ",%u" : "%u", w.path[k]);
-				putc(']', out);
+					fk_obuf_printf(out, k ? ",%u" : "%u", w.path[k]);
+				put1(out, ']');
 			}
 		}
-		fputs("]}", out);
+		fk_obuf_puts(out, "]}");
 		free(at);
 		free(end);
 		free(stack);
@@ -267,11 +234,11 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 			if (samples[i].col == 0)
 				sum += samples[i].weight;
 		if (sampled)
-			putc(',', out);
+			put1(out, ',');
 		char tname[300];
 		snprintf(tname, sizeof(tname), "%s (time order)", name);
 		profile_head(out, "evented", tname, unit, sum);
-		fputs(",\"events\":[", out);
+		fk_obuf_puts(out, ",\"events\":[");
 		size_t pd = 0;
 		double at = 0;
 		bool first = true;
@@ -287,15 +254,15 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 			while (k < d && k < pd && w.path[k] == prev[k])
 				k++;
 			for (size_t j = pd; j-- > k;) {
-				fprintf(out, "%s{\"type\":\"C\",\"frame\":%u,\"at\":", first ? "" : ",", prev[j]);
+				fk_obuf_printf(out, "%s{\"type\":\"C\",\"frame\":%u,\"at\":", first ? "" : ",", prev[j]);
 				json_num(out, at);
-				putc('}', out);
+				put1(out, '}');
 				first = false;
 			}
 			for (size_t j = k; j < d; j++) {
-				fprintf(out, "%s{\"type\":\"O\",\"frame\":%u,\"at\":", first ? "" : ",", w.path[j]);
+				fk_obuf_printf(out, "%s{\"type\":\"O\",\"frame\":%u,\"at\":", first ? "" : ",", w.path[j]);
 				json_num(out, at);
-				putc('}', out);
+				put1(out, '}');
 				first = false;
 				prev[j] = w.path[j];
 			}
@@ -303,14 +270,15 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 			if (i < nsamples)
 				at += samples[sidx[i]].weight;
 		}
-		fputs("]}", out);
+		fk_obuf_puts(out, "]}");
 		free(prev);
 	}
-	fprintf(out, "],\"name\":");
+	fk_obuf_printf(out, "],\"name\":");
 	json_str(out, name, strlen(name));
-	fputs(",\"activeProfileIndex\":0,\"exporter\":\"flamekit " FK_VERSION_STRING "\"}\n", out);
-	rc = ferror(out) ? -FK_E_WRITE : 0;
+	fk_obuf_puts(out, ",\"activeProfileIndex\":0,\"exporter\":\"flamekit " FK_VERSION_STRING "\"}\n");
+	rc = fk_obuf_finish(out);
 out:
+	fk_obuf_free(&ob);
 	free(names);
 	free(w.frame_of);
 	free(w.order);
