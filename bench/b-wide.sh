@@ -6,7 +6,9 @@
 # ratios to `sort` of the same file and, when FK_INFERNO names a directory holding
 # inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run.
 # FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
-# FK_BENCH_WIDE_CACHE (/tmp/fk-bench-wide) keeps the generated files.
+# FK_BENCH_SHAPES picks some of "wide huge names";
+# FK_BENCH_WIDE_CACHE (/tmp/fk-bench-wide) keeps the generated files. Peak RSS is also shown
+# per tree node of the input (the issue's target: 16-24 bytes where the tree is kept).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$PWD/build}
@@ -41,7 +43,7 @@ while len(seen) < want:
     # a few roots and a short shared top, then frames drawn from the whole pool
     s = ['root%d' % r.randrange(8)] + [names[r.randrange(64)] for _ in range(r.randint(0, 2))]
     while len(s) < d:
-        if fresh and r.random() < 0.9:
+        if fresh and r.random() < 0.18:
             s.append('u%x_%s' % (nfresh, names[r.randrange(pool)]))
             nfresh += 1
         else:
@@ -58,9 +60,16 @@ EOF
 	echo "$out"
 }
 s() { awk -v n="$1" -v k="$SCALE" 'BEGIN {printf "%d", n * k}'; }
-WIDE=$(gen wide "$(s 210000)" 5000 0)
-HUGE=$(gen huge "$(s 500000)" 5000 0)
-NAMES=$(gen names "$(s 200000)" 5000 1)
+SHAPES=${FK_BENCH_SHAPES:-wide huge names}
+INS=()
+for shape in $SHAPES; do
+	case $shape in
+	wide) INS+=("$(gen wide "$(s 210000)" 5000 0)") ;;   # ~5M tree nodes
+	huge) INS+=("$(gen huge "$(s 500000)" 5000 0)") ;;   # ~12M
+	names) INS+=("$(gen names "$(s 200000)" 5000 1)") ;; # ~0.8M distinct names
+	*) echo "b-wide: unknown shape $shape" >&2; exit 1 ;;
+	esac
+done
 
 if [ -n "$INFERNO" ] && [ -x "$INFERNO/inferno-flamegraph" ]; then
 	echo "b-wide: inferno from $INFERNO"
@@ -69,7 +78,7 @@ else
 	INFERNO=
 fi
 
-for IN in "$WIDE" "$HUGE" "$NAMES"; do
+for IN in "${INS[@]}"; do
 	# tree nodes: in bytewise order the stacks sharing a prefix of frames are adjacent
 	nodes=$(awk '{ sub(/ [^ ]*$/, ""); n = split($0, f, ";"); c = 0
 		while (c < n && c < pn && f[c + 1] == p[c + 1]) c++
@@ -84,13 +93,13 @@ for IN in "$WIDE" "$HUGE" "$NAMES"; do
 		inferno-diff="$INFERNO/inferno-diff-folded $IN $IN2")
 	LC_ALL=C python3 bench/timeit.py "$RUNS" "${cmds[@]}" > "$CACHE/m.out"
 	echo "b-wide: $(basename "$IN"): $(wc -l < "$IN") stacks, $nodes tree nodes, $(($(stat -c %s "$IN") / 1000000)) MB; best and median of $RUNS round-robin runs"
-	awk -v inf="$INFERNO" '
+	awk -v inf="$INFERNO" -v nodes="$nodes" '
 		{ bw[$1] = $2; mw[$1] = $4; rss[$1] = $6; order[++n] = $1 }
 		END {
 			peer["svg"] = "inferno-svg"; peer["diff"] = "inferno-diff"
 			for (i = 1; i <= n; i++) {
 				l = order[i]
-				line = sprintf("  %-12s wall best %7.3f s  median %7.3f s  rss %5d MB  median/sort %6.2fx", l, bw[l], mw[l], rss[l] / 1024, mw[l] / mw["sort"])
+				line = sprintf("  %-12s wall best %7.3f s  median %7.3f s  rss %5d MB (%4.0f B/node)  median/sort %6.2fx", l, bw[l], mw[l], rss[l] / 1024, rss[l] * 1024 / nodes, mw[l] / mw["sort"])
 				if (inf != "" && (l in peer))
 					line = line sprintf("  vs inferno: median %5.2fx  best %5.2fx  rss %5.2fx", mw[l] / mw[peer[l]], bw[l] / bw[peer[l]], rss[l] / rss[peer[l]])
 				print line
