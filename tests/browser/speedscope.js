@@ -105,7 +105,7 @@ async function main() {
     await page.goto(`http://127.0.0.1:${port}/index.html#profileURL=${encodeURIComponent('/profile.json')}`);
     // loaded: the title names the profile, and a frame name is drawn on the canvas as text
     // speedscope also lists in its hover/search data
-    await page.waitForFunction(() => / - speedscope$/.test(document.title), null, { timeout: 30000 });
+    await page.waitForFunction(() => / - speedscope$/.test(document.title), null, { timeout: 90000 });
     const title = await page.title();
     check(title.startsWith(doc.name + ' - ') || title.includes(doc.profiles[0].name), 'viewer title: ' + title);
     const bodyText = await page.evaluate(() => document.body.innerText);
