@@ -478,6 +478,16 @@ FK_API void fk_speedscope_opts_init(fk_speedscope_opts *o);
  * callback), -FK_E_NOMEM or -FK_E_WRITE. o may be NULL. */
 FK_API int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *out);
 
+/* ------------------------------------------------------------------ output by file name
+ * The format an output file's name asks for, one rule for every front end: NAME.pb.gz,
+ * NAME.pb or NAME.pprof -> pprof, NAME.speedscope.json -> speedscope, anything else (or
+ * NULL: standard output) -> FK_EXPORT_NONE (the front end's own output: folded, SVG...). */
+enum fk_export_kind { FK_EXPORT_NONE = 0, FK_EXPORT_PPROF = 1, FK_EXPORT_SPEEDSCOPE = 2 };
+FK_API int fk_export_for_path(const char *path);
+/* Write p in that format with default options: 0 or a negative error (-FK_E_INVAL
+ * for FK_EXPORT_NONE). */
+FK_API int fk_export(const fk_profile *p, int kind, FILE *out);
+
 /* ------------------------------------------------------------------ heat map */
 typedef struct fk_heatmap_opts {
 	unsigned rows;            /* rows per second (50) */

@@ -320,17 +320,11 @@ int cli_out_close(cli_out *o, int ok)
 	return ok ? rc : -1;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && !strcmp(s + n - k, suffix);
-}
-
 const char *cli_emit_for_path(const char *path)
 {
-	if (path && (ends_with(path, ".pb.gz") || ends_with(path, ".pb") || ends_with(path, ".pprof")))
-		return "pprof";
-	if (path && ends_with(path, ".speedscope.json"))
-		return "speedscope";
-	return "folded";
+	switch (fk_export_for_path(path)) {
+	case FK_EXPORT_PPROF: return "pprof";
+	case FK_EXPORT_SPEEDSCOPE: return "speedscope";
+	default: return "folded";
+	}
 }
