@@ -2,16 +2,19 @@
  * process with the flamekit tapset (limits, -d for every mapped object), runs it
  * and renders its folded output, or just prints the command. */
 #include <errno.h>
+#include <sched.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli.h"
+#include "stap-runtime.h"
 
 #define TAPSET_NAME "flamekit.stp"
 #define SYSTEM_TAPSET_DIR "/usr/share/systemtap/tapset"
@@ -45,13 +48,28 @@ static void stap_help(FILE *out)
 	      "  --tapset-dir DIR    where flamekit.stp is (default: found next to this\n"
 	      "                      program, installed, or $FLAMEKIT_TAPSET_DIR)\n"
 	      "  --stap-opt OPT      extra stap option, e.g. --stap-opt=--all-modules\n"
-	      "                      (repeatable)\n\n"
+	      "                      (repeatable)\n"
+	      "  --remote URL        run the module on another machine (stap --remote,\n"
+	      "                      e.g. ssh://host or unix:SOCKET of a VM's stapsh); -p is\n"
+	      "                      then a process there: give its objects with -d\n"
+	      "  -r, --kernel-release REL\n"
+	      "                      build for kernel REL (stap -r; with --remote, the\n"
+	      "                      kernel the remote machine runs)\n"
+	      "  --kallsyms FILE     a copy of /proc/kallsyms of the kernel built for, used\n"
+	      "                      in place of this machine's (root: runs stap in a private\n"
+	      "                      mount namespace with FILE bound over /proc/kallsyms)\n\n"
+	      "SystemTap's runtime is checked against the kernel built for: where it needs a\n"
+	      "fix (SystemTap 4.8 on Debian 12's 6.1 kernels needs two), flamekit makes a\n"
+	      "fixed copy once in $XDG_CACHE_HOME/flamekit/stap-runtime/ and passes it with\n"
+	      "-R. Building for another kernel than this machine's (-r, --remote) without\n"
+	      "its debuginfo, stap would name kernel frames from this machine's\n"
+	      "/proc/kallsyms: flamekit refuses kernel stacks then, unless --kallsyms.\n\n"
 	      "SystemTap needs root (or stapdev), kernel headers for the running kernel\n"
 	      "and a kernel that loads modules. Without module support (no /proc/modules)\n"
 	      "flamekit stap fails at once; use --print-command there and render the\n"
-	      "output of a run elsewhere with `flamekit svg`. The check is skipped with\n"
-	      "--stap-opt=--remote=... or another --runtime, or with\n"
-	      "FLAMEKIT_STAP_NO_MODULE_CHECK=1.\n\n"
+	      "output of a run elsewhere with `flamekit svg`, or --remote. The check is\n"
+	      "skipped with --remote, another --runtime, or FLAMEKIT_STAP_NO_MODULE_CHECK=1.\n"
+	      "Kernel stacks add -d kernel (kernel symbols without kernel debuginfo).\n\n"
 	      "Exit status: 0 ok; 1 error (stap failed or printed nothing), nothing written;\n"
 	      "2 usage error; 3 output written but some of stap's output was malformed.\n", out);
 }
@@ -230,8 +248,10 @@ static int positive_int(const char *opt, const char *v, long max, long *out)
 	return 0;
 }
 
-/* Run argv with stdout into the parser; fills p. Returns an exit code. */
-static int run_stap(char **argv, fk_profile *p, int *stap_status)
+/* Run argv with stdout into the parser; fills p. Returns an exit code. With
+ * kallsyms, stap runs in a private mount namespace where that file is
+ * /proc/kallsyms (stap reads kernel symbols there without kernel debuginfo). */
+static int run_stap(char **argv, const char *kallsyms, fk_profile *p, int *stap_status)
 {
 	int fds[2];
 	if (pipe(fds)) {
@@ -254,6 +274,14 @@ static int run_stap(char **argv, fk_profile *p, int *stap_status)
 		dup2(fds[1], 1);
 		close(fds[0]);
 		close(fds[1]);
+		if (kallsyms && (unshare(CLONE_NEWNS) ||
+				 mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+				 mount(kallsyms, "/proc/kallsyms", NULL, MS_BIND, NULL))) {
+			fprintf(stderr, "flamekit: --kallsyms: cannot bind %s over /proc/kallsyms "
+				"in a private mount namespace: %s%s\n", kallsyms, strerror(errno),
+				errno == EPERM ? " (needs root)" : "");
+			_exit(127);
+		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "flamekit: cannot run %s: %s%s\n", argv[0], strerror(errno),
 			errno == ENOENT ? " (install systemtap, or give --stap PATH)" : "");
@@ -305,22 +333,37 @@ static int run_stap(char **argv, fk_profile *p, int *stap_status)
 /* Whether stap will load a kernel module on this machine: not with
  * --remote (runs elsewhere) or another --runtime, nor when the caller says
  * so with FLAMEKIT_STAP_NO_MODULE_CHECK=1. */
-static bool needs_local_modules(const strv *opts)
+static bool needs_local_modules(const strv *opts, bool remote)
 {
 	const char *env = getenv("FLAMEKIT_STAP_NO_MODULE_CHECK");
-	if (env && *env && strcmp(env, "0"))
+	if (remote || (env && *env && strcmp(env, "0")))
 		return false;
 	for (size_t i = 0; i < opts->n; i++) {
 		const char *o = opts->v[i];
-		if (!strncmp(o, "--remote", 8) ||
-		    (!strncmp(o, "--runtime=", 10) && strcmp(o + 10, "kernel")))
+		if (!strncmp(o, "--runtime=", 10) && strcmp(o + 10, "kernel"))
 			return false;
 	}
 	return true;
 }
 
+/* The stap options the runtime check and the remote mode depend on. */
+static void scan_stap_opts(const strv *opts, bool *remote, bool *own_runtime, const char **rel)
+{
+	for (size_t i = 0; i < opts->n; i++) {
+		const char *o = opts->v[i];
+		if (!strncmp(o, "--remote", 8))
+			*remote = true;
+		else if (!strncmp(o, "-R", 2))
+			*own_runtime = true;
+		else if (!strcmp(o, "-r") && i + 1 < opts->n)
+			*rel = opts->v[++i];
+		else if (!strncmp(o, "-r", 2) && o[2])
+			*rel = o + 2;
+	}
+}
+
 enum { OPT_PID, OPT_OBJECT, OPT_DURATION, OPT_OUTPUT, OPT_TITLE, OPT_DEPTH, OPT_STACKS,
-       OPT_STAP_OPT, OPT_STAP, OPT_TAPSET_DIR };
+       OPT_STAP_OPT, OPT_STAP, OPT_TAPSET_DIR, OPT_REMOTE, OPT_RELEASE, OPT_KALLSYMS };
 /* Options taking a value: "-x V", "--long V" or "--long=V". */
 static const struct value_opt {
 	const char *letter, *name;
@@ -336,6 +379,9 @@ static const struct value_opt {
 	{ NULL, "--stap-opt", OPT_STAP_OPT },
 	{ NULL, "--stap", OPT_STAP },
 	{ NULL, "--tapset-dir", OPT_TAPSET_DIR },
+	{ NULL, "--remote", OPT_REMOTE },
+	{ "-r", "--kernel-release", OPT_RELEASE },
+	{ NULL, "--kallsyms", OPT_KALLSYMS },
 };
 
 static int stap_run(int argc, char **argv)
@@ -344,6 +390,7 @@ static int stap_run(int argc, char **argv)
 	int kind = STACKS_DEFAULT;
 	bool off_cpu = false, folded = false, print_cmd = false;
 	const char *out_path = NULL, *title = NULL, *tapset_dir = NULL;
+	const char *remote = NULL, *release = NULL, *kallsyms = NULL;
 	const char *stap = getenv("STAP");
 	strv extra_d = { 0 }, extra_opts = { 0 };
 	int ret = FK_EXIT_USAGE;
@@ -409,6 +456,15 @@ static int stap_run(int argc, char **argv)
 			case OPT_TAPSET_DIR:
 				tapset_dir = v;
 				break;
+			case OPT_REMOTE:
+				remote = v;
+				break;
+			case OPT_RELEASE:
+				release = v;
+				break;
+			case OPT_KALLSYMS:
+				kallsyms = v;
+				break;
 			}
 			continue;
 		}
@@ -448,11 +504,52 @@ static int stap_run(int argc, char **argv)
 	}
 
 	ret = FK_EXIT_ERROR;
+	if (kallsyms && !stap_kallsyms_file_ok(kallsyms)) {
+		cli_err("--kallsyms %s: not a copy of /proc/kallsyms (no _stext symbol)", kallsyms);
+		goto out;
+	}
+	bool is_remote = remote != NULL, own_runtime = false;
+	const char *opt_rel = NULL, *why = NULL;
+	scan_stap_opts(&extra_opts, &is_remote, &own_runtime, &opt_rel);
+	char *rel = stap_target_release(release ? release : opt_rel, is_remote, &why);
+	/* Problem 3 of docs/stap-tapset.md: kernel symbols of the wrong kernel. */
+	if (kind != STACKS_USER && !kallsyms && (rel ? !stap_kernel_symbols_ok(rel) : is_remote)) {
+		struct utsname u;
+		uname(&u);
+		char what[300];
+		if (rel)
+			snprintf(what, sizeof(what), "stap builds for kernel %s on a machine running %s, "
+				 "and %s's debuginfo is not installed", rel, u.release, rel);
+		else
+			snprintf(what, sizeof(what), "with --remote, the kernel built for is unknown "
+				 "(%s; give -r RELEASE)", why);
+		cli_err("%s%s: stap would name kernel frames from this machine's /proc/kallsyms, "
+			"wrong names for that kernel. Give --kallsyms FILE (a copy of /proc/kallsyms "
+			"of a machine running it), install its kernel debuginfo, or profile --user "
+			"stacks", print_cmd ? "warning: " : "", what);
+		if (!print_cmd) {
+			free(rel);
+			goto out;
+		}
+	}
+	char *runtime = NULL;
+	if (!own_runtime) {
+		bool failed;
+		runtime = stap_runtime_for(stap, rel, true, &failed);
+		if (failed) {
+			cli_err("cannot make the fixed SystemTap runtime for %s (see above); give "
+				"--stap-opt=-R --stap-opt=DIR", rel);
+			free(rel);
+			goto out;
+		}
+	}
 	char *dir = tapset_dir ? strdup(tapset_dir) : find_tapset_dir();
 	if (!dir || !is_file(dir, TAPSET_NAME)) {
 		cli_err("cannot find %s%s%s (give --tapset-dir DIR or set FLAMEKIT_TAPSET_DIR)",
 			TAPSET_NAME, tapset_dir ? " in " : "", tapset_dir ? tapset_dir : "");
 		free(dir);
+		free(rel);
+		free(runtime);
 		goto out;
 	}
 
@@ -466,6 +563,19 @@ static int stap_run(int argc, char **argv)
 
 	strv args = { 0 }, seen = { 0 };
 	strv_add(&args, "%s", stap);
+	if (runtime) {
+		strv_add(&args, "-R");
+		strv_add(&args, "%s", runtime);
+	}
+	if (remote) {
+		strv_add(&args, "--remote");
+		strv_add(&args, "%s", remote);
+	} else if (release && !is_remote) {
+		strv_add(&args, "-r");
+		strv_add(&args, "%s", release);
+	}
+	free(rel);
+	free(runtime);
 	if (strcmp(dir, SYSTEM_TAPSET_DIR)) {
 		strv_add(&args, "-I");
 		strv_add(&args, "%s", dir);
@@ -481,7 +591,19 @@ static int stap_run(int argc, char **argv)
 	strv_add(&args, "-DMAXACTION_INTERRUPTIBLE=%lld", actions);
 	if (off_cpu)
 		strv_add(&args, "-DMAXACTION=10000");
-	if (pid && kind != STACKS_KERNEL && add_mapped_objects(&args, &seen, (int)pid) < 0) {
+	/* Kernel symbols and unwind data: without kernel debuginfo stap puts them
+	 * in the module (from /proc/kallsyms) only when asked; kernel frames are
+	 * bare addresses otherwise. */
+	if (kind != STACKS_USER) {
+		strv_add(&args, "-d");
+		strv_add(&args, "kernel");
+	}
+	/* (a remote process's maps are on the remote machine: -d names its objects) */
+	if (is_remote && pid && kind != STACKS_KERNEL && !extra_d.n)
+		cli_err("warning: with --remote, give the process's objects with -d (and "
+			"--stap-opt=--ldd): its user frames stay unnamed otherwise");
+	if (pid && kind != STACKS_KERNEL && !is_remote &&
+	    add_mapped_objects(&args, &seen, (int)pid) < 0) {
 		strv_free(&args);
 		strv_free(&seen);
 		goto out;
@@ -510,6 +632,12 @@ static int stap_run(int argc, char **argv)
 	}
 
 	if (print_cmd) {
+		if (kallsyms) {
+			fputs("unshare -m sh -c 'mount --make-rprivate / && mount --bind \"$0\" "
+			      "/proc/kallsyms && exec \"$@\"' ", stdout);
+			print_word(stdout, kallsyms);
+			fputc(' ', stdout);
+		}
 		for (size_t i = 0; i < args.n; i++) {
 			if (i)
 				fputc(' ', stdout);
@@ -523,7 +651,7 @@ static int stap_run(int argc, char **argv)
 
 	/* stap's kernel runtime loads a module: without module support it would
 	 * compile for minutes and then fail at insmod, so say so up front. */
-	if (needs_local_modules(&extra_opts) && access("/proc/modules", F_OK) != 0) {
+	if (needs_local_modules(&extra_opts, is_remote) && access("/proc/modules", F_OK) != 0) {
 		struct utsname u;
 		uname(&u);
 		cli_err("this kernel (%s) cannot load modules (no /proc/modules), so SystemTap's "
@@ -540,7 +668,7 @@ static int stap_run(int argc, char **argv)
 		goto out;
 	}
 	int status;
-	ret = run_stap(args.v, p, &status);
+	ret = run_stap(args.v, kallsyms, p, &status);
 	strv_free(&args);
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
 		cli_out o;

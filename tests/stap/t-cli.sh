@@ -22,7 +22,7 @@ assert_contains "$TMP/err" "no such process"
 "$FLAMEKIT" stap -p "$target" -t 5 --print-command > "$TMP/cmd" || fail "--print-command"
 cat "$TMP/cmd"
 awk '$2 ~ /x/ && $6 ~ /^\// { print $6 }' /proc/$target/maps | awk '!seen[$0]++' > "$TMP/maps.objs"
-grep -o -- "-d [^ ]*" "$TMP/cmd" | cut -c4- > "$TMP/cmd.objs"
+grep -o -- "-d [^ ]*" "$TMP/cmd" | cut -c4- | grep -vx kernel > "$TMP/cmd.objs"
 assert_files_eq "$TMP/maps.objs" "$TMP/cmd.objs"
 [ "$(wc -l < "$TMP/cmd.objs")" -ge 2 ] || fail "expected the executable and libc"
 grep -q "/libc.so" "$TMP/cmd.objs" || fail "libc missing from -d"
@@ -35,9 +35,26 @@ for w in "probe flamekit.offcpu.user {}" -DMAXBACKTRACE=100 -DMAXSTRINGLEN=2048 
 	assert_contains "$TMP/cmd2" "$w"
 done
 "$FLAMEKIT" stap --kernel --print-command > "$TMP/cmd3"
-assert_not_contains "$TMP/cmd3" " -d "
+assert_contains "$TMP/cmd3" " -d kernel "          # kernel symbols without kernel debuginfo
+[ "$(grep -o -- ' -d ' "$TMP/cmd3" | wc -l)" -eq 1 ] || fail "kernel-only: no object but the kernel"
 assert_not_contains "$TMP/cmd3" " -x "
 assert_contains "$TMP/cmd3" "probe flamekit.oncpu.kernel {}"
+"$FLAMEKIT" stap -p "$target" --user --print-command > "$TMP/cmd4"
+assert_not_contains "$TMP/cmd4" "-d kernel"
+
+grep -q -- "-d kernel" "$TMP/cmd2" && fail "user stacks need no kernel symbols"
+
+# --remote: passed through; the process is on the remote machine, so its
+# objects come from -d (with a warning when none is given), not local maps.
+"$FLAMEKIT" stap -p 999999 --remote unix:/nowhere/sock -d /bin/true --print-command > "$TMP/rcmd" 2> "$TMP/err" ||
+	{ cat "$TMP/err"; fail "--remote --print-command"; }
+assert_contains "$TMP/rcmd" "--remote unix:/nowhere/sock"
+assert_contains "$TMP/rcmd" "-x 999999"
+assert_contains "$TMP/rcmd" "-d /bin/true"
+assert_not_contains "$TMP/rcmd" "-d /usr/lib"
+assert_not_contains "$TMP/rcmd" " -r "
+"$FLAMEKIT" stap -p 999999 --user --remote unix:/x --print-command 2> "$TMP/err" > /dev/null
+assert_contains "$TMP/err" "with --remote, give the process's objects with -d"
 
 # The written command translates, with the objects' symbol tables in the module
 # source (pass 3 emits them), when the kernel build tree is there.
