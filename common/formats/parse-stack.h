@@ -10,6 +10,8 @@
 typedef struct fk_stackbuf {
 	uint32_t *ids;
 	size_t n, cap;
+	char *text;          /* scratch for a frame name a parser rewrites */
+	size_t text_cap;
 } fk_stackbuf;
 
 static inline int fk_stackbuf_push(fk_profile *p, fk_stackbuf *b, const char *s, size_t len)
@@ -50,8 +52,10 @@ static inline int fk_stackbuf_add(fk_parse_ctx *c, const fk_stackbuf *b, double 
 static inline void fk_stackbuf_free(fk_stackbuf *b)
 {
 	free(b->ids);
+	free(b->text);
 	b->ids = NULL;
-	b->n = b->cap = 0;
+	b->text = NULL;
+	b->n = b->cap = b->text_cap = 0;
 }
 
 /* Trailing '\r' of CRLF input is never part of a frame or a count. */
@@ -84,10 +88,12 @@ static inline bool fk_is_blank(const char *s, size_t len)
 }
 
 /* The "frames, leaf first, then a count line" loop of stap and dtrace
- * (parse-stap.c). tidy turns a frame line (leading blanks removed) into the
- * frame name. The first header_lines lines are skipped while is_header()
+ * (parse-stap.c). frame() pushes the frame(s) of one frame line (leading
+ * blanks removed, never empty) onto b, leaf first like the lines: 0 or a
+ * negative error. The first header_lines lines are skipped while is_header()
  * says they are probe chatter. */
-FK_HIDDEN int fk_parse_leaf_first(fk_parse_ctx *c, size_t (*tidy)(const char **s, size_t len),
-				  unsigned header_lines, bool (*is_header)(const char *s, size_t len));
+typedef int (*fk_frame_fn)(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len);
+FK_HIDDEN int fk_parse_leaf_first(fk_parse_ctx *c, fk_frame_fn frame, unsigned header_lines,
+				  bool (*is_header)(const char *s, size_t len));
 
 #endif

@@ -31,8 +31,8 @@ static size_t stap_tidy(const char **s, size_t len)
 	return len;
 }
 
-int fk_parse_leaf_first(fk_parse_ctx *c, size_t (*tidy)(const char **s, size_t len),
-			unsigned header_lines, bool (*is_header)(const char *s, size_t len))
+int fk_parse_leaf_first(fk_parse_ctx *c, fk_frame_fn frame, unsigned header_lines,
+			bool (*is_header)(const char *s, size_t len))
 {
 	fk_stackbuf b = { 0 };
 	const char *line;
@@ -64,15 +64,9 @@ int fk_parse_leaf_first(fk_parse_ctx *c, size_t (*tidy)(const char **s, size_t l
 		size_t i = 0;
 		while (i < len && fk_is_space(line[i]))
 			i++;
-		const char *f = line + i;
-		size_t fl = tidy(&f, len - i);
-		if (fl == 0) {
-			f = "-";
-			fl = 1;
-		}
 		if (b.n == 0)
 			first_frame_line = c->r->lineno;
-		if ((rc = fk_stackbuf_push(c->p, &b, f, fl)))
+		if ((rc = frame(c, &b, line + i, len - i)))
 			break;
 	}
 	if (rc == 0 && b.n)
@@ -83,7 +77,15 @@ int fk_parse_leaf_first(fk_parse_ctx *c, size_t (*tidy)(const char **s, size_t l
 	return rc;
 }
 
-static size_t stap_tidy_fn(const char **s, size_t len) { return stap_tidy(s, len); }
+static int stap_frame(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len)
+{
+	len = stap_tidy(&s, len);
+	if (len == 0) {
+		s = "-";
+		len = 1;
+	}
+	return fk_stackbuf_push(c->p, b, s, len);
+}
 
 /* Hex address, " : ", then a symbol: the stap frame line. */
 static bool stap_frame_line(const char *s, size_t len)
@@ -134,7 +136,7 @@ static int probe(const char *buf, size_t len)
  * the perl script does so folded files from both tools mix. */
 static int parse(fk_parse_ctx *c)
 {
-	return fk_parse_leaf_first(c, stap_tidy_fn, 0, NULL);
+	return fk_parse_leaf_first(c, stap_frame, 0, NULL);
 }
 
 const fk_format fk_format_stap = {

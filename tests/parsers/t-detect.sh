@@ -19,6 +19,8 @@ detect() { printf "$2" > "$TMP/in.txt"; assert_eq "$1" "$3" "$("$DET" "$TMP/in.t
 # minimal fragments of each format
 detect "stap one stack" ' 0xffffffff8103ce3b : native_safe_halt+0xb/0x10 [kernel]\n\t12\n' stap
 detect "dtrace no header" '  unix`i86_mwait+0xd\n  unix`idle+0x114\n  1641\n' dtrace
+detect "dtrace bare names, no header" '    read_field\n    main\n    1203\n    main\n    17\n' dtrace
+detect "lua stacks stay stap" 'C:lj_BC_FUNCC\n@/srv/app/handler.lua:12\n\t87\n' stap
 detect "gdb one thread" 'Thread 1 (Thread 0x7f (LWP 5) "a"):\n#0  0x00007f in poll () from /lib/libc.so.6\n#1  0x0000556 in main () at a.c:3\n' gdb
 detect "bpftrace no header" '@[\n    leaf+1\n    main+2\n]: 7\n' bpftrace
 detect "bpftrace named map" '@stacks[comm, \n    leaf+1\n]: 7\n' bpftrace

@@ -31,6 +31,7 @@ done
 
 # Clean inputs give no warning at all.
 for f in perf-report/count.txt gdb/pmp-loop.txt gdb/cxx-threads.txt stap/print-stack.txt \
+	 dtrace/example.txt dtrace/inline-java.txt dtrace/bare-names.txt \
 	 dtrace/ustack.txt bpftrace/kstack-ustack.txt bpftrace/ustack.txt; do
 	"$FLAMEKIT" collapse "$D/$f" > /dev/null 2> "$TMP/err" || fail "$f: exit $?"
 	[ ! -s "$TMP/err" ] || { cat "$TMP/err" >&2; fail "$f: unexpected messages"; }
