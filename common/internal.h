@@ -194,6 +194,10 @@ extern const fk_format fk_format_dtrace FK_HIDDEN;
 extern const fk_format fk_format_bpftrace FK_HIDDEN;
 extern const fk_format fk_format_pprof FK_HIDDEN;
 extern const fk_format fk_format_cpuprofile FK_HIDDEN;
+extern const fk_format fk_format_eu_stack FK_HIDDEN;
+extern const fk_format fk_format_pprof_raw FK_HIDDEN;
+extern const fk_format fk_format_jstack FK_HIDDEN;
+extern const fk_format fk_format_sample FK_HIDDEN;
 
 /* ---- small text helpers */
 static inline bool fk_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

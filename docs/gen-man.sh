@@ -16,7 +16,8 @@ flamekit \\- turn sampled stack traces into folded stacks and flame graphs
 [\\fIoptions\\fR] [\\fIFILE\\fR...]
 .SH DESCRIPTION
 flamekit reads stack samples (perf script text, perf report \\-g folded, SystemTap,
-GDB backtraces, DTrace, bpftrace, folded stacks, flamekit samples), folds them, and
+GDB backtraces, DTrace, bpftrace, eu\\-stack, go tool pprof \\-raw, jstack, macOS sample,
+folded stacks, flamekit samples), folds them, and
 renders interactive SVG flame graphs and heat maps.
 .PP
 .nf

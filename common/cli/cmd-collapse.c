@@ -10,7 +10,8 @@ static void collapse_help(FILE *out)
 {
 	fputs("usage: flamekit collapse [options] [FILE...]\n\n"
 	      "Reads stack samples (perf script text, perf report -g folded, SystemTap,\n"
-	      "GDB backtraces, DTrace, bpftrace, folded stacks, flamekit samples) from\n"
+	      "GDB backtraces, DTrace, bpftrace, eu-stack, go tool pprof -raw, jstack,\n"
+	      "macOS sample, folded stacks, flamekit samples) from\n"
 	      "FILEs or standard input (no FILE, or -) and writes folded stacks:\n"
 	      "'frame;frame;leaf count', root first, one line per unique stack, sorted.\n\n"
 	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"

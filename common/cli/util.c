@@ -169,7 +169,10 @@ void cli_input_help(FILE *out)
 	      "  --samples           count samples; default weighs each by its period\n"
 	      "  --full-names        keep C++ names whole (lambdas, operator()) instead of\n"
 	      "                      cutting at the first '('\n"
-	      "  --no-comm           no process name as root frame\n", out);
+	      "  --no-comm           no process name as root frame\n"
+	      "other inputs:\n"
+	      "  eu-stack: --pid, --tid add PID=N / TID=N root frames (stackcollapse-elfutils.pl)\n"
+	      "  jstack: --tid keeps a thread name's -N suffix; --no-comm drops the thread name\n", out);
 }
 
 static void progress(uint64_t bytes, void *ctx)

@@ -540,6 +540,27 @@ out:
 
 /* ---- detection */
 
+/* perf script's time field, "12345.678901:" (digits, '.', digits, ':'), as a word of
+ * the line: what tells a sample line without callchain from other text. */
+static bool has_time(const char *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if ((i && !IS_WS(l[i - 1])) || !IS_D(l[i]))
+			continue;
+		size_t j = i;
+		while (j < n && IS_D(l[j]))
+			j++;
+		if (j == n || l[j] != '.')
+			continue;
+		size_t f = ++j;
+		while (j < n && IS_D(l[j]))
+			j++;
+		if (j > f && j < n && l[j] == ':')
+			return true;
+	}
+	return false;
+}
+
 static int perf_probe(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
@@ -571,7 +592,7 @@ static int perf_probe(const char *buf, size_t len)
 					k++;
 				struct frm f;
 				if (k && fk_perf_match_header(p + k, n - k, &h) && fk_perf_match_frame(p, n, &f) &&
-				    memchr(p + k, ':', n - k))
+				    has_time(p + k, n - k))
 					return 30;
 				return 0;
 			}

@@ -9,7 +9,8 @@
 
 static const fk_format *const formats[] = {
 	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
-	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_folded,
+	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_eu_stack,
+	&fk_format_pprof_raw, &fk_format_jstack, &fk_format_sample, &fk_format_folded,
 	&fk_format_pprof, &fk_format_cpuprofile,
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -169,7 +170,16 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 				fname = detect(buf, len, true);
 		}
 		if (!fname) {
-			fk_warn("%s:1: cannot detect the input format (use --format; see flamekit formats)", name);
+			/* Say what was looked for: the reader can tell at once whether
+			 * the input is one of them under another name. */
+			char list[512];
+			size_t at = 0;
+			for (size_t i = 0; i < NFORMATS && at < sizeof(list); i++)
+				if (formats[i] && formats[i]->probe)
+					at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
+							       at ? ", " : "", formats[i]->name);
+			fk_warn("%s:1: cannot detect the input format: not one of %s "
+				"(force one with --format; see flamekit formats)", name, list);
 			return -FK_E_FORMAT;
 		}
 		f = find_format(fname);

@@ -6,7 +6,8 @@
 #                                  $(BUILD)/fuzz/crash-FORMAT-*)
 #   make fuzz-merge                add the inputs that raise coverage to
 #                                  tests/fuzz/corpus/FORMAT (keep files small)
-FUZZ_FORMATS := folded samples perf perf-report stap gdb dtrace bpftrace pprof cpuprofile auto
+FUZZ_FORMATS := folded samples perf perf-report stap gdb dtrace bpftrace pprof cpuprofile eu-stack \
+	pprof-raw jstack sample auto
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_FLAGS := -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fno-omit-frame-pointer \

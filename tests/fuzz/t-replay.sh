@@ -6,7 +6,8 @@
 R=$BUILD/tests/fuzz/replay
 [ -x "$R" ] || fail "$R not built (run make)"
 C=$FK_TOP/tests/fuzz/corpus
-for f in folded samples perf perf-report stap gdb dtrace bpftrace pprof cpuprofile auto; do
+for f in folded samples perf perf-report stap gdb dtrace bpftrace pprof cpuprofile eu-stack pprof-raw \
+	jstack sample auto; do
 	[ -n "$(ls -A "$C/$f" 2>/dev/null)" ] || fail "no saved corpus for $f"
 done
 out=$("$R" "$C"/*) || fail "replay failed: $out"

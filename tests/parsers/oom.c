@@ -1,5 +1,5 @@
 /* oom.c - fails the Nth allocation (N = 1, 2, ...) while each of the
- * perf-report, stap, gdb, dtrace and bpftrace parsers reads a sample input:
+ * multi-line parsers (perf-report ... sample) reads a sample input:
  * every failure must come back as an error (never a crash, never a silently
  * smaller profile); under SANITIZE=1 LeakSanitizer checks those paths leak nothing. */
 #include <stdio.h>
@@ -51,6 +51,25 @@ static const struct { const char *fmt, *text; } inputs[] = {
 	{ "bpftrace",
 	  "Attaching 1 probe...\n\n@[\n    handle_softirqs+114\n, \n    leaf_b+41\n"
 	  "    start_thread+773\n]: 1\n@[, \n    leaf_a+25\n]: 4\n@[prog, ]: 3\n" },
+	{ "eu-stack",
+	  "PID 11805 - process\nTID 11805:\n#0  0x00007fcd20c28545 clock_nanosleep\n"
+	  "#1  0x00005589721df1a7 main\nTID 11807:\n#0  0x00005589721df155 leaf_a\n"
+	  "#1  0x00005589721df171\n#2  0x00007fcd20be21f5 start_thread\n" },
+	{ "pprof-raw",
+	  "Samples:\nsamples/count cpu/nanoseconds\n   11  110000000: 1 2 3 \n    8   80000000: 4 3 \n"
+	  "Locations\n     1: 0x4613c0 M=1 runtime.asyncPreempt a.s:7 s=0\n"
+	  "     2: 0x4a88ee M=1 main.leafA main.go:18 s=0\n     3: 0x4a8a54 M=1 main.main main.go:47 s=0\n"
+	  "     4: 0x4a8913 M=1 main.leafB main.go:24 s=0\nMappings\n" },
+	{ "jstack",
+	  "\"worker-1\" #13 prio=5 os_prio=0 tid=0x7f50 nid=0x79f0 runnable  [0x7f50]\n"
+	  "   java.lang.Thread.State: RUNNABLE\n\tat Spin.leaf(Spin.java:3)\n\tat Spin.work(Spin.java:4)\n\n"
+	  "\"main\" #1 prio=5 os_prio=0 tid=0x7f50 nid=0x7857 in Object.wait()  [0x7f50]\n"
+	  "   java.lang.Thread.State: WAITING (on object monitor)\n\tat java.lang.Object.wait(Native Method)\n\n" },
+	{ "sample",
+	  "Call graph:\n    2451 Thread_1\n    + 2451 start  (in libdyld.dylib) + 1  [0x7fff6a0d4cc9]\n"
+	  "    +   2400 main  (in Finder) + 53  [0x10b7c1b35]\n    +     30 work  (in Finder) + 5  [0x1]\n"
+	  "    +   51 mach_msg_trap  (in libsystem_kernel.dylib) + 10  [0x7fff6a20b22a]\n"
+	  "Total number in stack (recursive counted multiple times):\n" },
 };
 
 /* Parse one input into a fresh profile and write its folded text into out.

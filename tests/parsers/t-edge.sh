@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Bad and extreme input for every multi-line format: truncated records, binary
+# Bad and extreme input for the multi-line formats: truncated records, binary
 # garbage, NUL bytes, invalid UTF-8, 100 KB names, 10,000-frame stacks, empty,
 # missing and unreadable files. Each gives a clear message naming the file (and
 # line), exit 3 (some input skipped) or 1 (nothing readable), never a crash.
 . "$(dirname "$0")/../lib.sh"
-FORMATS="stap dtrace gdb bpftrace perf-report"
+FORMATS="stap dtrace gdb bpftrace perf-report eu-stack pprof-raw"
 
 # write_stack FORMAT COUNT FRAME... (root first): one record in that format
 write_stack() {
@@ -24,6 +24,16 @@ write_stack() {
 		for ((i = $#; i >= 1; i--)); do printf '    %s\n' "${!i}"; done
 		printf ']: %s\n' "$count" ;;
 	perf-report) local IFS=';'; printf '%s %s\n' "$count" "$*" ;;
+	eu-stack) printf 'PID 42 - process\n'
+		for ((n = 0; n < count; n++)); do
+			printf 'TID 42:\n'
+			for ((i = $#; i >= 1; i--)); do printf '#%-2d 0x00000000004%05x %s\n' $(($# - i)) $i "${!i}"; done
+		done ;;
+	pprof-raw) printf 'Samples:\nsamples/count cpu/nanoseconds\n  %s 1000: ' "$count"
+		for ((i = $#; i >= 1; i--)); do printf '%d ' $i; done
+		printf '\nLocations\n'
+		for ((i = 1; i <= $#; i++)); do printf '  %d: 0x%x M=1 %s f.go:1 s=0\n' $i $i "${!i}"; done
+		printf 'Mappings\n' ;;
 	esac
 }
 # header lines some formats want first (dtrace skips 3 lines of probe chatter)

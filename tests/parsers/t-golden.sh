@@ -16,6 +16,9 @@ for exp in "$D"/*/*.expected; do
 		in=${base%.*}.txt
 		case $opt in
 		task-clock) opts=(--event-filter task-clock) ;;
+		pid-tid) opts=(--pid --tid) ;;
+		tid) opts=(--tid) ;;
+		no-comm) opts=(--no-comm) ;;
 		*) fail "no input for $exp" ;;
 		esac
 	fi
@@ -27,11 +30,12 @@ for exp in "$D"/*/*.expected; do
 		n=$((n + 1))
 	done
 done
-[ $n -ge 28 ] || fail "only $n golden comparisons ran"
+[ $n -ge 50 ] || fail "only $n golden comparisons ran"
 
 # Clean inputs give no warning at all.
 for f in perf-report/count.txt gdb/pmp-loop.txt gdb/cxx-threads.txt stap/print-stack.txt \
-	 dtrace/example.txt dtrace/inline-java.txt dtrace/bare-names.txt \
+	 dtrace/example.txt dtrace/inline-java.txt dtrace/bare-names.txt eu-stack/threads.txt \
+	 eu-stack/modules.txt jstack/spin.txt pprof-raw/cpu.txt pprof-raw/inline.txt sample/finder.txt \
 	 dtrace/ustack.txt bpftrace/kstack-ustack.txt bpftrace/ustack.txt; do
 	"$FLAMEKIT" collapse "$D/$f" > /dev/null 2> "$TMP/err" || fail "$f: exit $?"
 	[ ! -s "$TMP/err" ] || { cat "$TMP/err" >&2; fail "$f: unexpected messages"; }
