@@ -75,7 +75,7 @@ static void thread_line(struct js *t, const char *s, size_t len)
 	    contains(name, nl, "Attach Listener"))
 		t->state = OTHER;
 	/* perl: /C. CompilerThread/ */
-	for (size_t i = 0; i + 16 <= nl; i++)
+	for (size_t i = 0; i + 17 <= nl; i++)
 		if (name[i] == 'C' && !memcmp(name + i + 2, " CompilerThread", 15)) {
 			t->state = OTHER;
 			break;

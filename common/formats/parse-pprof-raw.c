@@ -135,7 +135,8 @@ static int add_samples(struct go *g)
 	fk_parse_ctx *c = g->c;
 	fk_stackbuf b = { 0 };
 	int rc = 0;
-	qsort(g->locs, g->nlocs, sizeof(*g->locs), cmp_loc);
+	if (g->nlocs)
+		qsort(g->locs, g->nlocs, sizeof(*g->locs), cmp_loc);
 	for (size_t k = 0; k < g->nsamples && !rc; k++) {
 		const char *s = g->text + g->samples[k].off;
 		size_t len = g->samples[k].len;
