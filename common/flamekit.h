@@ -260,6 +260,10 @@ typedef struct fk_parse_opts {
 	 * stackcollapse-perf.pl does. The library runs no program otherwise. */
 	fk_inline_fn inline_fn;
 	void *inline_ctx;
+	/* bpftrace input */
+	bool keep_offsets;        /* --offsets: keep "+OFFSET" on frames (as stackcollapse-bpftrace.pl) */
+	const char *map;          /* --map NAME: the stack map to read (NULL = the first one) */
+	bool all_maps;            /* --all-maps: every stack map, each under a root frame @NAME */
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);

@@ -1,6 +1,7 @@
 /* util.c - helpers shared by the flamekit subcommands: input options,
  * loading inputs with messages, atomic output files. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,8 @@ int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i)
 		{ "--full-names", offsetof(fk_parse_opts, full_names) },
 		{ "--samples", offsetof(fk_parse_opts, samples) },
 		{ "--no-comm", offsetof(fk_parse_opts, no_comm) },
+		{ "--offsets", offsetof(fk_parse_opts, keep_offsets) },
+		{ "--all-maps", offsetof(fk_parse_opts, all_maps) },
 	};
 	const char *a = argv[*i];
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
@@ -129,6 +132,12 @@ int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i)
 		if (err)
 			return -1;
 		o->label_frames = v;
+		return 1;
+	}
+	if ((v = opt_value("--map", argc, argv, i, &err)) || err) {
+		if (err)
+			return -1;
+		o->map = v;
 		return 1;
 	}
 	if ((v = opt_value("--threads", argc, argv, i, &err)) || err) {
@@ -172,13 +181,49 @@ void cli_input_help(FILE *out)
 	      "  --no-comm           no process name as root frame\n"
 	      "other inputs:\n"
 	      "  eu-stack: --pid, --tid add PID=N / TID=N root frames (stackcollapse-elfutils.pl)\n"
-	      "  jstack: --tid keeps a thread name's -N suffix; --no-comm drops the thread name\n", out);
+	      "  jstack: --tid keeps a thread name's -N suffix; --no-comm drops the thread name\n"
+	      "bpftrace input:\n"
+	      "  --offsets           keep frames' +OFFSET (one frame per call site, as\n"
+	      "                      stackcollapse-bpftrace.pl); default: cut\n"
+	      "  --map NAME          read stack map @NAME (default: the first one)\n"
+	      "  --all-maps          read every stack map, each under a root frame @NAME\n", out);
 }
 
 static void progress(uint64_t bytes, void *ctx)
 {
 	fprintf(stderr, "\rflamekit: %s: %llu MB read", (const char *)ctx,
 		(unsigned long long)(bytes >> 20));
+}
+
+static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o);
+
+static void on_first_sigint(int sig)
+{
+	(void)sig;
+	static const char msg[] = "\nflamekit: interrupted: reading what is still coming through "
+				  "the pipe, then writing (Ctrl-C again to quit)\n";
+	ssize_t w = write(2, msg, sizeof(msg) - 1);
+	(void)w;
+}
+
+/* `bpftrace ... | flamekit svg`: Ctrl-C reaches the whole pipeline; the tracer
+ * answers it by printing what it gathered, which only helps if we are still
+ * alive to read and draw it. So while reading a pipe, the first SIGINT only
+ * says so (reads go on: SA_RESTART) and the second one kills as usual
+ * (SA_RESETHAND). Not when SIGINT was ignored on entry (a background job). */
+static bool guard_sigint(char **files, int n, struct sigaction *old)
+{
+	bool pipe_in = false;
+	for (int i = 0; i < n && !pipe_in; i++) {
+		struct stat st;
+		int r = strcmp(files[i], "-") ? stat(files[i], &st) : fstat(0, &st);
+		pipe_in = r == 0 && S_ISFIFO(st.st_mode);
+	}
+	if (!pipe_in || sigaction(SIGINT, NULL, old) || old->sa_handler != SIG_DFL)
+		return false;
+	struct sigaction sa = { .sa_handler = on_first_sigint, .sa_flags = SA_RESTART | SA_RESETHAND };
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGINT, &sa, NULL) == 0;
 }
 
 int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
@@ -188,6 +233,16 @@ int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
 		files = stdin_only;
 		n = 1;
 	}
+	struct sigaction old_int;
+	bool guarded = guard_sigint(files, n, &old_int);
+	int rc = load_files(p, files, n, o);
+	if (guarded)
+		sigaction(SIGINT, &old_int, NULL);
+	return rc;
+}
+
+static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o)
+{
 	int ok = 0, skipped = 0;
 	bool tty = isatty(2);
 	for (int i = 0; i < n; i++) {

@@ -19,6 +19,7 @@ for exp in "$D"/*/*.expected; do
 		pid-tid) opts=(--pid --tid) ;;
 		tid) opts=(--tid) ;;
 		no-comm) opts=(--no-comm) ;;
+		offsets) opts=(--offsets) ;;
 		*) fail "no input for $exp" ;;
 		esac
 	fi
@@ -42,10 +43,33 @@ for f in perf-report/count.txt gdb/pmp-loop.txt gdb/cxx-threads.txt stap/print-s
 done
 
 # Several bpftrace maps in one output: only the first stack map is read, the
-# rest is named once (it would count every sample twice).
+# rest is named once (it would count every sample twice); --map picks another,
+# --all-maps reads all, each under its name.
 "$FLAMEKIT" collapse "$D/bpftrace/all-maps.txt" > "$TMP/out" 2> "$TMP/err" || fail "all-maps: exit $?"
 assert_files_eq "$D/bpftrace/kstack-ustack.expected" "$TMP/out"
-assert_contains "$TMP/err" "entries of other stack maps skipped (only @ is read)"
+assert_contains "$TMP/err" "entries of other stack maps skipped (only @ is read; choose with --map NAME, or --all-maps)"
+for m in u:ustack a:comm-kstack @b:kstack-comm @:kstack-ustack; do
+	"$FLAMEKIT" collapse --map "${m%%:*}" "$D/bpftrace/all-maps.txt" > "$TMP/out" 2> "$TMP/err" || fail "--map ${m%%:*}: exit $?"
+	assert_files_eq "$D/bpftrace/${m#*:}.expected" "$TMP/out"
+	[ ! -s "$TMP/err" ] || { cat "$TMP/err"; fail "--map ${m%%:*}: messages"; }
+done
+"$FLAMEKIT" collapse --all-maps "$D/bpftrace/all-maps.txt" > "$TMP/out" || fail "--all-maps: exit $?"
+{ sed 's/^/@;/' "$D/bpftrace/kstack-ustack.expected"; sed 's/^/@a;/' "$D/bpftrace/comm-kstack.expected"
+  sed 's/^/@b;/' "$D/bpftrace/kstack-comm.expected"; sed 's/^/@u;/' "$D/bpftrace/ustack.expected"; } |
+	LC_ALL=C sort > "$TMP/all.exp"
+assert_files_eq "$TMP/all.exp" "$TMP/out"
+run_rc 1 "$FLAMEKIT" collapse --map nosuch "$D/bpftrace/all-maps.txt" > "$TMP/out" 2> "$TMP/err"
+assert_contains "$TMP/err" "no stack map @nosuch in the input (it has @ @a @b @u)"
+
+# @[ustack, kstack]: user frames stay under kernel frames (listed the other way
+# round); kstack-ustack.txt and ustack-kstack.txt were recorded in one session
+# each and agree in shape: every kernel entry frame sits above a user frame.
+for f in kstack-ustack ustack-kstack; do
+	"$FLAMEKIT" collapse "$D/bpftrace/$f.txt" > "$TMP/out"
+	n=$(grep -cE '(^|;)(entry_SYSCALL_64_after_hwframe|asm_[a-z_]*)(;|$)' "$TMP/out")
+	[ "$n" -gt 3 ] || fail "$f: too few kernel stacks ($n)"
+	! grep -E '^(entry_SYSCALL|asm_)' "$TMP/out" || fail "$f: kernel frames at the root"
+done
 
 # perf report without --no-children cannot be counted: said, with file:line;
 # nothing else is in that file, so exit 1.
