@@ -15,28 +15,7 @@ while :; do sleep 0.05; done
 TRACER
 chmod +x "$TMP/tracer"
 
-# A background job of a script starts with SIGINT ignored, as would all it runs:
-# give the pipeline the default back, as a terminal's foreground job has it.
-# ("$TMP/in-group" CMD & ... $! is then the group's leader: exec all the way.)
-printf '#!/bin/sh\nexec perl -e '"'"'$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec: $!"'"'"' setsid bash -c "$1"\n' > "$TMP/in-group"
-chmod +x "$TMP/in-group"
-in_group=$TMP/in-group
-# wait_caught PID: until PID catches SIGINT (flamekit has set up its handler)
-wait_caught() {
-	for i in $(seq 1 200); do
-		(( 0x$(awk '/^SigCgt:/ { print $2 }' /proc/$1/status 2> /dev/null || echo 0) & 2 )) && return
-		sleep 0.05
-	done
-	fail "flamekit never caught SIGINT"
-}
-# watchdog PID|-PGID: SIGKILL it if it still runs in 20 s; ends by itself once
-# it is gone (reaped), so nobody has to kill the watchdog (killing a background
-# job before it has exec'd would run this script's EXIT trap in the fork).
-watchdog() {
-	perl -e 'for (1 .. 400) { kill(0, $ARGV[0]) or exit 0; select(undef, undef, undef, 0.05) }
-		 kill "KILL", $ARGV[0]' -- "$1" &
-	dog=$!
-}
+. "$(dirname "$0")/signals.sh"
 # ctrl_c CMD: run CMD in a process group of its own, SIGINT the group once the
 # tracer runs, wait (bounded) for it to end; its exit status in rc.
 ctrl_c() {

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# flamekit bpftrace: the command line it builds, -d and Ctrl-C endings, options
+# checked before anything runs, a failing bpftrace. First with a stand-in on
+# --bpftrace that prints recorded bpftrace output (exact results), then with the
+# real bpftrace where this kernel lets it attach (see t-live.sh).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/signals.sh"
+D=$FK_TOP/tests/parsers/data/bpftrace
+# The stand-in: records its arguments, prints the recorded map when the
+# program's interval fires (-d; scaled down) or on SIGINT, as bpftrace does.
+cat > "$TMP/fake" <<FAKE
+#!/usr/bin/env bash
+printf '%s\n' "\$@" > "$TMP/args"
+trap 'cat "$D/ustack-kstack.txt"; exit 0' INT
+echo "Attaching 2 probes..."
+touch "$TMP/tracing"
+case "\$*" in
+*"interval:s:"*) sleep 0.3; cat "$D/ustack-kstack.txt"; exit 0 ;;
+esac
+while :; do sleep 0.05; done
+FAKE
+chmod +x "$TMP/fake"
+"$FLAMEKIT" collapse "$D/ustack-kstack.txt" > "$TMP/expected.folded"
+"$FLAMEKIT" svg "$D/ustack-kstack.txt" > "$TMP/expected.svg"
+
+# -d: the program stops itself; the map is read and drawn.
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" -p 4242 -d 7 -F 49 --folded -o "$TMP/out" ||
+	fail "runner with -d: exit $?"
+assert_files_eq "$TMP/expected.folded" "$TMP/out"
+assert_eq "bpftrace arguments" "-e|profile:hz:49 /pid == 4242/ { @[kstack, ustack] = count(); } interval:s:7 { exit(); }|-p|4242" \
+	"$(paste -sd'|' "$TMP/args")"
+"$FLAMEKIT" bpftrace --print-command --kernel > "$TMP/cmd"
+assert_eq "print-command" "bpftrace -e 'profile:hz:99 { @[comm, kstack] = count(); }'" "$(cat "$TMP/cmd")"
+
+# Ctrl-C (a real SIGINT to the process group, as a terminal sends it): bpftrace
+# prints its map, flamekit reads it and writes the graph.
+rm -f "$TMP/tracing"
+"$in_group" "'$FLAMEKIT' bpftrace --bpftrace '$TMP/fake' -o '$TMP/out.svg'" 2> "$TMP/stderr" &
+leader=$!
+for i in $(seq 1 200); do [ -e "$TMP/tracing" ] && break; sleep 0.05; done
+[ -e "$TMP/tracing" ] || fail "the stand-in did not start"
+fk=$(ps -o pid=,comm= -g $leader | awk '$2 == "flamekit" { print $1 }')
+wait_caught $fk
+kill -INT -- -$leader
+watchdog -$leader
+rc=0; wait $leader || rc=$?
+wait $dog
+assert_eq "exit after Ctrl-C" 0 $rc
+cmp -s "$TMP/expected.svg" "$TMP/out.svg" || { cat "$TMP/stderr"; fail "SVG after Ctrl-C differs"; }
+
+# Every option is checked before bpftrace starts.
+rm -f "$TMP/args"
+for bad in "-F 0" "-d -1" "-p x" "--kernel --user" "--frobnicate" "-d"; do
+	run_rc 2 "$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" $bad -o "$TMP/bad.svg" 2> "$TMP/err"
+	[ -s "$TMP/err" ] || fail "$bad: no message"
+done
+[ ! -e "$TMP/args" ] || fail "bpftrace ran despite a bad option"
+[ ! -e "$TMP/bad.svg" ] || fail "output written despite a bad option"
+
+# bpftrace fails (no permission, bad kernel): exit 1, its message, nothing written.
+printf '#!/bin/sh\necho "ERROR: Could not resolve symbol" >&2\nexit 1\n' > "$TMP/failing"
+chmod +x "$TMP/failing"
+run_rc 1 "$FLAMEKIT" bpftrace --bpftrace "$TMP/failing" -d 1 -o "$TMP/x.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "Could not resolve symbol"
+assert_contains "$TMP/err" "bpftrace failed (exit status 1)"
+[ ! -e "$TMP/x.svg" ] || fail "output written after bpftrace failed"
+run_rc 1 "$FLAMEKIT" bpftrace --bpftrace "$TMP/nonexistent" -d 1 2> "$TMP/err"
+assert_contains "$TMP/err" "cannot run $TMP/nonexistent"
+echo "runner: ok"
