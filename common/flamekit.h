@@ -264,6 +264,11 @@ typedef struct fk_parse_opts {
 	bool keep_offsets;        /* --offsets: keep "+OFFSET" on frames (as stackcollapse-bpftrace.pl) */
 	const char *map;          /* --map NAME: the stack map to read (NULL = the first one) */
 	bool all_maps;            /* --all-maps: every stack map, each under a root frame @NAME */
+	/* frame names, every format (common/formats/names.c) */
+	bool rust_names;          /* --rust-names: repair Rust legacy names (drop ::h<hash>, decode $LT$..) */
+	bool cxx_names;           /* --cxx-names: cut a C++ name's whole parameter list, keeping
+	                           * std::function<int (int, int)>::operator() (instead of the
+	                           * format's own cut, e.g. perf's at the first '(') */
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);

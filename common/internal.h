@@ -161,7 +161,16 @@ typedef struct fk_parse_ctx {
 	unsigned warned;      /* warnings printed so far for this input */
 	char unit[64];        /* what this input counts (fk_profile_unit); "" = the
 			       * format's unit */
+	char *name_buf;       /* scratch of fk_parse_intern (freed by the caller of parse) */
+	size_t name_cap;
 } fk_parse_ctx;
+
+/* The user's frame-name rules (--rust-names, --cxx-names) on s, in place: they
+ * only ever shorten it. The new length (names.c). */
+FK_HIDDEN size_t fk_name_rules(const fk_parse_opts *o, char *s, size_t len);
+static inline bool fk_name_rules_on(const fk_parse_opts *o) { return o->rust_names || o->cxx_names; }
+/* Intern a frame name as the parsers do: through the name rules when any is on. */
+FK_HIDDEN int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len);
 
 /* Warn about a malformed line: "name:line: msg"; after max_warnings, only
  * counts. Also increments st->bad_lines. */

@@ -101,6 +101,8 @@ int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i)
 		{ "--no-comm", offsetof(fk_parse_opts, no_comm) },
 		{ "--offsets", offsetof(fk_parse_opts, keep_offsets) },
 		{ "--all-maps", offsetof(fk_parse_opts, all_maps) },
+		{ "--rust-names", offsetof(fk_parse_opts, rust_names) },
+		{ "--cxx-names", offsetof(fk_parse_opts, cxx_names) },
 	};
 	const char *a = argv[*i];
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
@@ -170,7 +172,8 @@ void cli_input_help(FILE *out)
 	      "  --pid               include the PID in the process name (comm-PID)\n"
 	      "  --tid               include PID and TID (comm-PID/TID)\n"
 	      "  --kernel            annotate kernel frames with _[k]\n"
-	      "  --jit               annotate JIT frames with _[j]\n"
+	      "  --jit               annotate JIT frames with _[j] (/tmp/perf-PID.map,\n"
+	      "                      perf inject --jit's jitted-*.so)\n"
 	      "  --all               all annotations (--kernel --jit)\n"
 	      "  --addrs             show raw addresses for unknown symbols\n"
 	      "  --inline            expand inline frames (_[i]) of user binaries via addr2line -i\n"
@@ -179,6 +182,12 @@ void cli_input_help(FILE *out)
 	      "  --full-names        keep C++ names whole (lambdas, operator()) instead of\n"
 	      "                      cutting at the first '('\n"
 	      "  --no-comm           no process name as root frame\n"
+	      "frame names, every input format:\n"
+	      "  --rust-names        repair Rust legacy names a C++ demangler left half done:\n"
+	      "                      drop ::h<hash>, decode $LT$ $GT$ $u20$ .. (inferno's rule)\n"
+	      "  --cxx-names         cut a C++ name's whole parameter list only:\n"
+	      "                      std::function<int (int, int)>::operator() stays whole\n"
+	      "                      (perf and dtrace input: instead of their own cut)\n"
 	      "other inputs:\n"
 	      "  eu-stack: --pid, --tid add PID=N / TID=N root frames (stackcollapse-elfutils.pl)\n"
 	      "  jstack: --tid keeps a thread name's -N suffix; --no-comm drops the thread name\n"

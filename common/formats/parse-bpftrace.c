@@ -99,7 +99,7 @@ static int push_frame(struct bt *t, const char *f, size_t fl)
 		if (rc)
 			return rc;
 	}
-	int rc = fk_stackbuf_push(t->c->p, &t->b, f, strip_offset(t->c, f, fl));
+	int rc = fk_stackbuf_push(t->c, &t->b, f, strip_offset(t->c, f, fl));
 	if (!rc)
 		t->el[t->nel - 1].n++;
 	return rc;
@@ -134,7 +134,7 @@ static int inline_key(struct bt *t, const char *s, size_t len)
 					return rc;
 				e = &t->el[t->nel - 1];
 			}
-			if ((rc = fk_stackbuf_push(t->c->p, &t->b, k, kl)))
+			if ((rc = fk_stackbuf_push(t->c, &t->b, k, kl)))
 				return rc;
 			e->n = 1;
 			e->scalar = true;

@@ -319,7 +319,7 @@ static int frame_name(cp *x, const char *fn, size_t fnlen, const char *url, size
 	for (size_t i = 0; i < n; i++)
 		if (x->name[i] == ';')
 			x->name[i] = ':';
-	int64_t id = fk_profile_intern(x->c->p, x->name, n);
+	int64_t id = fk_parse_intern(x->c, x->name, n);
 	if (id < 0)
 		return (int)id;
 	*out = (uint32_t)id;

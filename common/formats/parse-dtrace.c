@@ -40,14 +40,15 @@ static bool is_header(const char *s, size_t len)
 
 /* stackcollapse.pl: cut from the last '+' (the offset), then cut C++
  * arguments: from the last '(' or '<' that follows the first "::". */
-static size_t tidy(const char *s, size_t len)
+static size_t tidy(const char *s, size_t len, bool keep_args)
 {
 	for (size_t i = len; i-- > 0;)
 		if (s[i] == '+') {
 			len = i;
 			break;
 		}
-	const char *dc = len >= 2 ? memmem(s, len, "::", 2) : NULL;
+	/* --full-names / --cxx-names: no cut here (the latter cuts in names.c) */
+	const char *dc = len >= 2 && !keep_args ? memmem(s, len, "::", 2) : NULL;
 	if (dc) {
 		size_t from = (size_t)(dc - s) + 2;
 		for (size_t i = len; i-- > from;)
@@ -75,7 +76,7 @@ static int push_piece(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len
 		memcpy(t + len, "_[i]", 4);
 		len += 4;
 	}
-	return fk_stackbuf_push(c->p, b, t, len);
+	return fk_stackbuf_push(c, b, t, len);
 }
 
 /* A frame line: tidied, then "caller->inlined->..." split into frames. The
@@ -83,7 +84,7 @@ static int push_piece(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len
  * stack is turned round the caller comes before what was inlined into it. */
 static int frame(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len)
 {
-	len = tidy(s, len);
+	len = tidy(s, len, c->o->full_names || c->o->cxx_names);
 	if (len == 0) {
 		s = "-";
 		len = 1;

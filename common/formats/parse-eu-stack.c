@@ -119,7 +119,7 @@ static int parse(fk_parse_ctx *c)
 			 * empty names are everywhere). */
 			if (!nlen && !e.b.n)
 				continue;
-			if ((rc = fk_stackbuf_push(c->p, &e.b, name, nlen)))
+			if ((rc = fk_stackbuf_push(c, &e.b, name, nlen)))
 				break;
 		}
 		/* Anything else (eu-stack's own messages, -s source lines, blank

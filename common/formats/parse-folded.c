@@ -70,8 +70,9 @@ typedef struct prefix_cache {
 	size_t n, ecap, ncap;
 } prefix_cache;
 
-static int64_t add_stack_cached(fk_profile *p, prefix_cache *pc, const char *s, size_t sl)
+static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s, size_t sl)
 {
+	fk_profile *p = c->p;
 	size_t m = 0, lim = sl < pc->len ? sl : pc->len;
 	while (m + 8 <= lim) {
 		uint64_t x, y;
@@ -93,7 +94,7 @@ static int64_t add_stack_cached(fk_profile *p, prefix_cache *pc, const char *s, 
 	while (pos <= sl) {
 		const char *semi = memchr(s + pos, ';', sl - pos);
 		size_t e = semi ? (size_t)(semi - s) : sl;
-		int64_t id = fk_profile_intern(p, s + pos, e - pos);
+		int64_t id = fk_parse_intern(c, s + pos, e - pos);
 		if (id < 0)
 			return id;
 		int64_t ch = fk_profile_child(p, node, (uint32_t)id);
@@ -146,7 +147,7 @@ static int parse(fk_parse_ctx *c)
 			fk_bad_line(c, c->r->lineno, "empty stack");
 			continue;
 		}
-		int64_t node = add_stack_cached(c->p, &pc, line, sl);
+		int64_t node = add_stack_cached(c, &pc, line, sl);
 		if (node < 0) {
 			rc = (int)node;
 			break;

@@ -130,7 +130,7 @@ static int parse(fk_parse_ctx *c)
 			 * other frame leaves the text empty, i.e. is dropped. */
 			if (b.n == 0 && fn.len == 0)
 				continue;
-			if ((rc = fk_stackbuf_push(c->p, &b, fn.s, fn.len)))
+			if ((rc = fk_stackbuf_push(c, &b, fn.s, fn.len)))
 				break;
 		} else if (b.n) {
 			fk_stackbuf_reverse(&b, 0);

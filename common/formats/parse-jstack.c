@@ -127,7 +127,7 @@ static int frame_line(struct js *t, const char *f, size_t fl)
 		if (so && (size_t)(so - f) + 6 <= fl - 7)
 			t->state = OTHER;
 	}
-	return fk_stackbuf_push(t->c->p, &t->b, f, fl);
+	return fk_stackbuf_push(t->c, &t->b, f, fl);
 }
 
 /* jstack's lines that carry no stack (perl warns about some of them). */

@@ -156,13 +156,13 @@ static int chain_line(struct pr *t, const char *s, size_t len)
 	}
 	t->b.n = 0;
 	int rc;
-	if (t->comm_len && !c->o->no_comm && (rc = fk_stackbuf_push(c->p, &t->b, t->comm, t->comm_len)))
+	if (t->comm_len && !c->o->no_comm && (rc = fk_stackbuf_push(c, &t->b, t->comm, t->comm_len)))
 		return rc;
 	size_t first = t->b.n;
 	for (const char *p = ch, *end = ch + cl; p <= end;) {
 		const char *semi = memchr(p, ';', (size_t)(end - p));
 		const char *e = semi ? semi : end;
-		if ((rc = fk_stackbuf_push(c->p, &t->b, p, (size_t)(e - p))))
+		if ((rc = fk_stackbuf_push(c, &t->b, p, (size_t)(e - p))))
 			return rc;
 		p = e + 1;
 	}

@@ -169,10 +169,13 @@ static bool contains(const char *s, size_t n, const char *needle)
 	return find2(s, n, needle, strlen(needle)) != NULL;
 }
 
-/* $mod =~ m:/tmp/perf-\d+\.map: */
+/* $mod =~ m:/tmp/perf-\d+\.map: , or an ELF file perf inject --jit wrote for jitted code
+ * (".../jitted-PID-N.so", as inferno's --jit also counts it). */
 bool fk_perf_jit_mod(const char *m, size_t n)
 {
 	const char *p = m, *end = m + n;
+	if (n >= 3 && !memcmp(m + n - 3, ".so", 3) && memmem(m, n, "/jitted-", 8))
+		return true;
 	while ((p = memmem(p, (size_t)(end - p), "/tmp/perf-", 10))) {
 		const char *q = p + 10, *d = q;
 		while (q < end && IS_D(*q))
@@ -237,7 +240,7 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 	 * "(anonymous namespace)" or the name is a Go method), drop quotes. The Go test does not
 	 * depend on ';' or quotes, so it can look at the raw text first. f may alias out: the
 	 * write position never passes the read position. */
-	bool cut = !o->full_names && !go_method(f, n);
+	bool cut = !o->full_names && !o->cxx_names && !go_method(f, n);
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		char ch = f[i];
@@ -253,6 +256,8 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 		memmove(out, out + 1, len - 1);
 		len--;
 	}
+	if (fk_name_rules_on(o))
+		len = fk_name_rules(o, out, len);
 	bool kernel = o->kernel || o->all, jit = o->jit || o->all;
 	if (!first) {
 		if (!contains(out, len, "_[i]"))

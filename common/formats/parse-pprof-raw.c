@@ -161,7 +161,7 @@ static int add_samples(struct go *g)
 				name = g->text + l->name_off;
 				nl = l->name_len;
 			}
-			rc = fk_stackbuf_push(c->p, &b, name, nl);
+			rc = fk_stackbuf_push(c, &b, name, nl);
 			i = j + 1;
 		}
 		if (!rc && b.n) {

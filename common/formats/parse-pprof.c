@@ -272,7 +272,7 @@ static int pick_type(pp *x)
 
 static int intern_span(pp *x, span s, uint32_t *id)
 {
-	int64_t r = fk_profile_intern(x->c->p, (const char *)s.p, s.len);
+	int64_t r = fk_parse_intern(x->c, (const char *)s.p, s.len);
 	if (r < 0)
 		return (int)r;
 	*id = (uint32_t)r;

@@ -154,7 +154,7 @@ static int call_line(struct sm *m, const char *line, size_t len)
 		memcpy(nm + at, f2, l2);
 		at += l2;
 	}
-	int64_t id = fk_profile_intern(c->p, nm, at);
+	int64_t id = fk_parse_intern(c, nm, at);
 	if (id < 0)
 		return (int)id;
 	if (nest <= m->level) {

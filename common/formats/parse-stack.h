@@ -14,9 +14,9 @@ typedef struct fk_stackbuf {
 	size_t text_cap;
 } fk_stackbuf;
 
-static inline int fk_stackbuf_push(fk_profile *p, fk_stackbuf *b, const char *s, size_t len)
+static inline int fk_stackbuf_push(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len)
 {
-	int64_t id = fk_profile_intern(p, s, len);
+	int64_t id = fk_parse_intern(c, s, len);
 	if (id < 0)
 		return (int)id;
 	if (FK_GROW(b->ids, b->cap, b->n + 1))

@@ -84,7 +84,7 @@ static int stap_frame(fk_parse_ctx *c, fk_stackbuf *b, const char *s, size_t len
 		s = "-";
 		len = 1;
 	}
-	return fk_stackbuf_push(c->p, b, s, len);
+	return fk_stackbuf_push(c, b, s, len);
 }
 
 /* Hex address, " : ", then a symbol: the stap frame line. */

@@ -123,6 +123,16 @@ static int note_unit(fk_profile *p, double before, const char *unit, const char 
 	return 0;
 }
 
+int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len)
+{
+	if (!fk_name_rules_on(c->o))
+		return fk_profile_intern(c->p, s, len);
+	if (FK_GROW(c->name_buf, c->name_cap, len + 1))
+		return -FK_E_NOMEM;
+	memcpy(c->name_buf, s, len);
+	return fk_profile_intern(c->p, c->name_buf, fk_name_rules(c->o, c->name_buf, len));
+}
+
 static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
 {
 	fk_parse_opts defaults;
@@ -193,6 +203,7 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 		if (urc < 0)
 			rc = urc;
 	}
+	free(c.name_buf);
 	stats->lines += 0;
 	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
 	stats->bad_lines += r->long_lines;
