@@ -162,4 +162,5 @@ const fk_format fk_format_eu_stack = {
 	.desc = "elfutils eu-stack output (PID/TID headers, #N 0xADDR function), runs concatenated",
 	.probe = probe,
 	.parse = parse,
+	.unit = "samples",
 };

@@ -226,4 +226,5 @@ const fk_format fk_format_jstack = {
 	.desc = "Java thread dumps (jstack): RUNNABLE threads' stacks under the thread name",
 	.probe = probe,
 	.parse = parse,
+	.unit = "samples",
 };

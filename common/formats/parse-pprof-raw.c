@@ -276,4 +276,5 @@ const fk_format fk_format_pprof_raw = {
 	.desc = "go tool pprof -raw text: Samples (values: location ids) then Locations",
 	.probe = probe,
 	.parse = parse,
+	.unit = "samples",
 };

@@ -237,4 +237,5 @@ const fk_format fk_format_sample = {
 	.desc = "macOS /usr/bin/sample reports: the Call graph tree, self counts per path",
 	.probe = probe,
 	.parse = parse,
+	.unit = "samples",
 };
