@@ -52,6 +52,11 @@ static int fk_fuzz_one(const char *format, const uint8_t *data, size_t size, FIL
 	o.max_warnings = 3;
 	o.label_frames = h & 0x10000 ? "all" : NULL;
 	o.sample_type = (h & 0x60000) == 0x60000 ? "0" : NULL;
+	o.rust_names = h & 0x80000;
+	o.cxx_names = h & 0x100000;
+	o.keep_offsets = h & 0x200000;
+	o.all_maps = h & 0x400000;
+	o.map = (h & 0x1800000) == 0x1800000 ? "u" : NULL;
 	fk_profile *p = fk_profile_new(h & 0x2000 ? FK_PROFILE_SAMPLES : 0);
 	if (!p)
 		return -1;

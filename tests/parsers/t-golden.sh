@@ -37,7 +37,7 @@ done
 for f in perf-report/count.txt gdb/pmp-loop.txt gdb/cxx-threads.txt stap/print-stack.txt \
 	 dtrace/example.txt dtrace/inline-java.txt dtrace/bare-names.txt eu-stack/threads.txt \
 	 eu-stack/modules.txt jstack/spin.txt pprof-raw/cpu.txt pprof-raw/inline.txt sample/finder.txt \
-	 dtrace/ustack.txt bpftrace/kstack-ustack.txt bpftrace/ustack.txt; do
+	 dtrace/ustack.txt bpftrace/kstack-ustack.txt bpftrace/ustack.txt bpftrace/ustack-kstack.txt; do
 	"$FLAMEKIT" collapse "$D/$f" > /dev/null 2> "$TMP/err" || fail "$f: exit $?"
 	[ ! -s "$TMP/err" ] || { cat "$TMP/err" >&2; fail "$f: unexpected messages"; }
 done
