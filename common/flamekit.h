@@ -424,8 +424,9 @@ FK_API int fk_render_svg(const fk_profile *p, const fk_svg_opts *o, FILE *out);
  * Returns 0 or a negative error like fk_render_svg. */
 FK_API int fk_render_html(const fk_profile *p, const fk_svg_opts *o, FILE *out);
 /* The view an output file name asks for: a name ending in .html or .htm (any case)
- * gets fk_render_html, any other name (or NULL for standard output) fk_render_svg.
- * Every front end writing `-o FILE` goes through this one rule. */
+ * gets fk_render_html, a pprof or speedscope name (fk_export_for_path: .pb.gz, .pprof,
+ * .speedscope.json) that format, any other name (or NULL for standard output)
+ * fk_render_svg. Every front end writing `-o FILE` goes through this one rule. */
 FK_API bool fk_output_is_html(const char *path);
 FK_API int fk_render_for_path(const fk_profile *p, const fk_svg_opts *o, const char *path, FILE *out);
 

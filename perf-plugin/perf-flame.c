@@ -613,9 +613,12 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 		if (eq && strcmp(eq + 1, "-") != 0 && regular_or_missing(eq + 1) &&
 		    (!strncmp(a, "svg=", 4) || !strncmp(a, "folded=", 7) || !strncmp(a, "samples=", 8))) {
 			char *tmp, *kv;
-			/* the part file keeps a .html ending: the dlfilter picks the view by name */
+			/* the part file keeps a .html (.pb.gz, .speedscope.json) ending: the dlfilter
+			 * picks the view by name */
+			int kind = fk_export_for_path(eq + 1);
 			if (asprintf(&tmp, "%s.part.%ld%s", eq + 1, (long)getpid(),
-				     fk_output_is_html(eq + 1) ? ".html" : "") < 0 ||
+				     kind == FK_EXPORT_PPROF ? ".pb.gz" : kind == FK_EXPORT_SPEEDSCOPE ?
+				     ".speedscope.json" : fk_output_is_html(eq + 1) ? ".html" : "") < 0 ||
 			    asprintf(&kv, "%.*s=%s", (int)(eq - a), a, tmp) < 0) {
 				err("out of memory");
 				exit(1);

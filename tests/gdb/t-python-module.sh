@@ -75,6 +75,11 @@ else:
     page = open("out.html").read()
     assert page.startswith("<!DOCTYPE html>") and 'id="fkdata"' in page, page[:200]
     assert "<title>t &lt;&amp;&gt;</title>" in page
+    # a .pb.gz name writes pprof, a .speedscope.json name speedscope (the same rule)
+    p.write_svg("out.pb.gz")
+    assert open("out.pb.gz", "rb").read(2) == b"\x1f\x8b"
+    p.write_svg("out.speedscope.json")
+    assert '"$schema":"https://www.speedscope.app/file-format-schema.json"' in open("out.speedscope.json").read()
     print("svg ok")
 PY
 MODDIR=$BUILD/gdb /usr/bin/python3 t.py > out.txt 2> err.txt || { cat out.txt err.txt; fail "python script failed"; }
@@ -83,6 +88,11 @@ if [ -f out.html ] && command -v node > /dev/null; then
 	# the page holds the profile's stacks (its own decoder, in node)
 	node "$FK_TOP/tests/html/decode.js" out.html > page.folded || fail "decode out.html"
 	grep -q '^main;x;y 0.5$' page.folded || fail "out.html lacks main;x;y 0.5: $(cat page.folded)"
+fi
+if [ -f out.pb.gz ]; then
+	# pprof holds the stacks (its values are whole numbers: 0.5 rounds to 0 and is left out)
+	"$FLAMEKIT" collapse out.pb.gz > pb.folded 2> /dev/null || fail "read out.pb.gz"
+	assert_eq "out.pb.gz" "$(printf 'main;a;b 4\nmain;a;c 2')" "$(cat pb.folded)"
 fi
 grep -v '^svg' out.txt > got.txt
 cat > want.txt <<'W'

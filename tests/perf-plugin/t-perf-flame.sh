@@ -28,6 +28,14 @@ if command -v node > /dev/null; then
 	LC_ALL=C sort rh.folded > rh.sorted
 	assert_files_eq rh.sorted rh.back
 fi
+# -o FILE.pb.gz: pprof (the library's output-name rule, through the dlfilter's part file),
+# -o FILE.speedscope.json: speedscope; the same stacks as the folded output of the run
+perf flame report -q -i r.data -o r.pb.gz --folded rp.folded 2> rp.err || { cat rp.err; fail "report -o r.pb.gz"; }
+[ "$(head -c 2 r.pb.gz | od -An -tx1 | tr -d ' ')" = 1f8b ] || fail "-o r.pb.gz is not gzip"
+"$FLAMEKIT" collapse r.pb.gz > rp.back || fail "read r.pb.gz back"
+assert_files_eq rp.folded rp.back
+perf flame report -q -i r.data -o r.speedscope.json 2> /dev/null || fail "report -o r.speedscope.json"
+grep -q '"\$schema":"https://www.speedscope.app/file-format-schema.json"' r.speedscope.json || fail "-o r.speedscope.json is not speedscope"
 # default output name is flame.svg
 perf flame report -q -i r.data 2> /dev/null || fail "report with defaults"
 [ -s flame.svg ] || fail "flame.svg not written"
