@@ -338,7 +338,8 @@ prompt) if you attached it yourself.
 
   -F HZ            sampling rate (samples per second per thread)
   -d SECONDS       how long to sample; 0 = until Ctrl-C or the process exits
-  -o FILE.svg      interactive SVG flame graph (FILE.html: the HTML viewer page)
+  -o FILE.svg      interactive SVG flame graph (FILE.html: the HTML viewer page;
+                   FILE.pb.gz: pprof; FILE.speedscope.json: speedscope)
   --folded FILE    folded stacks ("main;f;g 12"), '-' for the gdb console
   --samples FILE   timestamped samples (flamekit samples v1: heat maps, flame charts)
   --threads        put each thread's name as the root frame
