@@ -492,8 +492,7 @@ static int parse(fk_parse_ctx *c)
 			c->name, st);
 		rc = -FK_E_INVAL;
 	}
-	if (!rc && !fk_profile_unit(c->p))
-		rc = fk_profile_set_unit(c->p, by_time ? "us" : "samples");
+	snprintf(c->unit, sizeof(c->unit), "%s", by_time ? "us" : "samples");
 	double t = x.start;
 	for (size_t i = 0; !rc && i < x.ns; i++) {
 		cnode *nd = find(&x, x.samples[i]);

@@ -247,23 +247,20 @@ static int pick_type(pp *x)
 	if (pick >= 0) {
 		fk_log(FK_LEVEL_DEBUG, "%s: pprof sample type %.*s/%.*s", x->name, (int)tn[pick].len,
 		       (const char *)tn[pick].p, (int)tu[pick].len, (const char *)tu[pick].p);
-		/* what the profile counts, in the model's words (the first input's, when several) */
-		fk_profile *p = x->c->p;
-		if (!fk_profile_unit(p)) {
-			char u[64];
-			if (span_is(tu[pick], "nanoseconds"))
-				snprintf(u, sizeof(u), "ns");
-			else if (span_is(tu[pick], "microseconds"))
-				snprintf(u, sizeof(u), "us");
-			else if (span_is(tu[pick], "count") || !tu[pick].len)
-				snprintf(u, sizeof(u), "%.*s", (int)tn[pick].len, (const char *)tn[pick].p);
-			else
-				snprintf(u, sizeof(u), "%.*s", (int)tu[pick].len, (const char *)tu[pick].p);
-			if (fk_profile_set_unit(p, u))
-				pick = -FK_E_NOMEM;
-			else if (span_is(tn[pick], "off_cpu"))
-				fk_profile_set_kind(p, FK_KIND_OFFCPU);
-		}
+		/* what this input counts, in the model's words (run() gives it to the profile
+		 * or says the inputs mix units) */
+		char *u = x->c->unit;
+		size_t us = sizeof(x->c->unit);
+		if (span_is(tu[pick], "nanoseconds"))
+			snprintf(u, us, "ns");
+		else if (span_is(tu[pick], "microseconds"))
+			snprintf(u, us, "us");
+		else if (span_is(tu[pick], "count") || !tu[pick].len)
+			snprintf(u, us, "%.*s", (int)tn[pick].len, (const char *)tn[pick].p);
+		else
+			snprintf(u, us, "%.*s", (int)tu[pick].len, (const char *)tu[pick].p);
+		if (span_is(tn[pick], "off_cpu") && !fk_profile_unit(x->c->p))
+			fk_profile_set_kind(x->c->p, FK_KIND_OFFCPU);
 	}
 	free(tn);
 	free(tu);
