@@ -47,6 +47,7 @@ static bool entry_close(const char *s, size_t len, size_t *at, double *count)
 struct elem {
 	size_t from, n;      /* its ids in t->b (frames leaf first, or the one scalar) */
 	bool scalar;
+	char whose;          /* 'k'/'u' when ustack(perf)/kstack(perf) addresses told, else 0 */
 };
 
 struct bt {
@@ -98,6 +99,30 @@ static int push_frame(struct bt *t, const char *f, size_t fl)
 		int rc = new_elem(t);
 		if (rc)
 			return rc;
+	}
+	/* kstack(perf)/ustack(perf): "ffffffff821cea0b mt_find+171" and
+	 * "7f5a3a747bd3 wait4+19 (/usr/lib/.../libc.so.6)": the address and the
+	 * module go (the address says whose stack it is), the name stays. */
+	size_t h = 0;
+	uint64_t a = 0;
+	while (h < fl && h < 17 && ((f[h] >= '0' && f[h] <= '9') || (f[h] >= 'a' && f[h] <= 'f'))) {
+		a = a << 4 | (uint64_t)(f[h] <= '9' ? f[h] - '0' : f[h] - 'a' + 10);
+		h++;
+	}
+	if (h >= 6 && h <= 16 && h + 1 < fl && f[h] == ' ') {
+		f += h + 1;
+		fl -= h + 1;
+		if (fl && f[fl - 1] == ')') {
+			const char *m = NULL;
+			for (size_t i = fl - 1; i-- > 0;)
+				if (f[i] == '(' && i && f[i - 1] == ' ') {
+					m = f + i - 1;
+					break;
+				}
+			if (m)
+				fl = (size_t)(m - f);
+		}
+		t->el[t->nel - 1].whose = a >= 0xffff800000000000ull ? 'k' : 'u';
 	}
 	int rc = fk_stackbuf_push(t->c, &t->b, f, strip_offset(t->c, f, fl));
 	if (!rc)
@@ -190,6 +215,8 @@ static char whose(struct bt *t, const struct elem *e)
 	};
 	if (e->scalar || !e->n)
 		return 0;
+	if (e->whose)
+		return e->whose;
 	for (size_t i = e->from; i < e->from + e->n; i++) {
 		size_t len;
 		const char *f = fk_profile_name(t->c->p, t->b.ids[i], &len);

@@ -88,4 +88,13 @@ cat "$D/gdb/pmp-loop.txt" "$D/gdb/pmp-loop.txt" > "$TMP/twice.txt"
 "$FLAMEKIT" collapse "$TMP/twice.txt" > "$TMP/out"
 awk '{ $NF = $NF * 2; print }' "$D/gdb/pmp-loop.expected" > "$TMP/twice.exp"
 assert_files_eq "$TMP/twice.exp" "$TMP/out"
+# ustack(perf)/kstack(perf) frames ("ffffffff821cea0b mt_find+171", "7f5a3a747bd3
+# wait4+19 (/usr/lib/.../libc.so.6)") fold like the default ones once the address and
+# the module are gone; the addresses tell the kernel stack (here listed second).
+sed -E 's/^\t[0-9a-f]+ /    /; s/ \([^)]*\)$//' "$D/bpftrace/perf-mode.txt" > "$TMP/plain-mode.txt"
+"$FLAMEKIT" collapse "$D/bpftrace/perf-mode.txt" > "$TMP/out" || fail "perf-mode: exit $?"
+"$FLAMEKIT" collapse "$TMP/plain-mode.txt" > "$TMP/exp"
+assert_files_eq "$TMP/exp" "$TMP/out"
+grep -q ';asm_sysvec_' "$TMP/out" || fail "perf-mode: no kernel frames"
+! grep -qE '^(asm_|entry_SYSCALL)' "$TMP/out" || fail "perf-mode: kernel frames at the root"
 echo "golden: $n comparisons"
