@@ -11,7 +11,7 @@ static void heatmap_help(FILE *out)
 	      "Reads timestamped samples (perf script text, or the samples format written\n"
 	      "by `flamekit collapse --emit samples`, the perf plugin and the gdb command)\n"
 	      "and writes one self-contained HTML page: a subsecond-offset heat map (x:\n"
-	      "seconds, y: offset within the second, colour: samples). Drag over it (or\n"
+	      "seconds, y: offset within the second, colour: the counts). Drag over it (or\n"
 	      "click a start cell, then an end cell) to see the flame graph of that time\n"
 	      "range; a second range shows a differential flame graph. Works offline.\n\n"
 	      "  -o, --output FILE   write to FILE (default: standard output)\n"
@@ -28,9 +28,11 @@ static void heatmap_help(FILE *out)
 	      "  --keep REGEX        keep only stacks whose folded text matches REGEX (POSIX ERE)\n"
 	      "  --drop REGEX        drop stacks whose folded text matches REGEX\n"
 	      "  --idle              drop idle stacks (swapper, cpu_idle, do_idle, intel_idle...)\n"
-	      "  --periods           weigh perf samples by their period (default: count samples)\n"
+	      "  --periods           weigh perf samples by their period, as every command\n"
+	      "                      does (the default; --samples counts samples instead)\n"
 	      "  --title TEXT        page title\n"
-	      "  --countname NAME    what counts are called (default samples)\n"
+	      "  --countname NAME    what counts are called (default: the input's unit,\n"
+	      "                      e.g. ns for perf cpu-clock periods, else samples)\n"
 	      "  --inverted          icicle flame graphs (root at the top)\n"
 	      "  --cells             print per-cell counts instead of the page, as TSV:\n"
 	      "                      second<TAB>row<TAB>count, non-empty cells only, sorted;\n"
@@ -62,7 +64,7 @@ static int run(int argc, char **argv)
 {
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
-	po.samples = true; /* a heat map counts samples; --periods restores perf weights */
+	/* weights as `flamekit svg --range` counts them: one range, one number */
 	fk_heatmap_opts ho;
 	fk_heatmap_opts_init(&ho);
 	const char *out_path = NULL, *keep = NULL, *drop = NULL;

@@ -16,8 +16,8 @@ if ! perf record -q -k mono -g -F 499 -o "$TMP/perf.data" -- "${NICE[@]}" "$TMP/
 	fail "perf record"
 fi
 perf script -i "$TMP/perf.data" > "$TMP/band.perf-script" 2> /dev/null || fail "perf script"
-"$FLAMEKIT" heatmap --cells --isolate band-worker "$TMP/band.perf-script" > "$TMP/cells" || fail "heatmap --cells"
-"$FLAMEKIT" heatmap "$TMP/band.perf-script" -o "$TMP/band.html" || fail "heatmap page"
+"$FLAMEKIT" heatmap --cells --samples --isolate band-worker "$TMP/band.perf-script" > "$TMP/cells" || fail "heatmap --cells"
+"$FLAMEKIT" heatmap --samples "$TMP/band.perf-script" -o "$TMP/band.html" || fail "heatmap page"
 # Jitter allowed: a sample may land just past 200 ms when the spin loop's last
 # clock check straddles the boundary; a loaded machine (make test runs other
 # tests beside this one) delays wakeups and starves the worker of samples.

@@ -418,7 +418,7 @@ function renderFlame() {
   }
 }
 
-$('summary').textContent = fmtNum(D.samples) + ' ' + D.countname + ' over ' + NSECS +
+$('summary').textContent = fmtNum(D.samples) + ' samples over ' + NSECS +
   ' s (seconds ' + D.first + '\u2013' + (D.first + NSECS - 1) + ' after second ' + D.base +
   '), ' + ROWS + ' rows of ' + fmtNum(+(1000 / ROWS).toFixed(3)) + ' ms' +
   (D.notime ? '; ' + fmtNum(D.notime) + ' samples without a timestamp ignored' : '');
