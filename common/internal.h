@@ -163,6 +163,7 @@ typedef struct fk_parse_ctx {
 			       * format's unit */
 	char *name_buf;       /* scratch of fk_parse_intern (freed by the caller of parse) */
 	size_t name_cap;
+	int kind;             /* enum fk_profile_kind of what it counts */
 } fk_parse_ctx;
 
 /* The user's frame-name rules (--rust-names, --cxx-names) on s, in place: they

@@ -276,6 +276,10 @@ static void end_sample(struct pp *t)
 	for (size_t j = 0; j < nfr; j++)
 		k[npn + j] = t->fr[nfr - 1 - j];
 	struct h128 hh = hash128((const char *)k, n * sizeof(uint32_t), HK2);
+	if (t->offcpu > 0) { /* a switch-out: weighed when its thread is switched in */
+		int rc = fk_perf_offcpu_block(t, k, n, hh);
+		return rc < 0 ? fk_perf_set_err(t, rc) : (void)0;
+	}
 	if (t->keep_samples) /* the sample record reads this header's fields: no deferring */
 		return fk_perf_stack_add(t, k, n, hh, t->weight);
 	/* The unique-stack table is far bigger than the cache: prefetch this stack's slot and
@@ -371,6 +375,11 @@ static void header_line(struct pp *t, const char *l, size_t len)
 {
 	struct hdr h;
 	if (!fk_perf_match_header(l, len, &h)) {
+		if (t->offcpu > 0 && fk_perf_offcpu_unnamed(t, l, len)) {
+			t->filtered++;
+			t->in_filtered = true; /* its frame lines too */
+			return;
+		}
 		/* perl then tries the frame regex on it */
 		frame_line(t, l, len);
 		return;
@@ -378,9 +387,27 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	size_t e0, e1, d0, d1;
 	double period = 1;
 	bool ev_ok = fk_perf_match_event(l, len, &e0, &e1, &d0, &d1);
-	if (!ev_ok && header_with_frame(t, l, len))
+	struct fk_perf_switch sw;
+	bool is_sw = !ev_ok && t->offcpu >= 0 && fk_perf_switch_fields(l + h.end, len - h.end, &sw);
+	if (!ev_ok && !is_sw && header_with_frame(t, l, len))
 		return;
 	t->in_orphans = t->in_filtered = false;
+	if (t->offcpu == 0 && (ev_ok || is_sw)) {
+		/* the first event decides, as it picks the filter: a sched_switch recording
+		 * folds into off-CPU time */
+		t->offcpu = is_sw && !t->ev.set ? 1 : -1;
+		if (t->offcpu > 0) {
+			memcpy(t->ev.name, "sched:sched_switch", 18);
+			t->ev.len = 18;
+			t->ev.set = t->ev.defaulted = true;
+		}
+	}
+	if (t->offcpu > 0 && !ev_ok && !is_sw) {
+		/* another tracepoint (its payload follows the event name): not folded */
+		t->filtered++;
+		t->in_filtered = true;
+		return;
+	}
 	if (ev_ok) {
 		size_t el = e1 - e0;
 		struct evfilter *ev = &t->ev;
@@ -408,6 +435,8 @@ static void header_line(struct pp *t, const char *l, size_t len)
 			period = digits_value(l + d0, d1 - d0);
 	}
 	t->weight = t->o->samples ? 1 : period;
+	if (period != 1)
+		t->weighted = true;
 
 	/* $pname */
 	size_t need = h.comm_len + (h.a1 - h.a0) + (h.b1 - h.b0) + 4;
@@ -436,8 +465,10 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	t->pn_n = nres;
 	t->java = n >= 4 && !memcmp(k, "java", 4);
 	t->have_pname = true;
-	if (t->keep_samples)
+	if (t->keep_samples || is_sw)
 		parse_info(t, l, len, &h);
+	if (is_sw && (rc = fk_perf_offcpu_switch(t, &sw)) < 0)
+		fk_perf_set_err(t, rc);
 }
 /* Header lines that are not the start of a sample, l from the comm on; true when l was one.
  * perf script of a recording without callchains (no -g) prints one line per sample, its
@@ -589,6 +620,7 @@ int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf
 	t->maxwarns = o->max_warnings ? o->max_warnings : 5;
 	if (o->event_filter && *o->event_filter) {
 		size_t el = strlen(o->event_filter);
+		t->offcpu = !strcmp(o->event_filter, "sched:sched_switch") ? 1 : -1;
 		if (el > sizeof(t->ev.name))
 			el = sizeof(t->ev.name), t->ev.too_long = true;
 		memcpy(t->ev.name, o->event_filter, el);
@@ -614,6 +646,7 @@ int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf
 
 void fk_perf_pp_fini(struct pp *t)
 {
+	fk_perf_offcpu_free(t);
 	fk_perf_tables_fini(t);
 	free(t->rids);
 	free(t->sids);

@@ -279,6 +279,23 @@ size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen, const char *
 		fk_parse_opts_init(&def);
 		o = &def;
 	}
+	if (dsolen > 10 && !memcmp(dso + dsolen - 10, " (deleted)", 10)) {
+		/* perf script prints the module of deleted or memfd code as "(/x (deleted))",
+		 * where the perl's frame regex takes "deleted)" for the module and "SYM (/x" for
+		 * the function: fold what the text route folds ("[unknown] " for the usual
+		 * symbol-less JIT code), so both routes name it alike (docs/formats.md) */
+		size_t rl = symlen + 2 + dsolen - 10;
+		char small[512], *raw = rl <= sizeof(small) ? small : malloc(rl);
+		if (!raw)
+			return 0;
+		memcpy(raw, sym, symlen);
+		memcpy(raw + symlen, " (", 2);
+		memcpy(raw + symlen + 2, dso, dsolen - 10);
+		size_t r = fk_perf_tidy_name(out, raw, rl, "deleted)", 8, o);
+		if (raw != small)
+			free(raw);
+		return r;
+	}
 	size_t cap = symlen + dsolen + 16, w = 0;
 	size_t n = fk_perf_strip_offset(sym, symlen);
 	if (n && sym[0] == '(')

@@ -254,6 +254,17 @@ static void prescan_event(struct pp *t, const char *buf, size_t len)
 		size_t n = (size_t)(le - p);
 		struct hdr h;
 		size_t e0, e1, d0, d1;
+		struct fk_perf_switch sw;
+		if (n && !IS_WS(p[0]) && p[0] != '#' && fk_perf_match_header(p, n, &h) && t->offcpu == 0 &&
+		    !fk_perf_match_event(p, n, &e0, &e1, &d0, &d1) &&
+		    fk_perf_switch_fields(p + h.end, n - h.end, &sw)) {
+			/* a sched_switch recording: paired by one thread (see header_line) */
+			t->offcpu = 1;
+			memcpy(t->ev.name, "sched:sched_switch", 18);
+			t->ev.len = 18;
+			t->ev.set = t->ev.defaulted = true;
+			break;
+		}
 		if (n && !IS_WS(p[0]) && p[0] != '#' && fk_perf_match_header(p, n, &h) &&
 		    fk_perf_match_event(p, n, &e0, &e1, &d0, &d1)) {
 			size_t el = e1 - e0;
@@ -297,6 +308,10 @@ static int process_block(struct drv *d, const char *buf, size_t len)
 	fk_parse_ctx *c = d->c;
 	const fk_parse_opts *o = c->o;
 	size_t b = SIZE_MAX, lb = SIZE_MAX;
+	if (d->threads && len >= d->split_min / 4 && !d->t1.ev.set && d->t1.offcpu == 0)
+		prescan_event(&d->t1, buf, len < (4u << 20) ? len : (4u << 20));
+	if (d->t1.offcpu > 0)
+		d->threads = false; /* switch-outs pair with switch-ins anywhere later */
 	if (d->threads && len >= d->split_min / 4) {
 		b = next_boundary(buf, len, len / 2);
 		if (b != SIZE_MAX) {
@@ -384,6 +399,8 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		if (!d->t1.ev.set && b - start > (4u << 20))
 			b = UINT64_MAX;
 	}
+	if (d->t1.offcpu > 0)
+		b = UINT64_MAX; /* switch-outs pair with switch-ins anywhere later */
 	if (b == UINT64_MAX) {
 		d->t1.lineno = 0;
 		fk_perf_parse_fd_region(&d->t1, fd, start, end, o, true);
@@ -522,6 +539,18 @@ static int perf_parse(fk_parse_ctx *c)
 	if (!rc && !c->st->samples && d.other_line)
 		fk_note(c, d.other_line, "no sample has the event '%s' (--event-filter); the first other event is '%s'",
 			o->event_filter, d.other_ev);
+	if (!rc && d.t1.offcpu > 0) {
+		fk_offcpu_stats os;
+		fk_perf_offcpu_stats(&d.t1, &os);
+		strcpy(c->unit, "us");
+		c->kind = FK_KIND_OFFCPU;
+		if (os.switches && os.unpaired * 2 > os.switches)
+			fk_note(c, 1, "most sched_switch events had no matching switch-in: record "
+				"system-wide (perf record -a)");
+	} else if (!rc) {
+		bool w = !o->samples && (d.t1.weighted || (d.t2_ok && d.t2.weighted));
+		fk_perf_unit(c->unit, sizeof(c->unit), d.t1.ev.name, d.t1.ev.set ? d.t1.ev.len : 0, w);
+	}
 	r->lineno = d.line;
 	c->st->lines = d.line;
 out:

@@ -204,6 +204,14 @@ struct pp {
 
 	struct { void *p; size_t size; } grave[24]; /* tables outgrown (see table_double) */
 	unsigned ngrave;
+	/* units and off-CPU time (parse-perf-offcpu.c) */
+	bool weighted;    /* a sample weighed a period other than 1 */
+	int offcpu;       /* 1: sched_switch samples are paired into off-CPU time, -1: not,
+			   * 0: undecided (the first event decides, as it picks the filter) */
+	struct fk_perf_offcpu *oc;
+	bool oc_track;    /* the sample being read is a switch-out to pair */
+	uint64_t oc_ns;
+	int32_t oc_tid;
 	/* --inline: the symboliser (o->inline_fn, or this thread's addr2line) */
 	fk_inline_fn inl;
 	void *inl_ctx;
@@ -277,6 +285,23 @@ static inline fk_seqs fk_perf_seqs(const struct pp *t)
 {
 	return (fk_seqs){ t->sids, t->sids_len, t->soff, t->slen, t->nstk };
 }
+
+/* ---- parse-perf-offcpu.c: sched_switch text paired into off-CPU time */
+struct fk_perf_switch {
+	int32_t prev_tid, next_tid;
+	bool preempted;
+};
+/* The payload of a "sched:sched_switch:" header (prev_pid= prev_state= next_pid=). */
+FK_HIDDEN bool fk_perf_switch_fields(const char *l, size_t len, struct fk_perf_switch *sw);
+/* A switch at t->info's time and CPU: ends the intervals it ends (their stacks are added),
+ * and says (t->oc_track) whether the sample's stack is a switch-out to pair. */
+FK_HIDDEN int fk_perf_offcpu_switch(struct pp *t, const struct fk_perf_switch *sw);
+/* The stack k[0..n) of a tracked switch-out: kept until its switch-in. */
+FK_HIDDEN int fk_perf_offcpu_block(struct pp *t, const uint32_t *k, size_t n, struct h128 hh);
+/* A sched_switch header without a process the perl takes: paired only. */
+FK_HIDDEN bool fk_perf_offcpu_unnamed(struct pp *t, const char *l, size_t len);
+FK_HIDDEN void fk_perf_offcpu_free(struct pp *t);
+FK_HIDDEN void fk_perf_offcpu_stats(const struct pp *t, fk_offcpu_stats *st);
 
 /* ---- parse-perf-lines.c: lines and regions */
 FK_HIDDEN int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_scan_fn scan);

@@ -47,6 +47,19 @@ python3 "$FK_TOP/tests/svg/fkframes.py" semi-text.svg | cut -f2,6,7 > semi-text.
 grep -qP '^1\t[0-9]+\tw$' semi-dl.frames || fail "root 'w' not a frame of its own: $(head -3 semi-dl.frames)"
 grep -qP '^2\t[0-9]+\tx_y$' semi-dl.frames || fail "root 'x_y' not under 'w': $(head -3 semi-dl.frames)"
 assert_files_eq semi-text.frames semi-dl.frames
+# code in a memfd mapping (perf's module "/memfd:fkjit (deleted)"): both routes name
+# its frames alike (the text route as stackcollapse-perf.pl reads that line)
+if [ "$(uname -m)" = x86_64 ]; then
+	build_wl memfd
+	perf record -q -F 999 -g -o memfd.data ./memfd 300 > /dev/null 2>&1 || fail "perf record (memfd) failed"
+	perf script -i memfd.data | grep -q '(/memfd:fkjit (deleted))' || fail "no memfd module in perf script"
+	perf script -i memfd.data | "$FLAMEKIT" collapse > memfd-text.folded || fail "collapse (memfd)"
+	perf script -i memfd.data --dlfilter "$DLF" --dlarg exact-ret > memfd-dl.folded || fail "dlfilter (memfd)"
+	grep -q '^memfd;.*;\[unknown\] ' memfd-text.folded || fail "memfd frame missing: $(head -2 memfd-text.folded)"
+	assert_files_eq memfd-text.folded memfd-dl.folded
+else
+	echo "note: memfd workload is x86-64 machine code; not checked on $(uname -m)"
+fi
 # a call that ends a function (to a noreturn function): addr-1 names the caller
 perf record -q -F 999 -g -o n.data ./work n > /dev/null 2>&1 || fail "perf record (n) failed"
 perf script -i n.data --dlfilter "$DLF" > n-dl.folded || fail "dlfilter (n)"

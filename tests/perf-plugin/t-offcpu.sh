@@ -30,6 +30,33 @@ python3 "$FKF" off.svg --rgb | awk -F '\t' '{ split($5, c, /[(,)]/); r = c[2]; g
 	if (!(r == g && b > r)) { print; bad = 1 } } END { exit bad }' ||
 	fail "off-CPU graph not in the io palette"
 
+# the text route: `perf script | flamekit` pairs the same sched_switch events into the
+# same off-CPU stacks (perf script prints microseconds: each interval within 1 us)
+perf script -i off.data > off.txt 2> /dev/null || fail "perf script (text)"
+"$FLAMEKIT" collapse off.txt > text.folded 2> text.err
+rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat text.err; fail "collapse of sched_switch text (exit $rc)"; }
+perf script -i off.data --dlfilter "$DLF" --dlarg exact-ret > dlx.folded 2> /dev/null || fail "dlfilter exact-ret"
+tnap=$(weight_of text.folded "^$W;"'.*;main;nap;.*do_nanosleep')
+echo "text route: nap blocked $tnap us"
+assert_between "text route nap vs dlfilter (us)" $((nap - 10)) $((nap + 10)) "$tnap"
+grep "^$W;" text.folded | sed 's/ [0-9]*$//' > text.stacks
+grep "^$W;" dlx.folded | sed 's/ [0-9]*$//' > dl.stacks
+assert_files_eq dl.stacks text.stacks
+# all processes (-a): the totals agree too; the dlfilter also folds ":-1" (perf's lost
+# tasks, whose headers the perl's regex does not take), left out here
+grep -v '^:-1' dlx.folded > dlx-named.folded
+tt=$(weight_of text.folded .)
+dt=$(weight_of dlx-named.folded .)
+echo "totals: text $tt us, dlfilter $dt us"
+assert_between "text total vs dlfilter total (us)" $((dt - dt / 200)) $((dt + dt / 200)) "$tt"
+# and it says so: us, the off-CPU title, the io palette
+"$FLAMEKIT" svg off.txt -o text.svg 2> /dev/null
+python3 "$FKF" text.svg --config | grep -q '"cn": "us"' || fail "text route does not count us"
+assert_contains text.svg '>Off-CPU Time Flame Graph</text>'
+python3 "$FKF" text.svg --rgb | awk -F '\t' '{ split($5, c, /[(,)]/); if (!(c[2] == c[3] && c[4] > c[2])) bad = 1 } END { exit bad }' ||
+	fail "text route graph not in the io palette"
+
 # combined on/off-CPU: burn() runs 5 x 60 ms; both in microseconds
 "$PERF_FLAME" record --combined -q -o both.data -- "./$W" 60 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
 "$PERF_FLAME" report -i both.data --folded both.folded 2> rep2.err || { cat rep2.err; fail "report combined"; }

@@ -1,0 +1,217 @@
+/* parse-perf-offcpu.c - perf script text of a sched:sched_switch recording folded into
+ * off-CPU time, as the perf dlfilter folds the perf.data: each switch-out's stack
+ * weighs the microseconds until that thread is switched in again (the library's
+ * fk_offcpu pairing). One parsing thread: pairs span the whole input. */
+#include <math.h>
+#include <stdlib.h>
+#include "parse-perf.h"
+
+/* A switch-out waiting for its switch-in: the stack and the sample's fields. */
+struct ocslot {
+	uint32_t *key;
+	size_t n, cap;
+	struct h128 hh;
+	fk_sample_info info;
+	char *comm;
+	size_t comm_cap;
+	uint32_t next_free;
+};
+
+struct fk_perf_offcpu {
+	fk_offcpu *pair;
+	struct ocslot *slots;
+	size_t nslots, cap;
+	uint32_t free_head;    /* index + 1 of a free slot, 0 = none */
+	struct pp *t;
+};
+
+/* "NAME=VALUE" after the event name: the value's span (up to the next blank). */
+static bool field(const char *s, size_t n, const char *name, const char **v, size_t *vl)
+{
+	size_t nl = strlen(name);
+	for (size_t i = 0; i + nl < n; i++) {
+		if ((i == 0 || IS_WS(s[i - 1])) && !memcmp(s + i, name, nl) && s[i + nl] == '=') {
+			size_t a = i + nl + 1, b = a;
+			while (b < n && !IS_WS(s[b]))
+				b++;
+			*v = s + a;
+			*vl = b - a;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool int_field(const char *s, size_t n, const char *name, int32_t *out)
+{
+	const char *v;
+	size_t vl;
+	if (!field(s, n, name, &v, &vl) || vl == 0 || vl > 10)
+		return false;
+	int64_t x = 0;
+	for (size_t i = 0; i < vl; i++) {
+		if (!IS_D(v[i]))
+			return false;
+		x = x * 10 + (v[i] - '0');
+	}
+	if (x > INT32_MAX)
+		return false;
+	*out = (int32_t)x;
+	return true;
+}
+
+bool fk_perf_switch_fields(const char *l, size_t len, struct fk_perf_switch *sw)
+{
+	static const char ev[] = " sched:sched_switch: ";
+	const char *p = memmem(l, len, ev, sizeof(ev) - 1);
+	if (!p)
+		return false;
+	p += sizeof(ev) - 1;
+	size_t n = len - (size_t)(p - l);
+	const char *st;
+	size_t sl;
+	if (!int_field(p, n, "prev_pid", &sw->prev_tid) || !int_field(p, n, "next_pid", &sw->next_tid) ||
+	    !field(p, n, "prev_state", &st, &sl))
+		return false;
+	/* TASK_RUNNING prints as R (R+ when preempted): runnable, not blocked */
+	sw->preempted = sl >= 1 && st[0] == 'R';
+	return true;
+}
+
+/* An interval ended: its switch-out stack is one sample weighing its microseconds. */
+static int interval_done(const fk_offcpu_interval *iv, void *ctx)
+{
+	struct fk_perf_offcpu *oc = ctx;
+	struct pp *t = oc->t;
+	struct ocslot *s = &oc->slots[iv->handle];
+	fk_sample_info save = t->info;
+	t->info = s->info;
+	t->info.comm = s->comm;
+	fk_perf_stack_add(t, s->key, s->n, s->hh, iv->us);
+	t->info = save;
+	s->next_free = oc->free_head;
+	oc->free_head = (uint32_t)iv->handle + 1;
+	return t->err;
+}
+
+int fk_perf_offcpu_switch(struct pp *t, const struct fk_perf_switch *sw)
+{
+	if (!t->oc) {
+		struct fk_perf_offcpu *oc = calloc(1, sizeof(*oc));
+		if (!oc || !(oc->pair = fk_offcpu_new(0, false, interval_done, oc))) {
+			free(oc);
+			return -FK_E_NOMEM;
+		}
+		oc->t = t;
+		t->oc = oc;
+	}
+	t->oc_track = false;
+	const fk_sample_info *in = &t->info;
+	if (isnan(in->time) || in->time < 0)
+		return 0; /* no time: nothing to pair (perf script -F without time) */
+	uint64_t ns = (uint64_t)llround(in->time * 1e9);
+	int rc = fk_offcpu_switch(t->oc->pair, ns, in->cpu, sw->prev_tid, sw->preempted, sw->next_tid);
+	if (rc < 0)
+		return rc;
+	t->oc_track = rc == 1;
+	t->oc_ns = ns;
+	t->oc_tid = sw->prev_tid;
+	return 0;
+}
+
+int fk_perf_offcpu_block(struct pp *t, const uint32_t *k, size_t n, struct h128 hh)
+{
+	struct fk_perf_offcpu *oc = t->oc;
+	if (!oc || !t->oc_track)
+		return 0;
+	t->oc_track = false;
+	uint32_t i;
+	if (oc->free_head) {
+		i = oc->free_head - 1;
+		oc->free_head = oc->slots[i].next_free;
+	} else {
+		if (oc->nslots >= UINT32_MAX - 1 || FK_GROW(oc->slots, oc->cap, oc->nslots + 1))
+			return -FK_E_NOMEM;
+		i = (uint32_t)oc->nslots++;
+		memset(&oc->slots[i], 0, sizeof(oc->slots[i]));
+	}
+	struct ocslot *s = &oc->slots[i];
+	if (FK_GROW(s->key, s->cap, n ? n : 1) ||
+	    fk_perf_grow_bytes(&s->comm, &s->comm_cap, t->info.comm_len + 1))
+		return -FK_E_NOMEM;
+	memcpy(s->key, k, n * sizeof(*k));
+	s->n = n;
+	s->hh = hh;
+	s->info = t->info;
+	if (t->info.comm_len)
+		memcpy(s->comm, t->info.comm, t->info.comm_len);
+	s->info.comm = NULL;
+	return fk_offcpu_block(oc->pair, t->info.pid, t->oc_tid, i, t->oc_ns, t->info.cpu);
+}
+
+void fk_perf_offcpu_free(struct pp *t)
+{
+	struct fk_perf_offcpu *oc = t->oc;
+	if (!oc)
+		return;
+	fk_offcpu_free(oc->pair);
+	for (size_t i = 0; i < oc->nslots; i++) {
+		free(oc->slots[i].key);
+		free(oc->slots[i].comm);
+	}
+	free(oc->slots);
+	free(oc);
+	t->oc = NULL;
+}
+
+void fk_perf_offcpu_stats(const struct pp *t, fk_offcpu_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (t->oc)
+		fk_offcpu_get_stats(t->oc->pair, st);
+}
+
+/* A sched_switch header the sample regex does not take (perf prints ":-1 -1" when it
+ * lost the task): its switch still ends and starts intervals of the threads it names,
+ * so it is paired (its stack has no process to fold under, as in the perl). */
+bool fk_perf_offcpu_unnamed(struct pp *t, const char *l, size_t len)
+{
+	struct fk_perf_switch sw;
+	if (!fk_perf_switch_fields(l, len, &sw))
+		return false;
+	const char *evp = memmem(l, len, " sched:sched_switch: ", 21);
+	t->info.time = NAN;
+	t->info.cpu = -1;
+	t->info.pid = t->info.tid = -1;
+	t->info.comm = NULL;
+	t->info.comm_len = 0;
+	for (size_t i = 0, end = (size_t)(evp - l); i < end;) {
+		while (i < end && IS_WS(l[i]))
+			i++;
+		size_t s = i;
+		while (i < end && !IS_WS(l[i]))
+			i++;
+		if (i - s >= 3 && l[s] == '[' && l[i - 1] == ']') {
+			int64_t c = 0;
+			size_t k = s + 1;
+			for (; k < i - 1 && IS_D(l[k]) && c < INT32_MAX; k++)
+				c = c * 10 + (l[k] - '0');
+			if (k == i - 1 && c <= INT32_MAX)
+				t->info.cpu = (int32_t)c;
+		} else if (i - s >= 3 && l[i - 1] == ':' && IS_D(l[s])) {
+			char *e;
+			char buf[40];
+			size_t n = i - 1 - s < sizeof(buf) - 1 ? i - 1 - s : sizeof(buf) - 1;
+			memcpy(buf, l + s, n);
+			buf[n] = 0;
+			double v = strtod(buf, &e);
+			if (*e == 0)
+				t->info.time = v;
+		}
+	}
+	int rc = fk_perf_offcpu_switch(t, &sw);
+	t->oc_track = false;
+	if (rc < 0)
+		fk_perf_set_err(t, rc);
+	return true;
+}
