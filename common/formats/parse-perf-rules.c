@@ -127,28 +127,11 @@ bool fk_perf_match_frame(const char *l, size_t len, struct frm *f)
 /* $pname: comm[-pid[/tid]] with spaces made underscores */
 size_t fk_perf_pname(char *k, const char *l, const struct hdr *h, const fk_parse_opts *o)
 {
+	/* "PID/0" is read as the TID alone, as the perl does ("swapper 0/0" -> swapper-?/0) */
 	bool has_b = h->b1 > h->b0 && !(h->b1 - h->b0 == 1 && l[h->b0] == '0');
-	size_t n = h->comm_len;
-	memcpy(k, l, n);
-	if (o->tid || o->pid) {
-		k[n++] = '-';
-		if (has_b) {
-			memcpy(k + n, l + h->a0, h->a1 - h->a0);
-			n += h->a1 - h->a0;
-		} else {
-			k[n++] = '?';
-		}
-		if (o->tid) {
-			size_t t0 = has_b ? h->b0 : h->a0, t1 = has_b ? h->b1 : h->a1;
-			k[n++] = '/';
-			memcpy(k + n, l + t0, t1 - t0);
-			n += t1 - t0;
-		}
-	}
-	for (size_t i = 0; i < h->comm_len; i++)
-		if (k[i] == ' ')
-			k[i] = '_';
-	return n;
+	const char *tid = l + (has_b ? h->b0 : h->a0);
+	size_t tidlen = has_b ? h->b1 - h->b0 : h->a1 - h->a0;
+	return fk_perf_root_text(k, l, h->comm_len, l + h->a0, has_b ? h->a1 - h->a0 : 0, tid, tidlen, o);
 }
 
 /* Short-needle search (glibc's memmem sets up a general algorithm each call). */
