@@ -107,8 +107,8 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 			snprintf(unit, sizeof(unit), "%s", u);
 			unit_from = in[i].path;
 		} else if (u && strcmp(u, unit)) {
-			cli_err("warning: %s counts %s, %s counts %s: their sum mixes units", unit_from,
-				unit, in[i].path, u);
+			cli_err("warning: %s counts %s, %s counts %s: their sum mixes units (--samples "
+				"counts samples in perf input)", unit_from, unit, in[i].path, u);
 		}
 		for (size_t k = 0; k < nkeys; k++) {
 			size_t kl = strlen(keys[k]);

@@ -38,12 +38,16 @@ assert_contains "$TMP/hm2.html" '"countname":"samples"'
 # merge: ns + samples is a warning naming both units and --samples; output still written
 "$FLAMEKIT" merge "$PERF" "$GDB" -o "$TMP/m.folded" 2> "$TMP/m.err" || fail "merge"
 cat "$TMP/m.err"
-assert_contains "$TMP/m.err" "pmp-loop.txt counts samples but the input before it counts ns"
+assert_contains "$TMP/m.err" "band.perf-script counts ns, $GDB counts samples: their sum mixes units"
 assert_contains "$TMP/m.err" "--samples"
+# reading both into one profile (svg of two inputs) warns the same way
+"$FLAMEKIT" svg "$PERF" "$GDB" -o "$TMP/two.svg" 2> "$TMP/s.err" || fail "svg of two inputs"
+assert_contains "$TMP/s.err" "pmp-loop.txt counts samples but the input before it counts ns"
+assert_contains "$TMP/s.err" "--samples"
 [ -s "$TMP/m.folded" ] || fail "merge wrote nothing"
 # counting samples everywhere: no warning; same units: no warning
 "$FLAMEKIT" merge --samples "$PERF" "$GDB" -o "$TMP/m2.folded" 2> "$TMP/m2.err" || fail "merge --samples"
-assert_not_contains "$TMP/m2.err" "mix units"
+assert_not_contains "$TMP/m2.err" "units"
 "$FLAMEKIT" merge "$GDB" "$GDB" -o "$TMP/m3.folded" 2> "$TMP/m3.err" || fail "merge gdb gdb"
-assert_not_contains "$TMP/m3.err" "mix units"
+assert_not_contains "$TMP/m3.err" "units"
 echo ok
