@@ -9,7 +9,9 @@ export GOFLAGS=-mod=mod GOCACHE=$TMP/gocache HOME=$TMP PPROF_TMPDIR=$TMP
 
 # top_total FILE: the total `go tool pprof -top` reports
 top_total() {
-	go tool pprof -symbolize=none -top "$1" 2> /dev/null | sed -n 's/^Showing nodes accounting for .* of \([0-9.e+]*\) total$/\1/p'
+	# perf periods are cpu/nanoseconds: -unit=ns keeps pprof from printing them as ms
+	go tool pprof -symbolize=none -unit=ns -top "$1" 2> /dev/null |
+		sed -n 's/^Showing nodes accounting for .* of \([0-9.e+]*\)[a-z]* total$/\1/p'
 }
 fold_total() { awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"; }
 
