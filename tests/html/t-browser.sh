@@ -26,13 +26,13 @@ node "$FK_TOP/tests/html/browser.js" share "$TMP/gen.html" "$TMP/gen.folded" "$T
 	fail "browser checks on gen.folded and its differential page"
 
 # the heat map's range graph is the page `flamekit html --range` writes for that range:
-# same stacks, same functions table, same search share (one viewer, one code base)
+# same stacks, same weights (perf periods in both), same functions table, same search share
 H=$FK_TOP/tests/heatmap/data
 "$FLAMEKIT" heatmap "$H/band.perf-script" -o "$TMP/band-heat.html" || fail "heatmap band"
 "$FLAMEKIT" heatmap "$H/exact.samples" -o "$TMP/exact-heat.html" || fail "heatmap exact"
 pairs=()
 for r in "0-0.2:0.0-0.9" "1-2.5:1.0-2.24" "0-4:0.0-3.49"; do
-	"$FLAMEKIT" html --samples --range "${r%%:*}" "$H/band.perf-script" -o "$TMP/range-$r.html" || fail "html --range ${r%%:*}"
+	"$FLAMEKIT" html --range "${r%%:*}" "$H/band.perf-script" -o "$TMP/range-$r.html" || fail "html --range ${r%%:*}"
 	pairs+=("$TMP/range-$r.html" "file://$TMP/band-heat.html#a=${r#*:}")
 done
 # with hostile names and fractional weights (samples format)
