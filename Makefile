@@ -54,6 +54,15 @@ $(BUILD)/.dir:
 test: build-all $(TEST_DEPS)
 	$(Q)BUILD=$(abspath $(BUILD)) SANITIZE=$(SANITIZE) bash tests/run-all.sh
 
+# The generated docs: the man page from --help, the option tables from the
+# programs' tables (tests/core/t-docs.sh checks both are current).
+docs: build-all
+	$(Q)bash docs/gen-man.sh $(BUILD)/flamekit > docs/flamekit.1
+	$(Q)bash docs/gen-options.sh $(abspath $(BUILD))
+
+# What the tests need, built without running them (then tests/run-all.sh NAME).
+test-build: build-all $(TEST_DEPS)
+
 # Everything CI runs: the whole suite, then again under ASan+UBSan.
 check:
 	$(Q)$(MAKE) --no-print-directory test
@@ -96,4 +105,4 @@ uninstall:
 clean:
 	rm -rf build build-san
 
-.PHONY: all build-all test check bench deps demo install install-begin uninstall clean
+.PHONY: all build-all docs test test-build check bench deps demo install install-begin uninstall clean

@@ -21,6 +21,13 @@ extern "C" {
 
 #define FK_VERSION_STRING "0.1.0"
 
+/* ABI: version 0.x. Every public options struct starts with `size_t sz`, set by
+ * its *_init() to the size the caller was compiled with; the library reads only
+ * the fields that size covers and takes defaults for the rest, so a new option
+ * added at the end of a struct does not break programs built against an older
+ * header (libbpf's LIBBPF_OPTS idea). While the version is 0.x other changes
+ * (a field moved, a row added to fk_option) may still need a rebuild. */
+
 /* ------------------------------------------------------------------ errors
  * Conventions for the whole API:
  *  - int functions return 0 on success or a negative error: -errno for
@@ -232,6 +239,7 @@ typedef void (*fk_progress_fn)(uint64_t bytes_done, void *ctx);
 typedef char *(*fk_inline_fn)(const char *pc, const char *mod, const char *func, void *ctx);
 
 typedef struct fk_parse_opts {
+	size_t sz;                /* sizeof(fk_parse_opts), set by fk_parse_opts_init */
 	const char *format;       /* NULL or "auto": detect from the first lines */
 	const char *name;         /* file name used in messages ("-" = stdin) */
 	/* perf script options (stackcollapse-perf.pl counterparts) */
@@ -368,6 +376,7 @@ enum fk_trunc { FK_TRUNC_RIGHT = 0, FK_TRUNC_LEFT = 1 };
 enum fk_diff_mode { FK_DIFF_SELF = 0, FK_DIFF_TOTAL = 1 };
 
 typedef struct fk_svg_opts {
+	size_t sz;                /* sizeof(fk_svg_opts), set by fk_svg_opts_init */
 	const char *title;        /* NULL: "Flame Graph" / "Icicle Graph" / "Flame Chart",
 				   * "Off-CPU Time ..." by the profile's kind */
 	const char *subtitle;
@@ -446,6 +455,7 @@ FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
  * values (fractions are rounded, with a warning). A two-column profile gets two sample
  * types, TYPE_before and TYPE_after. Same profile and options give the same bytes. */
 typedef struct fk_pprof_opts {
+	size_t sz;                 /* sizeof(fk_pprof_opts), set by fk_pprof_opts_init */
 	const char *type;          /* sample type, e.g. "cpu"; NULL = by the profile's unit:
 				    * samples (count), cpu (ns), off_cpu or time (us), else
 				    * the unit's own name (a perf event: "cycles") */
@@ -477,6 +487,7 @@ enum fk_speedscope_form {
 	FK_SPEEDSCOPE_EVENTED = 2, /* the samples in time order only (needs FK_PROFILE_SAMPLES) */
 };
 typedef struct fk_speedscope_opts {
+	size_t sz;                 /* sizeof(fk_speedscope_opts), set by fk_speedscope_opts_init */
 	const char *name;          /* profile name shown; NULL = "flamekit" */
 	const char *unit;          /* none, nanoseconds, microseconds, milliseconds, seconds or
 				    * bytes; NULL = by the profile's unit (ns, us, else none) */
@@ -500,6 +511,7 @@ FK_API int fk_export(const fk_profile *p, int kind, FILE *out);
 
 /* ------------------------------------------------------------------ heat map */
 typedef struct fk_heatmap_opts {
+	size_t sz;                /* sizeof(fk_heatmap_opts), set by fk_heatmap_opts_init */
 	unsigned rows;            /* rows per second (50) */
 	double start, end;        /* time range, NaN = all */
 	bool rank;                /* rank colour scale instead of linear */
@@ -517,6 +529,78 @@ FK_API int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *o, FILE
 FK_API int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out);
 /* The same as fk_profile_time_origin (kept for the ABI). */
 FK_API double fk_heatmap_time_origin(const fk_profile *p);
+
+/* ------------------------------------------------------------------ option schemas
+ * One table per public options struct describes each option once: its name
+ * (--NAME on command lines, NAME=VALUE in perf's --dlarg, NAME= as a Python
+ * keyword with '_' for '-'), type, accepted range and one line of help. Every
+ * front end (the flamekit CLI, perf flame, the perf dlfilter, the Python module,
+ * the gdb `flame` command) reads its options through these tables and setters,
+ * so an option added here reaches all of them with the same name and range, and
+ * --help texts and the docs' option tables are generated from the rows. Programs
+ * may describe their own options with the same rows (offsets into their own
+ * structs) and get the same checks. */
+enum fk_opt_type {
+	FK_OPT_FLAG = 0,  /* bool: no value, or 1/0 true/false yes/no on/off */
+	FK_OPT_TEXT,      /* const char *: borrowed, the caller keeps the string alive */
+	FK_OPT_INT,       /* int: a whole number in [min, max] */
+	FK_OPT_UINT,      /* unsigned: a whole number in [min, max] */
+	FK_OPT_U64,       /* uint64_t: a whole number in [min, max] (max 2^64-1 as 1.8446744073709552e19) */
+	FK_OPT_DOUBLE,    /* double in [min, max] (finite) */
+	FK_OPT_CHOICE,    /* int: the index of the value in choices "a|b|c" */
+	FK_OPT_BCHOICE,   /* bool: choices "no|yes" form, index 0 = false, 1 = true */
+	FK_OPT_CUSTOM,    /* parsed by the row's parse function */
+};
+
+enum fk_opt_flags {
+	FK_OPTF_VALUE_OPTIONAL = 1u << 0, /* a flag that may take a value: --random[=SEED] */
+	FK_OPTF_FLAMEGRAPH = 1u << 1,     /* flamegraph.pl has this option (same name, meaning) */
+	FK_OPTF_HIDDEN = 1u << 2,         /* accepted but left out of help texts */
+	FK_OPTF_ABOVE_MIN = 1u << 3,      /* numbers: must be greater than min (not equal) */
+};
+
+typedef struct fk_option fk_option;
+struct fk_option {
+	const char *name;      /* "width": --width, width=, width= */
+	const char *alias;     /* another accepted spelling ("color"), or NULL */
+	char letter;           /* short option of the programs ('o' for -o), or 0 */
+	int type;              /* enum fk_opt_type */
+	unsigned flags;        /* enum fk_opt_flags */
+	size_t offset;         /* of the field in the options struct; SIZE_MAX = none */
+	double min, max;       /* numbers: accepted range, inclusive */
+	const char *choices;   /* FK_OPT_CHOICE/BCHOICE: "name|weight" */
+	const char *arg;       /* value placeholder for help ("PX"), NULL for flags */
+	const char *help;      /* one line; a default is written "(default 1200)" */
+	/* FK_OPT_CUSTOM: parse value (NULL when none was given) into opts. 0, or -1
+	 * with a message in err that the caller prefixes with the key. */
+	int (*parse)(void *opts, const fk_option *row, const char *value, char *err, size_t errlen);
+};
+
+/* The rows of each options struct; *n gets the count. Static storage. */
+FK_API const fk_option *fk_svg_options(size_t *n);
+FK_API const fk_option *fk_heatmap_options(size_t *n);
+FK_API const fk_option *fk_parse_options(size_t *n);
+
+/* The row named key (leading '-'s skipped; '_' matches '-'; name or alias;
+ * the first keylen bytes, or all of it when keylen is (size_t)-1), or NULL. */
+FK_API const fk_option *fk_option_find(const fk_option *rows, size_t n, const char *key,
+				       size_t keylen);
+/* Check value against row and store it into opts (the struct the row
+ * describes). value NULL: no value given (flags). spelled is the option as the
+ * caller wrote it ("--width", "width"): messages name it that way ("width=5:
+ * ...", "--width: ..., got '5'"). Returns 0, or -FK_E_INVAL with the message in
+ * err (when err is NULL it goes through the print callback). */
+FK_API int fk_option_apply(const fk_option *row, void *opts, const char *spelled,
+			   const char *value, char *err, size_t errlen);
+/* fk_option_find + fk_option_apply. key may be "key=value" when value is NULL.
+ * An unknown key is -FK_E_INVAL with "unknown option 'key'". */
+FK_API int fk_option_set(const fk_option *rows, size_t n, void *opts, const char *key,
+			 const char *value, char *err, size_t errlen);
+/* The same for each public struct, messages through the print callback:
+ * fk_svg_opts_set(&o, "width=800", NULL) or fk_svg_opts_set(&o, "width", "800"). */
+FK_API int fk_svg_opts_set(fk_svg_opts *o, const char *key, const char *value);
+FK_API int fk_heatmap_opts_set(fk_heatmap_opts *o, const char *key, const char *value);
+FK_API int fk_parse_opts_set(fk_parse_opts *o, const char *key, const char *value);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,11 @@ FK_HIDDEN void fk_log(enum fk_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define fk_warn(...) fk_log(FK_LEVEL_WARN, __VA_ARGS__)
 
+/* ---- options structs: copy the caller's struct (its sz field tells how much of
+ * it the caller knows) over `full`, which holds the defaults (options.c). */
+FK_HIDDEN void fk_opts_adopt(void *full, size_t fullsize, const void *user);
+#define FK_OPTS_ADOPT(full, user) fk_opts_adopt(&(full), sizeof(full), (user))
+
 /* ---- growable arrays: grow *data (of *cap elements of size elem) so that it
  * holds at least need elements. Overflow-checked; returns 0 or -FK_E_NOMEM. */
 FK_HIDDEN int fk_grow(void **data, size_t *cap, size_t need, size_t elem);

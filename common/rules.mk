@@ -10,6 +10,11 @@ LIB_HDRS := common/flamekit.h common/internal.h $(wildcard $(LIB_DIRS:%=%/*.h))
 PAGE_SRCS := $(sort $(wildcard common/render/page/*.js common/render/page/*.css))
 PAGE_GEN := $(PAGE_SRCS:common/%=$(BUILD)/common/%.c)
 LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o) $(PAGE_GEN:%.c=%.o)
+# The programs' helper layer (common/prog: not part of the library's ABI), a static
+# archive linked by the CLI, perf-flame, the perf dlfilter and the Python module.
+PROG_SRCS := $(sort $(wildcard common/prog/*.c))
+PROG_OBJS := $(PROG_SRCS:common/%.c=$(BUILD)/common/%.o)
+PROG_LIB := $(BUILD)/libfkprog.a
 CLI_SRCS := $(sort $(wildcard common/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:common/cli/%.c=$(BUILD)/cli/%.o)
 LIB_LIBS := -lz -lzstd -lm -lpthread
@@ -29,7 +34,15 @@ $(BUILD)/common/render/page/%.o: $(BUILD)/common/render/page/%.c
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: common/cli/%.c common/flamekit.h $(wildcard common/cli/*.h) | $(BUILD)/.dir
+$(BUILD)/common/prog/%.o: common/prog/%.c common/flamekit.h $(wildcard common/prog/*.h) | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	@$(if $(filter 1,$(V)),,echo "  CC      $<")
+	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(PROG_LIB): $(PROG_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/cli/%.o: common/cli/%.c common/flamekit.h $(wildcard common/prog/*.h) $(wildcard common/cli/*.h) | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -c $< -o $@
@@ -47,9 +60,9 @@ $(BUILD)/flamekit.pc: common/flamekit.pc.in common/flamekit.h FORCE | $(BUILD)/.
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
 
 # The CLI links the static library so it runs from the build tree.
-$(BUILD)/flamekit: $(CLI_OBJS) $(BUILD)/libflamekit.a
+$(BUILD)/flamekit: $(CLI_OBJS) $(PROG_LIB) $(BUILD)/libflamekit.a
 	@$(if $(filter 1,$(V)),,echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(CLI_OBJS) $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
+	$(Q)$(CC) -o $@ $(CLI_OBJS) $(PROG_LIB) $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
 
 # Fail on any exported symbol without the fk_ prefix.
 checksymbols: $(BUILD)/libflamekit.so

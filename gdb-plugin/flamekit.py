@@ -3,7 +3,6 @@
 # core (_flamekit, the C module installed beside this file). Load: gdb -x flamekit.py.
 """flamekit gdb integration: defines the `flame` command."""
 
-import math
 import os
 import re
 import signal
@@ -25,95 +24,30 @@ except ImportError as e:  # reported when the command runs, not at load time
 # FLAMEKIT_GDB_TIMING=1: print where the stopped time goes (development aid)
 _PROFILE_SELF = [] if os.environ.get("FLAMEKIT_GDB_TIMING") else None
 
-# SVG options: command-line name -> (keyword of Profile.write_svg, kind)
-_SVG_OPTS = {
-    "--title": ("title", str), "--subtitle": ("subtitle", str),
-    "--width": ("width", int), "--height": ("height", int),
-    "--minwidth": ("minwidth", "minwidth"), "--fonttype": ("fonttype", str),
-    "--fontsize": ("fontsize", float), "--fontwidth": ("fontwidth", float),
-    "--countname": ("countname", str), "--nametype": ("nametype", str),
-    "--colors": ("colors", str), "--bgcolors": ("bgcolors", str),
-    "--notes": ("notes", str), "--sort": ("sort", str), "--focus": ("focus", str),
-    "--cp-file": ("cp_file", str), "--seed": ("seed", int),
-    "--hash": ("hash", bool), "--random": ("random", bool), "--reverse": ("reverse", bool),
-    "--inverted": ("inverted", bool), "--flamechart": ("flamechart", bool),
-}
-
-
 class _Opts:
-    def __init__(self):
-        self.hz = 99.0
-        self.duration = 0.0
-        self.svg = None
-        self.folded = None
-        self.samples = None
-        self.threads = False
-        self.max_depth = 0
-        self.precise = False
-        self.pid = 0
-        self.quiet = False
-        self.svg_opts = {}
+    """The flame command's options, all checked by the module (the same tables as
+    `flamekit gdb` and `flamekit svg`) before any sampling starts."""
+
+    def __init__(self, d):
+        self.hz = d["hz"]
+        self.duration = d["duration"]
+        self.svg = d["svg"]
+        self.folded = d["folded"]
+        self.samples = d["samples"]
+        self.threads = d["threads"]
+        self.max_depth = d["max_depth"]
+        self.precise = d["precise"]
+        self.pid = d["pid"]
+        self.quiet = d["quiet"]
+        # keyword arguments of Profile.write_svg, as given ('-' is '_' there)
+        self.svg_opts = {k.replace("-", "_"): v for k, v in d["svg_options"].items()}
 
 
 def _parse(argv):
-    o = _Opts()
-    i = 0
-
-    def value(name):
-        nonlocal i
-        if "=" in argv[i] and argv[i].startswith("--"):
-            return argv[i].split("=", 1)[1]
-        i += 1
-        if i >= len(argv):
-            raise gdb.GdbError("flame: option %s needs a value" % name)
-        return argv[i]
-
-    def number(name, v, kind=float, low=None):
-        try:
-            x = kind(v)
-        except ValueError:
-            raise gdb.GdbError("flame: %s: not a number: %s" % (name, v))
-        if (isinstance(x, float) and not math.isfinite(x)) or (low is not None and x < low):
-            raise gdb.GdbError("flame: %s: out of range: %s" % (name, v))
-        return x
-
-    while i < len(argv):
-        a = argv[i]
-        name = a.split("=", 1)[0] if a.startswith("--") else a
-        if name in ("-F", "--frequency"):
-            o.hz = number(name, value(name), float, 0.01)
-            if o.hz > 10000:
-                raise gdb.GdbError("flame: -F: at most 10000 Hz")
-        elif name in ("-d", "--duration"):
-            o.duration = number(name, value(name), float, 0)
-        elif name in ("-o", "--output"):
-            o.svg = value(name)
-        elif name == "--folded":
-            o.folded = value(name)
-        elif name == "--samples":
-            o.samples = value(name)
-        elif name == "--threads":
-            o.threads = True
-        elif name == "--max-depth":
-            o.max_depth = number(name, value(name), int, 1)
-        elif name == "--precise":
-            o.precise = True
-        elif name in ("-p", "--pid"):
-            o.pid = number(name, value(name), int, 1)
-        elif name in ("-q", "--quiet"):
-            o.quiet = True
-        elif name in _SVG_OPTS:
-            key, kind = _SVG_OPTS[name]
-            if kind is bool:
-                o.svg_opts[key] = True
-            elif kind in (int, float):
-                o.svg_opts[key] = number(name, value(name), kind)
-            else:
-                o.svg_opts[key] = value(name)
-        else:
-            raise gdb.GdbError("flame: unknown option %s (see: help flame)" % a)
-        i += 1
-    return o
+    try:
+        return _Opts(_flamekit.parse_flame_args(argv))
+    except (ValueError, TypeError) as e:
+        raise gdb.GdbError("flame: %s" % e)
 
 
 def _msg(o, text):
@@ -336,24 +270,7 @@ again, then writes the outputs. The process is left as it was found: running
 and detached if `flame -p PID` attached it, attached (and stopped at the gdb
 prompt) if you attached it yourself.
 
-  -F HZ            sampling rate (samples per second per thread)
-  -d SECONDS       how long to sample; 0 = until Ctrl-C or the process exits
-  -o FILE.svg      interactive SVG flame graph (FILE.html: the HTML viewer page;
-                   FILE.pb.gz: pprof; FILE.speedscope.json: speedscope)
-  --folded FILE    folded stacks ("main;f;g 12"), '-' for the gdb console
-  --samples FILE   timestamped samples (flamekit samples v1: heat maps, flame charts)
-  --threads        put each thread's name as the root frame
-  --max-depth N    unwind at most N frames per thread (innermost kept)
-  --precise        walk stacks with gdb's own unwinder (slow: ~25 samples/s for
-                   900 frames); default is flamekit's fast unwinder (CFI rules
-                   cached per address, libdw for unusual frames, gdb's unwinder
-                   for threads neither can unwind)
-  -p PID           attach PID first and detach at the end
-  -q               no progress or summary lines
-SVG options (as flamekit svg / flamegraph.pl): --title T --subtitle T --width PX
-  --height PX --minwidth PX|N% --colors PALETTE --bgcolors C --countname NAME
-  --nametype T --fonttype F --fontsize N --fontwidth N --notes T --sort name|weight
-  --focus FUNC --cp-file F --seed N --hash --random --reverse --inverted --flamechart
+OPTIONS
 
 Frames are function names, with functions inlined at the sampled address as
 frames of their own; code without symbols shows as module+0xOFFSET (the offset
@@ -366,6 +283,7 @@ samples taken so far are written."""
     def __init__(self):
         super().__init__("flame", gdb.COMMAND_RUNNING)
 
+
     def invoke(self, arg, from_tty):
         if _flamekit is None:
             raise gdb.GdbError("flame: cannot load the _flamekit module next to %s: %s"
@@ -374,6 +292,11 @@ samples taken so far are written."""
         if not (o.svg or o.folded or o.samples):
             o.folded = "-"
         _run(o)
+
+
+if _flamekit is not None and hasattr(_flamekit, "flame_help"):
+    # the option lines come from the same tables the command parses with
+    FlameCommand.__doc__ = FlameCommand.__doc__.replace("OPTIONS\n", _flamekit.flame_help())
 
 
 def _select_thread(inf, tid):

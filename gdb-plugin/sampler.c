@@ -1,6 +1,7 @@
 /* sampler.c - raw stacks of a ptrace-stopped process for the gdb `flame` command:
  * registers via PTRACE_GETREGS, stack memory via /proc/PID/mem, unwind rules cached
  * per address (libdw's CFI), full libdw unwinding for unusual frames. x86-64 only. */
+#include "prog/prog.h"
 #include "sampler.h"
 
 #include <dirent.h>
@@ -521,21 +522,6 @@ static int dw_frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 1024;
-	while (n < need)
-		n *= 2;
-	void *q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static uint64_t hash_pcs(const uint64_t *pcs, size_t n)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
@@ -573,8 +559,8 @@ static int64_t intern_stack(fkg_sampler *s, const uint64_t *pcs, size_t n)
 			return s->sset[j] - 1;
 	}
 	if (s->nstks >= UINT32_MAX - 1 ||
-	    grow((void **)&s->arena, &s->acap, s->alen + n, sizeof(*s->arena)) < 0 ||
-	    grow((void **)&s->stks, &s->cstks, s->nstks + 1, sizeof(*s->stks)) < 0)
+	    fkp_grow((void **)&s->arena, &s->acap, s->alen + n, sizeof(*s->arena)) < 0 ||
+	    fkp_grow((void **)&s->stks, &s->cstks, s->nstks + 1, sizeof(*s->stks)) < 0)
 		return -ENOMEM;
 	memcpy(s->arena + s->alen, pcs, n * sizeof(*pcs));
 	s->stks[s->nstks] = (struct stk){ .off = s->alen, .hash = h, .n = (uint32_t)n };
@@ -586,7 +572,7 @@ static int64_t intern_stack(fkg_sampler *s, const uint64_t *pcs, size_t n)
 int fkg_add_record(fkg_sampler *s, pid_t tid, double time, const uint64_t *pcs, size_t n)
 {
 	int64_t id = intern_stack(s, pcs, n);
-	if (id < 0 || grow((void **)&s->recs, &s->crecs, s->nrecs + 1, sizeof(*s->recs)) < 0)
+	if (id < 0 || fkp_grow((void **)&s->recs, &s->crecs, s->nrecs + 1, sizeof(*s->recs)) < 0)
 		return -ENOMEM;
 	s->recs[s->nrecs++] = (struct rec){ .time = time, .tid = tid, .stack = (uint32_t)id };
 	s->st.stacks++;

@@ -46,8 +46,8 @@ struct stk_ent {              /* one distinct raw sample stack of one thread nam
 
 struct out_file {
 	const char *path;     /* NULL = not requested, "-" = stdout */
-	char *tmp;
 	FILE *f;
+	fkp_out out;          /* atomic output (prog.h) */
 };
 
 struct state {
@@ -103,87 +103,19 @@ static void lib_print(enum fk_level level, const char *msg, void *ctx)
 
 static int out_open(struct out_file *o)
 {
-	if (!o->path)
-		return 0;
-	if (strcmp(o->path, "-") == 0) {
-		o->f = stdout;
-		return 0;
-	}
-	struct stat sb;
-	if (stat(o->path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		/* a device or FIFO (/dev/stdout, /dev/full): write in place, never
-		 * rename a temporary file over it */
-		o->f = fopen(o->path, "w");
-		if (!o->f) {
-			say("cannot write %s: %s", o->path, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	size_t n = strlen(o->path) + 32;
-	o->tmp = malloc(n);
-	if (!o->tmp) {
-		say("out of memory");
-		return -1;
-	}
-	snprintf(o->tmp, n, "%s.tmp.%ld", o->path, (long)getpid());
-	o->f = fopen(o->tmp, "w");
-	if (!o->f) {
-		say("cannot write %s: %s", o->path, strerror(errno));
-		free(o->tmp);
-		o->tmp = NULL;
-		return -1;
-	}
+	if (!o->path || fkp_out_open(&o->out, o->path))
+		return o->path ? -1 : 0;
+	o->f = o->out.f;
 	return 0;
 }
 
 /* ok: flush, check and rename into place; !ok: drop the temp file. */
 static int out_close(struct out_file *o, bool ok)
 {
-	int rc = 0;
 	if (!o->f)
 		return 0;
-	if (o->f == stdout) {
-		if (fflush(stdout) != 0 || ferror(stdout)) {
-			say("write error on stdout: %s", strerror(errno));
-			rc = -1;
-		}
-		o->f = NULL;
-		return rc;
-	}
-	if (!o->tmp) {   /* written in place */
-		if ((fflush(o->f) != 0 || ferror(o->f)) && ok) {
-			say("write error on %s: %s", o->path, strerror(errno));
-			rc = -1;
-		}
-		if (fclose(o->f) != 0 && ok && rc == 0) {
-			say("write error on %s: %s", o->path, strerror(errno));
-			rc = -1;
-		}
-		o->f = NULL;
-		return rc;
-	}
-	if (ok && (fflush(o->f) != 0 || ferror(o->f))) {
-		say("write error on %s: %s", o->path, strerror(errno));
-		ok = false;
-		rc = -1;
-	}
-	if (fclose(o->f) != 0 && ok) {
-		say("write error on %s: %s", o->path, strerror(errno));
-		ok = false;
-		rc = -1;
-	}
 	o->f = NULL;
-	if (ok && rename(o->tmp, o->path) != 0) {
-		say("cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
-		ok = false;
-		rc = -1;
-	}
-	if (!ok)
-		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	return rc;
+	return fkp_out_close(&o->out, ok);
 }
 
 /* ------------------------------------------------------------ start */
@@ -216,6 +148,7 @@ EXPORT int start(void **data, void *ctx)
 		say("out of memory");
 		return -ENOMEM;
 	}
+	fkp_prog = fkd_prog;
 	fkd_opts_init(&st->o);
 	int argc = 0;
 	char **argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
@@ -225,8 +158,7 @@ EXPORT int start(void **data, void *ctx)
 			return -EINVAL;
 		}
 	}
-	if (st->o.kernel_only && st->o.user_only) {
-		say("--dlarg kernel-only and user-only exclude each other");
+	if (fkd_opts_check(&st->o)) {
 		state_free(st);
 		return -EINVAL;
 	}
@@ -235,7 +167,7 @@ EXPORT int start(void **data, void *ctx)
 	st->samples.path = st->o.samples;
 	if (!st->folded.path && !st->svgf.path && !st->samples.path)
 		st->folded.path = "-";
-	unsigned flags = (st->samples.path || st->o.svg.flamechart) ? FK_PROFILE_SAMPLES : 0;
+	unsigned flags = fkd_needs_samples(&st->o) ? FK_PROFILE_SAMPLES : 0;
 	fk_set_print(lib_print, st);
 	st->on = fk_profile_new(flags);
 	st->off = fk_profile_new(flags);
@@ -334,31 +266,6 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 	return kind;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *np = realloc(*p, n * elem);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = n;
-	return 0;
-}
-
-static inline uint64_t mix(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static int cache_grow(struct state *st)
 {
 	size_t nsize = (st->cache_mask + 1) * 2;
@@ -369,7 +276,7 @@ static int cache_grow(struct state *st)
 		struct cache_ent *e = &st->cache[i];
 		if (!e->frame)
 			continue;
-		size_t j = mix(e->addr ^ ((uint64_t)(uint32_t)e->pid << 32) ^ e->comm) & (nsize - 1);
+		size_t j = fkp_mix64(e->addr ^ ((uint64_t)(uint32_t)e->pid << 32) ^ e->comm) & (nsize - 1);
 		while (nt[j].frame)
 			j = (j + 1) & (nsize - 1);
 		nt[j] = *e;
@@ -391,7 +298,7 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 		comm = 0;
 	}
 	struct cache_ent *e = NULL;
-	size_t i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
+	size_t i = fkp_mix64(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
 	for (;; i = (i + 1) & st->cache_mask) {
 		e = &st->cache[i];
 		if (!e->frame || (e->addr == addr && e->pid == pid && e->comm == comm))
@@ -413,7 +320,7 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 		if (!dso)
 			dso = "[unknown]";
 		size_t sl = strlen(sym), dl = strlen(dso);
-		if (grow((void **)&st->namebuf, &st->namebuf_cap, sl + dl + 16, 1))
+		if (fkp_grow((void **)&st->namebuf, &st->namebuf_cap, sl + dl + 16, 1))
 			return -FK_E_NOMEM;
 		size_t len = fk_perf_tidy_name(st->namebuf, sym, sl, dso, dl, &st->o.popts);
 		uint32_t frame = SKIP_FRAME;
@@ -427,7 +334,7 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 		if ((st->cache_used + 1) * 2 > st->cache_mask + 1) {
 			if (cache_grow(st))
 				return -FK_E_NOMEM;
-			i = mix(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
+			i = fkp_mix64(addr ^ ((uint64_t)(uint32_t)pid << 32) ^ comm) & st->cache_mask;
 			while (st->cache[i].frame)
 				i = (i + 1) & st->cache_mask;
 		}
@@ -453,7 +360,7 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 	/* "a;b" from a name with "->" pieces: several frames, root-most first,
 	 * so push them in reverse (the array is leaf-first). Copy the name out
 	 * first: interning into the same profile may move it. */
-	if (grow((void **)&st->namebuf, &st->namebuf_cap, len + 1, 1))
+	if (fkp_grow((void **)&st->namebuf, &st->namebuf_cap, len + 1, 1))
 		return -FK_E_NOMEM;
 	memcpy(st->namebuf, nm, len);
 	nm = st->namebuf;
@@ -462,7 +369,7 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 		size_t start = end;
 		while (start > 0 && nm[start - 1] != ';')
 			start--;
-		if (grow((void **)&st->frames, &st->frames_cap, *n + 2, sizeof(uint32_t)))
+		if (fkp_grow((void **)&st->frames, &st->frames_cap, *n + 2, sizeof(uint32_t)))
 			return -FK_E_NOMEM;
 		int64_t id = fk_profile_intern(p, nm + start, end - start);
 		if (id < 0)
@@ -481,7 +388,7 @@ static int push_root(struct state *st, fk_profile *p, const char *comm, int32_t 
 		     size_t *n)
 {
 	size_t cl = strlen(comm);
-	if (grow((void **)&st->rootbuf, &st->rootbuf_cap, cl + 32, 1))
+	if (fkp_grow((void **)&st->rootbuf, &st->rootbuf_cap, cl + 32, 1))
 		return -FK_E_NOMEM;
 	fk_parse_opts ro = st->o.popts;
 	ro.pid = st->o.pid;
@@ -493,7 +400,7 @@ static int push_root(struct state *st, fk_profile *p, const char *comm, int32_t 
 		size_t start = end;
 		while (start > 0 && b[start - 1] != ';')
 			start--;
-		if (grow((void **)&st->frames, &st->frames_cap, *n + 1, sizeof(uint32_t)))
+		if (fkp_grow((void **)&st->frames, &st->frames_cap, *n + 1, sizeof(uint32_t)))
 			return -FK_E_NOMEM;
 		int64_t id = fk_profile_intern(p, b + start, end - start);
 		if (id < 0)
@@ -511,7 +418,7 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 			   void *ctx, const char *comm, uint32_t comm_id)
 {
 	size_t nchain = s->raw_callchain_nr;
-	if (grow((void **)&st->frames, &st->frames_cap, nchain + 2, sizeof(uint32_t)))
+	if (fkp_grow((void **)&st->frames, &st->frames_cap, nchain + 2, sizeof(uint32_t)))
 		return -FK_E_NOMEM;
 	/* Fill leaf-first, root last, then reverse. */
 	uint32_t *fr = st->frames;
@@ -579,9 +486,9 @@ static int stack_node(struct state *st, fk_profile *p, const struct perf_dlfilte
 	/* user addresses mean different symbols in different processes; the tid
 	 * matters only when the root frame shows it */
 	int32_t pid = s->pid, tid = st->o.tid ? s->tid : 0;
-	uint64_t h = mix(((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) ^ ((uint64_t)cid << 8 | kind));
+	uint64_t h = fkp_mix64(((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) ^ ((uint64_t)cid << 8 | kind));
 	for (size_t i = 0; i < nw; i++)
-		h = mix(h ^ w[i]) + i;
+		h = fkp_mix64(h ^ w[i]) + i;
 	size_t i = h & st->stk_mask;
 	for (; st->stk[i].used; i = (i + 1) & st->stk_mask) {
 		struct stk_ent *e = &st->stk[i];
@@ -624,7 +531,7 @@ static int stack_node(struct state *st, fk_profile *p, const struct perf_dlfilte
 		for (i = h & st->stk_mask; st->stk[i].used; i = (i + 1) & st->stk_mask)
 			;
 	}
-	if (grow((void **)&st->stk_words, &st->stk_words_cap, st->stk_nwords + nw, sizeof(uint64_t)))
+	if (fkp_grow((void **)&st->stk_words, &st->stk_words_cap, st->stk_nwords + nw, sizeof(uint64_t)))
 		goto out;
 	memcpy(st->stk_words + st->stk_nwords, w, nw * sizeof(*w));
 	st->stk[i] = (struct stk_ent){ h, st->stk_nwords, (uint32_t)nw, leaf, pid, tid, cid, kind };
@@ -842,6 +749,6 @@ EXPORT int stop(void *data, void *ctx)
 EXPORT const char *filter_description(const char **long_description)
 {
 	if (long_description)
-		*long_description = fkd_usage_text;
+		*long_description = fkd_usage_text();
 	return "flamekit: fold callchains into flame graph stacks (folded/SVG), on- and off-CPU";
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "flamekit.h"
+#include "prog/prog.h"
 
 enum { MODE_AUTO = 0, MODE_CPU, MODE_OFFCPU };
 
@@ -25,10 +26,24 @@ struct fkd_opts {
 
 /* Program name for messages ("flamekit-dlfilter" or "perf flame"). */
 extern const char *fkd_prog;
-extern const char *const fkd_usage_text;
 void fkd_opts_init(struct fkd_opts *o);
+/* The option sets: the dlfilter's own rows (fkd_options), the library's
+ * name-tidying rows it has (kernel jit all full-names), every SVG row. */
+#define FKD_NSETS 3
+const fk_option *fkd_options(size_t *n);
+void fkd_optsets(fkp_optset sets[FKD_NSETS], struct fkd_opts *o);
+/* The option list, as KEY=VALUE (dashes false) or --KEY VALUE. */
+void fkd_usage(FILE *out, bool dashes);
+/* The same as one string, KEY=VALUE (static, built once). */
+const char *fkd_usage_text(void);
 /* Parse one KEY[=VALUE]; 0, or -1 after printing why. Values are borrowed. */
 int fkd_parse_arg(struct fkd_opts *o, const char *arg);
+/* Checks between options, and every renderer option (fk_svg_opts_check):
+ * 0, or -1 after a message. Run before any sample is read. */
+int fkd_opts_check(const struct fkd_opts *o);
+/* Whether the profile must keep per-sample records (samples output, a flame
+ * chart, a time range). */
+bool fkd_needs_samples(const struct fkd_opts *o);
 
 /* Decoded sched:sched_switch payload. */
 struct fkd_switch {

@@ -1,23 +1,12 @@
-/* opts.c - the KEY[=VALUE] options shared by flamekit-dlfilter.so (--dlarg)
- * and perf-flame (which maps its --long options onto them). */
-#include <errno.h>
+/* opts.c - the KEY[=VALUE] options of flamekit-dlfilter.so (--dlarg) and of
+ * perf-flame (the same keys as --long options): the dlfilter's own rows here,
+ * the renderer's and the name-tidying ones from the library's tables. */
 #include <math.h>
-#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dlfilter.h"
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", fkd_prog);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
 
 void fkd_opts_init(struct fkd_opts *o)
 {
@@ -27,232 +16,167 @@ void fkd_opts_init(struct fkd_opts *o)
 	o->max_stack = 127;
 }
 
-
-const char *const fkd_usage_text =
-	"usage: perf script --dlfilter flamekit-dlfilter.so [--dlarg OPTION]...\n"
-	"outputs (default: folded stacks on stdout):\n"
-	"  folded=PATH        folded stacks (\"-\" = stdout)\n"
-	"  svg=PATH           interactive SVG flame graph (PATH.html: the HTML viewer page)\n"
-	"  samples=PATH       timestamped samples (flamekit samples v1)\n"
-	"folding:\n"
-	"  pid | tid          process name root as comm-PID or comm-PID/TID\n"
-	"  kernel-only | user-only   keep only kernel or only user frames\n"
-	"  kernel | jit | all annotate kernel (_[k]) / jit (_[j]) frames\n"
-	"  full-names         do not cut symbol names at '('\n"
-	"  count=samples      count samples instead of summing periods\n"
-	"  event=NAME         on-CPU event to fold (default: the first seen)\n"
-	"  max-stack=N        frames per stack (default 127, like perf script)\n"
-	"  exact-ret          look up return addresses as-is (default: at addr-1)\n"
-	"  mode=auto|cpu|offcpu   what to fold; auto folds sched:sched_switch as off-CPU\n"
-	"                     time and other events as on-CPU (both = combined graph)\n"
-	"  offcpu-min=US      ignore off-CPU intervals shorter than US microseconds\n"
-	"  blocked-only       off-CPU: skip switch-outs of runnable (preempted) threads\n"
-	"  sched-format=FILE  sched_switch format (default: tracefs)\n"
-	"  dwarf=partial      accept --call-graph dwarf recordings (user frames are lost)\n"
-	"  verbose            print counts at the end\n"
-	"svg: title= subtitle= width= height= minwidth=N[%] fonttype= fontsize= fontwidth=\n"
-	"  countname= nametype= colors= bgcolors= hash seed= cp=FILE reverse inverted\n"
-	"  flamechart notes= factor= total= sort=name|weight truncate=right|left focus=\n";
-
-static int num_arg(const char *key, const char *v, double *out, double min, double max)
+/* offcpu-min=US: microseconds into nanoseconds */
+static int parse_offcpu_min(void *opts, const fk_option *row, const char *v, char *err, size_t n)
 {
 	char *end;
-	errno = 0;
-	double d = v ? strtod(v, &end) : 0;
-	if (!v || !*v || *end || errno || !(d >= min && d <= max)) {
-		say("bad value for option %s: '%s' (a number from %g to %g)", key, v ? v : "",
-		    min, max);
+	double d = strtod(v, &end);
+	if (end == v || *end || !(d >= 0 && d <= 1e12)) {
+		snprintf(err, n, "expected microseconds from 0 to 1e12");
 		return -1;
 	}
-	*out = d;
+	((struct fkd_opts *)opts)->offcpu_min_ns = (int64_t)(d * 1000.0);
 	return 0;
 }
 
-static int set_out(const char **o, const char *key, const char *v)
+/* outputs: a path, "-" for stdout */
+static int parse_path(void *opts, const fk_option *row, const char *v, char *err, size_t n)
 {
-	if (!v || !*v) {
-		say("option %s needs a path: %s=PATH", key, key);
+	if (!*v) {
+		snprintf(err, n, "needs a path");
 		return -1;
 	}
-	*o = v;
+	*(const char **)((char *)opts + row->offset) = v;
 	return 0;
 }
 
-int fkd_parse_arg(struct fkd_opts *st, const char *arg)
+#define OFF(f) offsetof(struct fkd_opts, f)
+static const fk_option rows[] = {
+	{ "folded", NULL, 0, FK_OPT_CUSTOM, 0, OFF(folded), 0, 0, "PATH", "PATH",
+	  "folded stacks (\"-\" = stdout; the default output)", parse_path },
+	{ "svg", NULL, 0, FK_OPT_CUSTOM, 0, OFF(svg_path), 0, 0, "PATH", "PATH",
+	  "interactive SVG flame graph (PATH.html: the HTML viewer page)", parse_path },
+	{ "samples", NULL, 0, FK_OPT_CUSTOM, 0, OFF(samples), 0, 0, "PATH", "PATH",
+	  "timestamped samples (flamekit samples v1)", parse_path },
+	{ "pid", NULL, 0, FK_OPT_FLAG, 0, OFF(pid), 0, 0, NULL, NULL,
+	  "process name root as comm-PID", NULL },
+	{ "tid", NULL, 0, FK_OPT_FLAG, 0, OFF(tid), 0, 0, NULL, NULL,
+	  "process name root as comm-PID/TID", NULL },
+	{ "kernel-only", NULL, 0, FK_OPT_FLAG, 0, OFF(kernel_only), 0, 0, NULL, NULL,
+	  "keep only kernel frames", NULL },
+	{ "user-only", NULL, 0, FK_OPT_FLAG, 0, OFF(user_only), 0, 0, NULL, NULL,
+	  "keep only user frames", NULL },
+	{ "count", NULL, 0, FK_OPT_BCHOICE, 0, OFF(count_samples), 0, 0, "period|samples",
+	  "period|samples", "sum periods (default) or count samples", NULL },
+	{ "event", NULL, 0, FK_OPT_TEXT, 0, OFF(event), 0, 0, NULL, "NAME",
+	  "on-CPU event to fold (default: the first seen)", NULL },
+	{ "max-stack", NULL, 0, FK_OPT_UINT, 0, OFF(max_stack), 1, 65535, NULL, "N",
+	  "frames per stack (default 127, like perf script)", NULL },
+	{ "exact-ret", NULL, 0, FK_OPT_FLAG, 0, OFF(exact_ret), 0, 0, NULL, NULL,
+	  "look up return addresses as they are (default: at addr-1)", NULL },
+	{ "mode", NULL, 0, FK_OPT_CHOICE, 0, OFF(mode), 0, 0, "auto|cpu|offcpu", "auto|cpu|offcpu",
+	  "what to fold; auto folds sched:sched_switch as off-CPU time and other events as "
+	  "on-CPU (both = combined graph)", NULL },
+	{ "offcpu-min", NULL, 0, FK_OPT_CUSTOM, 0, OFF(offcpu_min_ns), 0, 0, "US", "US",
+	  "ignore off-CPU intervals shorter than US microseconds", parse_offcpu_min },
+	{ "blocked-only", NULL, 0, FK_OPT_FLAG, 0, OFF(blocked_only), 0, 0, NULL, NULL,
+	  "off-CPU: skip switch-outs of runnable (preempted) threads", NULL },
+	{ "sched-format", NULL, 0, FK_OPT_TEXT, 0, OFF(sched_format), 0, 0, NULL, "FILE",
+	  "sched_switch format (default: from tracefs)", NULL },
+	{ "dwarf", NULL, 0, FK_OPT_BCHOICE, 0, OFF(dwarf_partial), 0, 0, "error|partial",
+	  "error|partial", "partial: accept --call-graph dwarf recordings (user frames are lost)",
+	  NULL },
+	{ "verbose", NULL, 0, FK_OPT_FLAG, 0, OFF(verbose), 0, 0, NULL, NULL,
+	  "print counts at the end", NULL },
+};
+
+/* The name-tidying options of the perf script text path that the dlfilter has. */
+static const char *const tidy_names[] = { "kernel", "jit", "all", "full-names", NULL };
+
+const fk_option *fkd_options(size_t *n)
 {
-	char key[64];
+	*n = sizeof(rows) / sizeof(rows[0]);
+	return rows;
+}
+
+void fkd_optsets(fkp_optset sets[FKD_NSETS], struct fkd_opts *o)
+{
+	size_t n;
+	sets[0] = (fkp_optset){ rows, sizeof(rows) / sizeof(rows[0]), o, "outputs and folding:",
+				NULL };
+	sets[1] = (fkp_optset){ fk_parse_options(&n), n, &o->popts, NULL, tidy_names };
+	sets[2] = (fkp_optset){ fk_svg_options(&n), n, &o->svg, "SVG (as flamekit svg):", NULL };
+}
+
+void fkd_usage(FILE *out, bool dashes)
+{
+	struct fkd_opts o;
+	fkp_optset sets[FKD_NSETS];
+	fkd_optsets(sets, &o);
+	for (int s = 0; s < FKD_NSETS; s++) {
+		if (sets[s].title)
+			fprintf(out, "%s\n", sets[s].title);
+		for (size_t r = 0; r < sets[s].n; r++) {
+			const fk_option *row = &sets[s].rows[r];
+			if (!fkp_optset_has(&sets[s], row) || (row->flags & FK_OPTF_HIDDEN))
+				continue;
+			char left[96];
+			fkp_opt_synopsis(left, sizeof(left), row, dashes);
+			fprintf(out, "  %-22s %s\n", left, row->help);
+		}
+	}
+}
+
+int fkd_parse_arg(struct fkd_opts *o, const char *arg)
+{
+	fkp_optset sets[FKD_NSETS];
+	fkd_optsets(sets, o);
+	fkp_parser p = { .sets = sets, .nsets = FKD_NSETS };
 	const char *eq = strchr(arg, '=');
 	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-	const char *v = eq ? eq + 1 : NULL;
-	if (klen == 0 || klen >= sizeof(key)) {
-		say("malformed option '%s' (expected KEY or KEY=VALUE)", arg);
+	char key[64];
+	if (klen == 0 || klen >= sizeof(key) || arg[0] == '-') {
+		fkp_err("malformed option '%s' (expected KEY or KEY=VALUE)", arg);
 		return -1;
 	}
 	memcpy(key, arg, klen);
 	key[klen] = 0;
-	double d;
-	fk_svg_opts *s = &st->svg;
-
-#define IS(k) (strcmp(key, k) == 0)
-#define FLAG(k, field) if (IS(k)) { if (v) goto noval; field = true; return 0; }
-#define STR(k, field) if (IS(k)) { if (!v) goto needval; field = v; return 0; }
-	FLAG("pid", st->pid)
-	FLAG("tid", st->tid)
-	FLAG("kernel-only", st->kernel_only)
-	FLAG("user-only", st->user_only)
-	FLAG("kernel", st->popts.kernel)
-	FLAG("jit", st->popts.jit)
-	FLAG("all", st->popts.all)
-	FLAG("full-names", st->popts.full_names)
-	FLAG("exact-ret", st->exact_ret)
-	FLAG("blocked-only", st->blocked_only)
-	FLAG("verbose", st->verbose)
-	FLAG("hash", s->hash)
-	FLAG("reverse", s->reverse)
-	FLAG("inverted", s->inverted)
-	FLAG("flamechart", s->flamechart)
-	STR("event", st->event)
-	STR("sched-format", st->sched_format)
-	STR("title", s->title)
-	STR("subtitle", s->subtitle)
-	STR("fonttype", s->fonttype)
-	STR("countname", s->countname)
-	STR("nametype", s->nametype)
-	STR("colors", s->colors)
-	STR("bgcolors", s->bgcolors)
-	STR("cp", s->cp_file)
-	STR("notes", s->notes)
-	STR("focus", s->focus)
-	if (IS("folded"))
-		return set_out(&st->folded, key, v);
-	if (IS("svg"))
-		return set_out(&st->svg_path, key, v);
-	if (IS("samples"))
-		return set_out(&st->samples, key, v);
-	if (!v)
-		goto needval_or_unknown;
-	if (IS("count")) {
-		if (strcmp(v, "samples") == 0)
-			st->count_samples = true;
-		else if (strcmp(v, "period") == 0)
-			st->count_samples = false;
-		else
-			goto badval;
-		return 0;
-	}
-	if (IS("mode")) {
-		if (strcmp(v, "auto") == 0)
-			st->mode = MODE_AUTO;
-		else if (strcmp(v, "cpu") == 0)
-			st->mode = MODE_CPU;
-		else if (strcmp(v, "offcpu") == 0)
-			st->mode = MODE_OFFCPU;
-		else
-			goto badval;
-		return 0;
-	}
-	if (IS("dwarf")) {
-		if (strcmp(v, "partial") != 0 && strcmp(v, "error") != 0)
-			goto badval;
-		st->dwarf_partial = strcmp(v, "partial") == 0;
-		return 0;
-	}
-	if (IS("sort")) {
-		if (strcmp(v, "name") == 0)
-			s->sort = FK_SORT_NAME;
-		else if (strcmp(v, "weight") == 0)
-			s->sort = FK_SORT_WEIGHT;
-		else
-			goto badval;
-		return 0;
-	}
-	if (IS("truncate")) {
-		if (strcmp(v, "right") == 0)
-			s->truncate = FK_TRUNC_RIGHT;
-		else if (strcmp(v, "left") == 0)
-			s->truncate = FK_TRUNC_LEFT;
-		else
-			goto badval;
-		return 0;
-	}
-	if (IS("max-stack")) {
-		if (num_arg(key, v, &d, 1, 65535) || d != floor(d))
-			return -1;
-		st->max_stack = (unsigned)d;
-		return 0;
-	}
-	if (IS("offcpu-min")) {
-		if (num_arg(key, v, &d, 0, 1e12))
-			return -1;
-		st->offcpu_min_ns = (int64_t)(d * 1000.0);
-		return 0;
-	}
-	if (IS("width")) {
-		if (num_arg(key, v, &d, 10, 1e6))
-			return -1;
-		s->width = (int)d;
-		return 0;
-	}
-	if (IS("height")) {
-		if (num_arg(key, v, &d, 1, 1000))
-			return -1;
-		s->frameheight = (int)d;
-		return 0;
-	}
-	if (IS("minwidth")) {
-		size_t n = strlen(v);
-		char tmp[64];
-		if (n && v[n - 1] == '%' && n < sizeof(tmp)) {
-			memcpy(tmp, v, n - 1);
-			tmp[n - 1] = 0;
-			s->minwidth_pct = true;
-			return num_arg(key, tmp, &s->minwidth, 0, 100);
-		}
-		return num_arg(key, v, &s->minwidth, 0, 1e6);
-	}
-	if (IS("fontsize"))
-		return num_arg(key, v, &s->fontsize, 1, 1000);
-	if (IS("fontwidth"))
-		return num_arg(key, v, &s->fontwidth, 0.01, 10);
-	if (IS("factor"))
-		return num_arg(key, v, &s->factor, 1e-300, 1e300);
-	if (IS("total"))
-		return num_arg(key, v, &s->total, 0, 1e300);
-	if (IS("seed")) {
-		if (num_arg(key, v, &d, 0, 1e18))
-			return -1;
-		s->seed = (uint64_t)d;
-		s->random = true;
-		return 0;
-	}
-	say("unknown option '%s' (option help lists them)", arg);
-	return -1;
-#undef IS
-#undef FLAG
-#undef STR
-noval:
-	say("option %s takes no value (got '%s')", key, arg);
-	return -1;
-needval:
-	say("option %s needs a value: %s=VALUE", key, key);
-	return -1;
-needval_or_unknown:
-	if (strcmp(key, "help") == 0) {
-		fputs(fkd_usage_text, stderr);
+	if (!strcmp(key, "help")) {
+		fprintf(stderr, "usage: perf script --dlfilter flamekit-dlfilter.so [--dlarg KEY[=VALUE]]...\n");
+		fkd_usage(stderr, false);
 		return -1;
 	}
-	{
-		static const char *const valued[] = { "count", "mode", "dwarf", "sort", "truncate",
-			"max-stack", "offcpu-min", "width", "height", "minwidth", "fontsize",
-			"fontwidth", "factor", "total", "seed" };
-		for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
-			if (strcmp(key, valued[i]) == 0)
-				goto needval;
+	const fkp_optset *set;
+	const fk_option *row = fkp_opt_lookup(&p, key, &set);
+	if (!row) {
+		fkp_err("unknown option '%s' (--dlarg help lists them)", key);
+		return -1;
 	}
-	say("unknown option '%s' (option help lists them)", arg);
-	return -1;
-badval:
-	say("bad value for option %s: '%s'", key, v);
-	return -1;
+	char err[512];
+	if (fk_option_apply(row, set->obj, key, eq ? eq + 1 : NULL, err, sizeof(err))) {
+		fkp_err("%s", err);
+		return -1;
+	}
+	return 0;
 }
 
+int fkd_opts_check(const struct fkd_opts *o)
+{
+	if (o->kernel_only && o->user_only) {
+		fkp_err("kernel-only and user-only exclude each other");
+		return -1;
+	}
+	/* every renderer option now, before perf reads any sample */
+	return fk_svg_opts_check(&o->svg) ? -1 : 0;
+}
+
+const char *fkd_usage_text(void)
+{
+	static char *text;
+	size_t len;
+	if (!text) {
+		FILE *f = open_memstream(&text, &len);
+		if (!f)
+			return "";
+		fputs("usage: perf script --dlfilter flamekit-dlfilter.so [--dlarg KEY[=VALUE]]...\n", f);
+		fkd_usage(f, false);
+		fclose(f);
+	}
+	return text ? text : "";
+}
+
+bool fkd_needs_samples(const struct fkd_opts *o)
+{
+	return o->samples || o->svg.flamechart || !isnan(o->svg.range_start) ||
+	       !isnan(o->svg.range_end);
+}

@@ -17,48 +17,6 @@
 
 const char *fkd_prog = "perf flame";
 
-static void usage(FILE *out)
-{
-	fputs(
-"usage: perf flame record [--off-cpu | --combined] [perf record options] [-- command [args]]\n"
-"       perf flame report [-i perf.data] [-o flame.svg] [--folded FILE] [options] [-- perf script options]\n"
-"       perf flame [record and report options] -- command [args]   (record, then report)\n"
-"\n"
-"record: runs `perf record -F 99 -g` (an odd rate avoids lockstep with timers) unless\n"
-"  -F/-c/--freq/--count or -g/--call-graph are given. Other options pass to perf record.\n"
-"  --off-cpu    record sched:sched_switch with callchains, system-wide (-a): off-CPU time\n"
-"  --combined   record cpu-clock at 99 Hz and sched:sched_switch: on- and off-CPU time\n"
-"\n"
-"report: folds perf.data inside `perf script` with flamekit-dlfilter.so. Recordings made\n"
-"  with --call-graph dwarf go through `perf script` text instead (a dlfilter cannot see\n"
-"  their user frames); a note says which path ran.\n"
-"  -i, --input FILE     perf.data to read (default perf.data)\n"
-"  -o, --output FILE    SVG flame graph (default flame.svg unless --folded/--samples);\n"
-"                       FILE.html: the HTML viewer page (flamekit html);\n"
-"                       FILE.pb.gz: pprof; FILE.speedscope.json: speedscope\n"
-"  --folded FILE        folded stacks (\"-\" = stdout)\n"
-"  --samples FILE       timestamped samples (flamekit samples v1)\n"
-"  --pid, --tid         root frame comm-PID or comm-PID/TID\n"
-"  --kernel-only, --user-only   keep only kernel or only user frames\n"
-"  --kernel, --jit, --all       annotate kernel _[k] / jit _[j] frames\n"
-"  --full-names         keep symbol names whole (do not cut at '(')\n"
-"  --count-samples      count samples instead of summing periods\n"
-"  --event NAME         on-CPU event to fold (default: the first seen)\n"
-"  --mode auto|cpu|offcpu       what to fold (auto: sched_switch = off-CPU time)\n"
-"  --offcpu-min US      ignore off-CPU intervals shorter than US microseconds\n"
-"  --blocked-only       off-CPU: skip preempted (still runnable) threads\n"
-"  --sched-format FILE  sched_switch format file (default: from tracefs)\n"
-"  --text               always use the perf script text path\n"
-"  -q, --quiet          no note about the path used\n"
-"  SVG: --title T --subtitle T --width N --height N --minwidth N[%] --colors PALETTE\n"
-"       --bgcolors C --countname N --nametype N --fonttype F --fontsize N --fontwidth N\n"
-"       --hash --seed N --cp FILE --reverse --inverted --flamechart --notes T\n"
-"       --factor N --total N --sort name|weight --truncate right|left --focus FUNC\n"
-"\n"
-"environment: PERF (perf binary), FLAMEKIT_DLFILTER (path of flamekit-dlfilter.so)\n"
-"`perf help flame` shows the manual page.\n", out);
-}
-
 static void err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void err(const char *fmt, ...)
 {
@@ -70,31 +28,13 @@ static void err(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ------------------------------------------------------------ small argv vector */
-struct vec {
-	char **v;
-	size_t n, cap;
-};
-
-static void push(struct vec *a, const char *s)
+/* argv building: out of memory ends the program */
+static void push(fkp_argv *a, const char *s)
 {
-	if (a->n + 2 > a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 32;
-		char **nv = realloc(a->v, nc * sizeof(*nv));
-		if (!nv) {
-			err("out of memory");
-			exit(1);
-		}
-		a->v = nv;
-		a->cap = nc;
-	}
-	a->v[a->n] = strdup(s);
-	if (!a->v[a->n]) {
+	if (fkp_argv_push(a, s)) {
 		err("out of memory");
 		exit(1);
 	}
-	a->n++;
-	a->v[a->n] = NULL;
 }
 
 static const char *perf_bin(void)
@@ -103,41 +43,12 @@ static const char *perf_bin(void)
 	return p && *p ? p : "perf";
 }
 
-/* Run argv; returns its exit status (128+signal when killed), -1 if it could not start. */
-static int run(char **argv, int out_fd)
-{
-	pid_t pid = fork();
-	if (pid < 0) {
-		err("fork: %s", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		if (out_fd >= 0 && dup2(out_fd, 1) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "perf flame: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	/* perf record forwards ^C to the workload and writes perf.data: let it. */
-	signal(SIGINT, SIG_IGN);
-	int status;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			err("waitpid: %s", strerror(errno));
-			return -1;
-		}
-	}
-	signal(SIGINT, SIG_DFL);
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
 /* ------------------------------------------------------------ record */
 
 struct rec_opts {
 	bool offcpu, combined, have_freq, have_cg, have_target, have_output;
 	const char *output;
+	const char *default_output;   /* -o for perf record when none was given */
 };
 
 /* perf record options that take a separate value (so "-- cmd" detection and
@@ -178,7 +89,7 @@ static void note_record_opt(struct rec_opts *r, const char *a, const char *val)
  * "--" and a command. */
 static int do_record(struct rec_opts *r, char **args, int n)
 {
-	struct vec v = { 0 };
+	fkp_argv v = { 0 };
 	push(&v, perf_bin());
 	push(&v, "record");
 	int i;
@@ -209,12 +120,16 @@ static int do_record(struct rec_opts *r, char **args, int n)
 		if (!r->have_cg)
 			push(&v, "-g");
 	}
+	/* always a file: with stdout a pipe (`perf flame ... | tee log`) perf record
+	 * would write the recording into the pipe */
+	if (!r->have_output) {
+		push(&v, "-o");
+		push(&v, r->default_output ? r->default_output : "perf.data");
+	}
 	for (int j = 0; j < n; j++)
 		push(&v, args[j]);
-	int rc = run(v.v, -1);
-	for (size_t j = 0; j < v.n; j++)
-		free(v.v[j]);
-	free(v.v);
+	int rc = fkp_run(v.v, -1);
+	fkp_argv_free(&v);
 	if (rc < 0)
 		return 1;
 	if (rc != 0) {
@@ -228,104 +143,95 @@ static int do_record(struct rec_opts *r, char **args, int n)
 
 struct rep_opts {
 	struct fkd_opts o;
-	struct vec dlargs;        /* KEY=VALUE strings also given to the dlfilter */
-	struct vec script_args;   /* extra perf script options after "--" */
-	const char *input;
-	bool text, quiet;
+	fkp_argv dlargs;          /* KEY=VALUE strings given to the dlfilter */
+	fkp_argv script_args;     /* extra perf script options after "--" */
+	const char *input, *output;
+	bool text, quiet, count_samples;
 };
 
-/* --long options of report, mapped onto the dlfilter's KEY[=VALUE] options. */
-static const struct {
-	const char *opt, *key;
-	bool value;
-} map_opts[] = {
-	{ "--folded", "folded", true }, { "--samples", "samples", true },
-	{ "--pid", "pid", false }, { "--tid", "tid", false },
-	{ "--kernel-only", "kernel-only", false }, { "--user-only", "user-only", false },
-	{ "--kernel", "kernel", false }, { "--jit", "jit", false }, { "--all", "all", false },
-	{ "--full-names", "full-names", false }, { "--event", "event", true },
-	{ "--mode", "mode", true }, { "--offcpu-min", "offcpu-min", true },
-	{ "--blocked-only", "blocked-only", false }, { "--sched-format", "sched-format", true },
-	{ "--exact-ret", "exact-ret", false }, { "--max-stack", "max-stack", true },
-	{ "--title", "title", true }, { "--subtitle", "subtitle", true },
-	{ "--width", "width", true }, { "--height", "height", true },
-	{ "--minwidth", "minwidth", true }, { "--colors", "colors", true },
-	{ "--bgcolors", "bgcolors", true }, { "--countname", "countname", true },
-	{ "--nametype", "nametype", true }, { "--fonttype", "fonttype", true },
-	{ "--fontsize", "fontsize", true }, { "--fontwidth", "fontwidth", true },
-	{ "--hash", "hash", false }, { "--seed", "seed", true }, { "--cp", "cp", true },
-	{ "--reverse", "reverse", false }, { "--inverted", "inverted", false },
-	{ "--flamechart", "flamechart", false }, { "--notes", "notes", true },
-	{ "--factor", "factor", true }, { "--total", "total", true },
-	{ "--sort", "sort", true }, { "--truncate", "truncate", true },
-	{ "--focus", "focus", true }, { "--verbose", "verbose", false },
+/* report's own options; the others are the dlfilter's (opts.c) */
+#define ROFF(f) offsetof(struct rep_opts, f)
+static const fk_option rep_rows[] = {
+	{ "input", NULL, 'i', FK_OPT_TEXT, 0, ROFF(input), 0, 0, NULL, "FILE",
+	  "perf.data to read (default perf.data)", NULL },
+	{ "output", NULL, 'o', FK_OPT_TEXT, 0, ROFF(output), 0, 0, NULL, "FILE",
+	  "SVG flame graph (default flame.svg unless --folded/--samples; = svg=FILE); "
+	  "FILE.html: the HTML viewer page (flamekit html); FILE.pb.gz: pprof; "
+	  "FILE.speedscope.json: speedscope", NULL },
+	{ "text", NULL, 0, FK_OPT_FLAG, 0, ROFF(text), 0, 0, NULL, NULL,
+	  "always use the perf script text path", NULL },
+	{ "quiet", NULL, 'q', FK_OPT_FLAG, 0, ROFF(quiet), 0, 0, NULL, NULL,
+	  "no note about the path used", NULL },
+	{ "count-samples", NULL, 0, FK_OPT_FLAG, FK_OPTF_HIDDEN, ROFF(count_samples), 0, 0, NULL,
+	  NULL, "count samples instead of summing periods (= --count samples)", NULL },
 };
+#define NREP (sizeof(rep_rows) / sizeof(rep_rows[0]))
 
-/* 1 = consumed (i advanced past its value), 0 = not a report option, -1 = error. */
-static int report_option(struct rep_opts *r, int argc, char **argv, int *i)
+static void rep_sets(fkp_optset sets[1 + FKD_NSETS], struct rep_opts *r)
 {
-	const char *a = argv[*i];
-	const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-	size_t alen = eq ? (size_t)(eq - a) : strlen(a);
-	const char *val = NULL;
-#define NEED_VAL()                                                            \
-	do {                                                                  \
-		if (eq)                                                       \
-			val = eq + 1;                                         \
-		else if (*i + 1 < argc)                                       \
-			val = argv[++*i];                                     \
-		else {                                                        \
-			err("option %.*s needs a value", (int)alen, a);        \
-			return -1;                                            \
-		}                                                             \
-	} while (0)
-	if ((alen == 2 && !strncmp(a, "-i", 2)) || (alen == 7 && !strncmp(a, "--input", 7))) {
-		NEED_VAL();
-		r->input = val;
-		return 1;
-	}
-	if ((alen == 2 && !strncmp(a, "-o", 2)) || (alen == 8 && !strncmp(a, "--output", 8))) {
-		NEED_VAL();
-		char *kv;
-		if (asprintf(&kv, "svg=%s", val) < 0)
-			return -1;
-		push(&r->dlargs, kv);
-		free(kv);
-		return 1;
-	}
-	if (!strcmp(a, "--text")) {
-		r->text = true;
-		return 1;
-	}
-	if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-		r->quiet = true;
-		return 1;
-	}
-	if (!strcmp(a, "--count-samples")) {
-		push(&r->dlargs, "count=samples");
-		return 1;
-	}
-	for (size_t k = 0; k < sizeof(map_opts) / sizeof(map_opts[0]); k++) {
-		if (strlen(map_opts[k].opt) != alen || strncmp(a, map_opts[k].opt, alen) != 0)
-			continue;
-		if (!map_opts[k].value) {
-			if (eq) {
-				err("option %s takes no value", map_opts[k].opt);
-				return -1;
-			}
-			push(&r->dlargs, map_opts[k].key);
-			return 1;
+	sets[0] = (fkp_optset){ rep_rows, NREP, r, NULL, NULL };
+	fkd_optsets(sets + 1, &r->o);
+}
+
+/* Each option checked by the parser is passed on to the dlfilter as KEY=VALUE. */
+static int forward(void *ctx, const fk_option *row, const char *value)
+{
+	struct rep_opts *r = ctx;
+	int rc = 0;
+	if (row >= rep_rows && row < rep_rows + NREP) {
+		if (!strcmp(row->name, "output")) {
+			r->o.svg_path = value;
+			rc = fkp_argv_pushf(&r->dlargs, "svg=%s", value);
+		} else if (!strcmp(row->name, "count-samples")) {
+			r->o.count_samples = true;
+			rc = fkp_argv_push(&r->dlargs, "count=samples");
 		}
-		NEED_VAL();
-		char *kv;
-		if (asprintf(&kv, "%s=%s", map_opts[k].key, val) < 0)
-			return -1;
-		push(&r->dlargs, kv);
-		free(kv);
-		return 1;
+	} else {
+		rc = fkp_argv_pushf(&r->dlargs, "%s%s%s", row->name, value ? "=" : "",
+				    value ? value : "");
 	}
-#undef NEED_VAL
-	return 0;
+	if (rc)
+		err("out of memory");
+	return rc;
+}
+
+/* 1 = consumed (i advanced past its value), 0 = not a report option, -1 = error.
+ * exact: no abbreviations (perf record's options pass through beside ours). */
+static int report_option(struct rep_opts *r, int argc, char **argv, int *i, bool exact)
+{
+	fkp_optset sets[1 + FKD_NSETS];
+	rep_sets(sets, r);
+	fkp_parser p = { sets, 1 + FKD_NSETS, NULL, forward, r, exact };
+	return fkp_opt_one(&p, argc, argv, i);
+}
+
+static void usage(FILE *out)
+{
+	fputs(
+"usage: perf flame record [--off-cpu | --combined] [perf record options] [-- command [args]]\n"
+"       perf flame report [-i perf.data] [-o flame.svg] [--folded FILE] [options] [-- perf script options]\n"
+"       perf flame [record and report options] -- command [args]   (record, then report)\n"
+"\n"
+"record: runs `perf record -F 99 -g -o perf.data` (an odd rate avoids lockstep with timers)\n"
+"  unless -F/-c/--freq/--count, -g/--call-graph or -o are given. Other options pass to\n"
+"  perf record.\n"
+"  --off-cpu    record sched:sched_switch with callchains, system-wide (-a): off-CPU time\n"
+"  --combined   record cpu-clock at 99 Hz and sched:sched_switch: on- and off-CPU time\n"
+"\n"
+"report: folds perf.data inside `perf script` with flamekit-dlfilter.so. Recordings made\n"
+"  with --call-graph dwarf go through `perf script` text instead (a dlfilter cannot see\n"
+"  their user frames); a note says which path ran. Every option below is checked before\n"
+"  anything is recorded or read; each is also a --dlarg KEY=VALUE of the dlfilter.\n", out);
+	struct rep_opts r;
+	fkp_optset sets[1 + FKD_NSETS];
+	rep_sets(sets, &r);
+	fkp_opt_help(out, &sets[0]);
+	for (int i = 1; i <= FKD_NSETS; i++)
+		fkp_opt_help(out, &sets[i]);
+	fputs(
+"\n"
+"environment: PERF (perf binary), FLAMEKIT_DLFILTER (path of flamekit-dlfilter.so)\n"
+"`perf help flame` shows the manual page.\n", out);
 }
 
 /* Where flamekit-dlfilter.so is: $FLAMEKIT_DLFILTER, beside this program
@@ -335,27 +241,9 @@ static char *find_dlfilter(void)
 	const char *env = getenv("FLAMEKIT_DLFILTER");
 	if (env && *env)
 		return strdup(env);
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return NULL;
-	exe[n] = 0;
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return NULL;
-	*slash = 0;
-	char *cand[2] = { NULL, NULL };
-	if (asprintf(&cand[0], "%s/flamekit-dlfilter.so", exe) < 0)
-		cand[0] = NULL;
-	if (asprintf(&cand[1], "%s/../lib/flamekit/flamekit-dlfilter.so", exe) < 0)
-		cand[1] = NULL;
-	char *found = NULL;
-	for (int i = 0; i < 2; i++) {
-		if (!found && cand[i] && access(cand[i], R_OK) == 0)
-			found = realpath(cand[i], NULL);
-		free(cand[i]);
-	}
-	return found;
+	static const char *const rel[] = { "flamekit-dlfilter.so",
+					   "../lib/flamekit/flamekit-dlfilter.so" };
+	return fkp_find_beside_exe(rel, 2);
 }
 
 /* perf_file_header of a perf.data file (tools/perf/util/header.h). */
@@ -423,20 +311,12 @@ static int recording_is_dwarf(const char *path)
 /* Pipe-mode files: perf evlist -v prints each event's sample_type names. */
 static int dwarf_via_evlist(const char *path)
 {
-	int pfd[2];
-	if (pipe(pfd) < 0)
-		return -1;
 	char *argv[] = { (char *)perf_bin(), "evlist", "-v", "-i", (char *)path, NULL };
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	FILE *f = fdopen(pfd[0], "r");
+	int fd;
+	pid_t pid = fkp_spawn(argv, FKP_PIPE, &fd, false);
+	if (pid < 0)
+		return -1;
+	FILE *f = fdopen(fd, "r");
 	char line[4096];
 	int dwarf = 0;
 	while (f && fgets(line, sizeof(line), f))
@@ -444,70 +324,26 @@ static int dwarf_via_evlist(const char *path)
 			dwarf = 1;
 	if (f)
 		fclose(f);
-	int status;
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	else
+		close(fd);
+	if (fkp_wait(pid) != 0) {
 		err("perf evlist -v -i %s failed", path);
 		return -1;
 	}
 	return dwarf;
 }
 
-/* Devices and FIFOs (/dev/stdout) are written in place, never renamed over. */
-static bool regular_or_missing(const char *path)
-{
-	struct stat sb;
-	return stat(path, &sb) != 0 || S_ISREG(sb.st_mode);
-}
-
 static int write_one(const char *path, const fk_profile *p, const struct fkd_opts *o, int what)
 {
-	FILE *f = stdout;
-	char *tmp = NULL;
-	if (strcmp(path, "-") != 0 && !regular_or_missing(path)) {
-		f = fopen(path, "w");
-		if (!f) {
-			err("cannot write %s: %s", path, strerror(errno));
-			return -1;
-		}
-	} else if (strcmp(path, "-") != 0) {
-		if (asprintf(&tmp, "%s.tmp.%ld", path, (long)getpid()) < 0)
-			return -1;
-		f = fopen(tmp, "w");
-		if (!f) {
-			err("cannot write %s: %s", path, strerror(errno));
-			free(tmp);
-			return -1;
-		}
-	}
-	int rc = what == 0 ? fk_profile_write_folded(p, f)
-		 : what == 1 ? fk_profile_write_samples(p, f)
-			     : fk_render_for_path(p, &o->svg, path, f); /* .html: the page */
+	fkp_out out;
+	if (fkp_out_open(&out, path))
+		return -1;
+	int rc = what == 0 ? fk_profile_write_folded(p, out.f)
+		 : what == 1 ? fk_profile_write_samples(p, out.f)
+			     : fk_render_for_path(p, &o->svg, path, out.f); /* .html: the page */
 	if (rc < 0)
 		err("writing %s: %s", path, fk_strerror(rc));
-	if (fflush(f) != 0 || ferror(f)) {
-		if (rc == 0)
-			err("write error on %s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (f != stdout && !tmp && fclose(f) != 0 && rc == 0) {
-		err("write error on %s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (tmp) {
-		if (fclose(f) != 0 && rc == 0) {
-			err("write error on %s: %s", path, strerror(errno));
-			rc = -1;
-		}
-		if (rc == 0 && rename(tmp, path) != 0) {
-			err("cannot rename %s to %s: %s", tmp, path, strerror(errno));
-			rc = -1;
-		}
-		if (rc != 0)
-			unlink(tmp);
-		free(tmp);
-	}
-	return rc;
+	return fkp_out_close(&out, rc == 0) || rc ? -1 : 0;
 }
 
 /* The path for --call-graph dwarf: perf unwinds user stacks only while
@@ -528,52 +364,32 @@ static int report_text(struct rep_opts *r)
 	po.tid = o->tid;
 	po.samples = o->count_samples;
 	po.event_filter = o->event;
-	unsigned flags = (o->samples || o->svg.flamechart) ? FK_PROFILE_SAMPLES : 0;
+	unsigned flags = fkd_needs_samples(o) ? FK_PROFILE_SAMPLES : 0;
 	fk_profile *p = fk_profile_new(flags);
 	if (!p) {
 		err("out of memory");
 		return 1;
 	}
-	int pfd[2];
-	if (pipe(pfd) < 0) {
-		err("pipe: %s", strerror(errno));
-		fk_profile_free(p);
-		return 1;
-	}
-	struct vec v = { 0 };
+	fkp_argv v = { 0 };
 	push(&v, perf_bin());
 	push(&v, "script");
 	push(&v, "-i");
 	push(&v, r->input);
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
-	pid_t pid = fork();
+	int fd;
+	pid_t pid = fkp_spawn(v.v, FKP_PIPE, &fd, false);
+	fkp_argv_free(&v);
 	if (pid < 0) {
-		err("fork: %s", strerror(errno));
 		fk_profile_free(p);
 		return 1;
 	}
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		execvp(v.v[0], v.v);
-		fprintf(stderr, "perf flame: cannot run %s: %s\n", v.v[0], strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
 	fk_parse_stats st;
-	int prc = fk_parse_fd(p, pfd[0], &po, &st);
-	close(pfd[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	for (size_t i = 0; i < v.n; i++)
-		free(v.v[i]);
-	free(v.v);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		err("perf script -i %s failed (status %d): nothing written", r->input,
-		    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	int prc = fk_parse_fd(p, fd, &po, &st);
+	close(fd);
+	int status = fkp_wait(pid);
+	if (status != 0) {
+		err("perf script -i %s failed (status %d): nothing written", r->input, status);
 		fk_profile_free(p);
 		return 1;
 	}
@@ -600,7 +416,7 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 	/* perf calls the filter's stop() even when it failed half way through a
 	 * broken perf.data, and ignores what stop() returns: so the filter writes
 	 * to temporary names, renamed here only once perf exited 0. */
-	struct vec v = { 0 }, tmps = { 0 }, finals = { 0 };
+	fkp_argv v = { 0 }, tmps = { 0 }, finals = { 0 };
 	push(&v, perf_bin());
 	push(&v, "script");
 	push(&v, "-i");
@@ -611,32 +427,27 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 		const char *a = r->dlargs.v[i];
 		const char *eq = strchr(a, '=');
 		push(&v, "--dlarg");
-		if (eq && strcmp(eq + 1, "-") != 0 && regular_or_missing(eq + 1) &&
+		if (eq && strcmp(eq + 1, "-") != 0 && fkp_out_is_regular(eq + 1) &&
 		    (!strncmp(a, "svg=", 4) || !strncmp(a, "folded=", 7) || !strncmp(a, "samples=", 8))) {
-			char *tmp, *kv;
-			/* the part file keeps a .html (.pb.gz, .speedscope.json) ending: the dlfilter
-			 * picks the view by name */
+			/* the part file keeps a .html (.pb.gz, .speedscope.json) ending: the
+			 * dlfilter picks the view by name */
 			int kind = fk_export_for_path(eq + 1);
-			if (asprintf(&tmp, "%s.part.%ld%s", eq + 1, (long)getpid(),
-				     kind == FK_EXPORT_PPROF ? ".pb.gz" : kind == FK_EXPORT_SPEEDSCOPE ?
-				     ".speedscope.json" : fk_output_is_html(eq + 1) ? ".html" : "") < 0 ||
-			    asprintf(&kv, "%.*s=%s", (int)(eq - a), a, tmp) < 0) {
+			if (fkp_argv_pushf(&tmps, "%s.part.%ld%s", eq + 1, (long)getpid(),
+					   kind == FK_EXPORT_PPROF ? ".pb.gz" : kind == FK_EXPORT_SPEEDSCOPE ?
+					   ".speedscope.json" : fk_output_is_html(eq + 1) ? ".html" : "") ||
+			    fkp_argv_pushf(&v, "%.*s=%s", (int)(eq - a), a, tmps.v[tmps.n - 1])) {
 				err("out of memory");
 				exit(1);
 			}
-			push(&tmps, tmp);
 			push(&finals, eq + 1);
-			push(&v, kv);
-			free(tmp);
-			free(kv);
 		} else {
 			push(&v, a);
 		}
 	}
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
-	int rc = run(v.v, -1);
-	if (rc != 0 && rc > 0)
+	int rc = fkp_run(v.v, -1);
+	if (rc > 0)
 		err("perf script with flamekit-dlfilter.so failed (exit status %d): nothing written", rc);
 	for (size_t i = 0; i < tmps.n; i++) {
 		if (rc == 0 && rename(tmps.v[i], finals.v[i]) != 0) {
@@ -646,27 +457,16 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 		if (rc != 0)
 			unlink(tmps.v[i]);
 	}
-	struct vec *all[] = { &v, &tmps, &finals };
-	for (size_t k = 0; k < 3; k++) {
-		for (size_t i = 0; i < all[k]->n; i++)
-			free(all[k]->v[i]);
-		free(all[k]->v);
-	}
+	fkp_argv_free(&v);
+	fkp_argv_free(&tmps);
+	fkp_argv_free(&finals);
 	return rc != 0 ? 1 : 0;
 }
 
-/* args: report options, optionally "--" and extra perf script options. */
+/* After the options were parsed (and each checked): check them together,
+ * then fold r->input. */
 static int do_report(struct rep_opts *r)
 {
-	/* Validate everything here first, so errors name our options. */
-	fkd_opts_init(&r->o);
-	for (size_t i = 0; i < r->dlargs.n; i++)
-		if (fkd_parse_arg(&r->o, r->dlargs.v[i]) != 0)
-			return 2;
-	if (r->o.kernel_only && r->o.user_only) {
-		err("--kernel-only and --user-only exclude each other");
-		return 2;
-	}
 	if (!r->o.folded && !r->o.samples && !r->o.svg_path) {
 		push(&r->dlargs, "svg=flame.svg");
 		r->o.svg_path = "flame.svg";
@@ -703,6 +503,7 @@ static int do_report(struct rep_opts *r)
 static int cmd_report(int argc, char **argv)
 {
 	static struct rep_opts r;
+	fkd_opts_init(&r.o);
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			for (i++; i < argc; i++)
@@ -713,7 +514,7 @@ static int cmd_report(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		int k = report_option(&r, argc, argv, &i);
+		int k = report_option(&r, argc, argv, &i, false);
 		if (k < 0)
 			return 2;
 		if (k == 0) {
@@ -721,15 +522,19 @@ static int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (fkd_opts_check(&r.o))
+		return 2;
 	return do_report(&r);
 }
 
-/* `perf flame [options] -- command`: record options and report options mixed. */
+/* `perf flame [options] -- command`: record options and report options mixed;
+ * every report option is checked before anything is recorded. */
 static int cmd_both(int argc, char **argv)
 {
 	static struct rep_opts r;
-	static struct vec recargs;
+	static fkp_argv recargs;
 	struct rec_opts rec = { 0 };
+	fkd_opts_init(&r.o);
 	int i;
 	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (!strcmp(argv[i], "--off-cpu")) {
@@ -740,17 +545,14 @@ static int cmd_both(int argc, char **argv)
 			rec.combined = true;
 			continue;
 		}
-		if (!strcmp(argv[i], "-i") || !strcmp(argv[i], "--input")) {
-			if (i + 1 >= argc) {
-				err("%s needs a value", argv[i]);
-				return 2;
-			}
-			r.input = argv[i + 1];
-			push(&recargs, "-o");
-			push(&recargs, argv[++i]);
+		/* perf record's -c/--count N, not the dlfilter's count=samples */
+		if (!strcmp(argv[i], "--count") || !strncmp(argv[i], "--count=", 8)) {
+			push(&recargs, argv[i]);
+			if (!argv[i][7] && i + 1 < argc)
+				push(&recargs, argv[++i]);
 			continue;
 		}
-		int k = report_option(&r, argc, argv, &i);
+		int k = report_option(&r, argc, argv, &i, true);
 		if (k < 0)
 			return 2;
 		if (k == 1)
@@ -764,8 +566,11 @@ static int cmd_both(int argc, char **argv)
 		err("no command given: perf flame [options] -- command [args]");
 		return 2;
 	}
+	if (fkd_opts_check(&r.o))
+		return 2;
 	for (; i < argc; i++)
 		push(&recargs, argv[i]);
+	rec.default_output = r.input;
 	int rc = do_record(&rec, recargs.v, (int)recargs.n);
 	if (rc)
 		return rc;
@@ -774,6 +579,7 @@ static int cmd_both(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	fkp_prog = fkd_prog;
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
@@ -783,11 +589,23 @@ int main(int argc, char **argv)
 		printf("perf flame (flamekit) %s\n", FK_VERSION_STRING);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--doc") && argc == 3) {
+		/* docs/gen-options.sh: the report options for the man page, the
+		 * dlfilter's keys for docs/perf-plugin.md */
+		static struct rep_opts r;
+		fkp_optset sets[1 + FKD_NSETS];
+		rep_sets(sets, &r);
+		bool man = !strcmp(argv[2], "man");
+		for (int i = man ? 0 : 1; i < (man ? 3 : 2); i++)
+			fkp_opt_table(stdout, &sets[i], man ? FKP_TABLE_MAN : FKP_TABLE_MARKDOWN, man,
+				      0, 0);
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (!strcmp(argv[1], "record")) {
 		struct rec_opts rec = { 0 };
 		int n = argc - 2;
 		char **args = argv + 2;
-		static struct vec pass;
+		static fkp_argv pass;
 		for (int i = 0; i < n; i++) {
 			if (!strcmp(args[i], "--")) {
 				for (; i < n; i++)

@@ -7,20 +7,20 @@ TRACEEVENT_CFLAGS ?= $(shell pkg-config --cflags libtraceevent 2>/dev/null)
 
 ALL_TARGETS += $(BUILD)/flamekit-dlfilter.so $(BUILD)/perf-flame
 
-$(BUILD)/perf-plugin/%.o: perf-plugin/%.c perf-plugin/dlfilter.h common/flamekit.h | $(BUILD)/.dir
+$(BUILD)/perf-plugin/%.o: perf-plugin/%.c perf-plugin/dlfilter.h common/flamekit.h common/prog/prog.h | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) $(TRACEEVENT_CFLAGS) -c $< -o $@
 
-$(BUILD)/flamekit-dlfilter.so: $(DLF_OBJS) $(BUILD)/libflamekit.a perf-plugin/dlfilter.map
+$(BUILD)/flamekit-dlfilter.so: $(DLF_OBJS) $(PROG_LIB) $(BUILD)/libflamekit.a perf-plugin/dlfilter.map
 	@$(if $(filter 1,$(V)),,echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,--version-script=perf-plugin/dlfilter.map -Wl,-Bsymbolic -Wl,-z,defs \
-		-o $@ $(DLF_OBJS) $(BUILD)/libflamekit.a $(if $(TRACEEVENT_A),$(TRACEEVENT_A),-ltraceevent) \
+		-o $@ $(DLF_OBJS) $(PROG_LIB) $(BUILD)/libflamekit.a $(if $(TRACEEVENT_A),$(TRACEEVENT_A),-ltraceevent) \
 		$(BASE_LDFLAGS) -ldl $(LIB_LIBS)
 
-$(BUILD)/perf-flame: $(BUILD)/perf-plugin/perf-flame.o $(BUILD)/perf-plugin/opts.o $(BUILD)/libflamekit.a
+$(BUILD)/perf-flame: $(BUILD)/perf-plugin/perf-flame.o $(BUILD)/perf-plugin/opts.o $(PROG_LIB) $(BUILD)/libflamekit.a
 	@$(if $(filter 1,$(V)),,echo "  LD      $@")
-	$(Q)$(CC) -o $@ $(BUILD)/perf-plugin/perf-flame.o $(BUILD)/perf-plugin/opts.o $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
+	$(Q)$(CC) -o $@ $(BUILD)/perf-plugin/perf-flame.o $(BUILD)/perf-plugin/opts.o $(PROG_LIB) $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
 
 # Only the dlfilter entry points may be exported.
 check-dlfilter-symbols: $(BUILD)/flamekit-dlfilter.so

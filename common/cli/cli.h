@@ -1,9 +1,11 @@
 /* cli.h - shared pieces of the flamekit program: the command table entry and
- * the helpers every subcommand uses (input options, loading, atomic output). */
+ * the helpers every subcommand uses (options, loading inputs). The program
+ * helpers (atomic output, children, the option parser) are in prog/prog.h. */
 #ifndef FK_CLI_H
 #define FK_CLI_H
 
 #include "flamekit.h"
+#include "prog/prog.h"
 
 /* Exit codes (docs/DEVELOPING.md). */
 enum { FK_EXIT_OK = 0, FK_EXIT_ERROR = 1, FK_EXIT_USAGE = 2, FK_EXIT_SKIPPED = 3 };
@@ -16,17 +18,26 @@ struct fk_cmd {
 };
 
 /* Print "flamekit: " + message to stderr. */
-void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define cli_err fkp_err
 
 /* `flamekit svg` (html = false) and `flamekit html`: one option parser (cmd-svg.c). */
 int cli_svg_run(int argc, char **argv, bool html);
 
-/* Input options shared by every command that reads stacks (collapse, svg, heatmap...).
- * If argv[*i] is one of them, consume it (and its value), update o and return 1;
- * return 0 if it is not an input option, -1 on a usage error (message printed). */
-int cli_input_option(fk_parse_opts *o, int argc, char **argv, int *i);
-/* Help text for those options. */
+/* Options of the commands that read stacks and write one file: -o/--output,
+ * --keep, --drop (cli_io_rows describe them). */
+struct cli_io {
+	const char *output, *keep, *drop;
+};
+/* The option set of those (writing into io); `keep_drop` false: -o only. */
+fkp_optset cli_io_set(struct cli_io *io, bool keep_drop);
+/* The input options (fk_parse_options) writing into po. */
+fkp_optset cli_input_set(fk_parse_opts *po);
+/* Help text for the input options. */
 void cli_input_help(FILE *out);
+/* Parse argv with sets (operands into files, which may alias argv + 1). 0, or
+ * -1 after a message that names `flamekit argv[0] --help`. */
+int cli_parse(int argc, char **argv, const fkp_optset *sets, size_t nsets, char **files,
+	      int *nfiles);
 
 /* Read every file (or stdin if n == 0; "-" is stdin) into p. Prints the
  * library's warnings. Returns FK_EXIT_OK, FK_EXIT_SKIPPED (some input was
@@ -39,22 +50,6 @@ int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o);
  * return (messages printed). */
 fk_profile *cli_read(unsigned flags, char **files, int n, const fk_parse_opts *o,
 		     const char *keep, const char *drop, int *status);
-
-/* Atomic output: opens path.tmp.PID (or stdout for NULL / "-"). */
-typedef struct cli_out {
-	FILE *f;
-	char *path, *tmp;
-} cli_out;
-int cli_out_open(cli_out *o, const char *path);
-/* ok: flush, check errors, rename into place. !ok: remove the temp file.
- * Returns 0, or -1 after printing an error (write error, full disk). */
-int cli_out_close(cli_out *o, int ok);
-
-/* Argument walk shared by the commands: if argv[i] is an input file ("-" or
- * not starting with '-', or anything after "--") append it to files and
- * return true; a "--" is consumed (true) and ends the options. Returns false
- * when argv[i] is an option for the caller to handle. files may alias argv+1. */
-bool cli_take_file(char **argv, int i, char **files, int *nfiles, bool *opts_done);
 
 /* Apply --keep then --drop regex filters (either may be NULL) to *p, replacing
  * it. Returns FK_EXIT_OK, FK_EXIT_USAGE (bad regex, message printed) or

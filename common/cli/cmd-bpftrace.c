@@ -54,54 +54,23 @@ static int whole(const char *opt, const char *v, long min, long max, long *out)
 /* Run argv with its stdout into the bpftrace parser. Returns an exit code. */
 static int run_tracer(char **argv, fk_profile *p, const fk_parse_opts *po)
 {
-	int fds[2];
-	if (pipe(fds)) {
-		cli_err("pipe: %s", strerror(errno));
-		return FK_EXIT_ERROR;
-	}
-	fflush(NULL);
-	pid_t child = fork();
-	if (child < 0) {
-		cli_err("fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return FK_EXIT_ERROR;
-	}
-	if (child == 0) {
-		/* bpftrace stops on Ctrl-C even when we were started with it ignored */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "flamekit: cannot run %s: %s%s\n", argv[0], strerror(errno),
-			errno == ENOENT ? " (install bpftrace, or give --bpftrace PATH)" : "");
-		_exit(127);
-	}
-	close(fds[1]);
 	/* Ctrl-C goes to the whole process group: bpftrace stops sampling and
-	 * prints its map; we must live on to read and draw it. */
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_term;
-	sigemptyset(&ign.sa_mask);
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGTERM, &ign, &old_term);
+	 * prints its map; we live on to read and draw it (prog.h's signal policy). */
+	int fd;
+	pid_t child = fkp_spawn(argv, FKP_PIPE, &fd, false);
+	if (child < 0)
+		return FK_EXIT_ERROR;
 	fk_parse_stats st;
-	int rc = fk_parse_fd(p, fds[0], po, &st);
-	close(fds[0]);
-	int status = 0;
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			return FK_EXIT_ERROR; /* the child said why */
-		if (WIFEXITED(status))
-			cli_err("bpftrace failed (exit status %d); see its messages above",
-				WEXITSTATUS(status));
-		else
-			cli_err("bpftrace was killed by signal %d", WTERMSIG(status));
+	int rc = fk_parse_fd(p, fd, po, &st);
+	close(fd);
+	int status = fkp_wait(child);
+	if (status != 0) {
+		if (status == 127)
+			cli_err("install bpftrace, or give --bpftrace PATH");
+		else if (status > 128)
+			cli_err("bpftrace was killed by signal %d", status - 128);
+		else if (status > 0)
+			cli_err("bpftrace failed (exit status %d); see its messages above", status);
 		return FK_EXIT_ERROR;
 	}
 	if (rc && rc != -FK_E_SKIPPED && rc != -FK_E_TRUNCATED) {
@@ -246,8 +215,8 @@ static int bpftrace_run(int argc, char **argv)
 	int ret = run_tracer(args, p, &po);
 	free(prog);
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
-		cli_out o;
-		if (cli_out_open(&o, out_path)) {
+		fkp_out o;
+		if (fkp_out_open(&o, out_path)) {
 			ret = FK_EXIT_ERROR;
 		} else {
 			int rc;
@@ -261,7 +230,7 @@ static int bpftrace_run(int argc, char **argv)
 			}
 			if (rc)
 				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
-			if (cli_out_close(&o, rc == 0) || rc)
+			if (fkp_out_close(&o, rc == 0) || rc)
 				ret = FK_EXIT_ERROR;
 		}
 	}

@@ -6,31 +6,57 @@
 #include <string.h>
 #include "cli.h"
 
+enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE, EMIT_BY_NAME = -1 };
+
+/* The command's own options (the input options and -o/--keep/--drop are shared). */
+struct collapse_cli {
+	int emit;
+	bool timestamps;
+	const char *label;    /* the last --label; each is handled as it comes */
+};
+
+static const fk_option collapse_rows[] = {
+	{ "emit", NULL, 0, FK_OPT_CHOICE, 0, offsetof(struct collapse_cli, emit), 0, 0,
+	  "folded|samples|pprof|speedscope", "FORMAT",
+	  "folded (default); samples: one timestamped line per sample (time pid tid cpu comm "
+	  "weight stack; for heatmap); pprof: gzipped profile.proto (go tool pprof, Pyroscope, "
+	  "Parca), pid/tid/comm of samples as labels; speedscope: JSON for speedscope.app (the "
+	  "stacks, and the samples in time order when timestamped). Default by the -o name: "
+	  ".pb.gz, .pb or .pprof -> pprof, .speedscope.json -> speedscope", NULL },
+	{ "timestamps", NULL, 0, FK_OPT_FLAG, 0, offsetof(struct collapse_cli, timestamps), 0, 0,
+	  NULL, NULL, "pprof: one sample per timestamped sample, its time and CPU as labels "
+	  "(heat maps survive the trip)", NULL },
+	{ "label", NULL, 0, FK_OPT_TEXT, 0, offsetof(struct collapse_cli, label), 0, 0, NULL,
+	  "KEY=VALUE", "label the inputs after it (host, service...; one given after the last "
+	  "input labels all): a root frame 'KEY=VALUE' on their stacks (--keep '^host=db-1;'), "
+	  "a label with --emit pprof; repeatable", NULL },
+};
+
+static void collapse_sets(fkp_optset sets[3], struct cli_io *io, struct collapse_cli *cc,
+			  fk_parse_opts *po)
+{
+	sets[0] = cli_io_set(io, true);
+	sets[1] = (fkp_optset){ collapse_rows, 3, cc, NULL, NULL };
+	sets[2] = cli_input_set(po);
+}
+
 static void collapse_help(FILE *out)
 {
+	struct cli_io io;
+	struct collapse_cli cc;
+	fk_parse_opts po;
+	fkp_optset sets[3];
+	collapse_sets(sets, &io, &cc, &po);
 	fputs("usage: flamekit collapse [options] [FILE...]\n\n"
 	      "Reads stack samples (perf script text, perf report -g folded, SystemTap,\n"
 	      "GDB backtraces, DTrace, bpftrace, eu-stack, go tool pprof -raw, jstack,\n"
 	      "macOS sample, folded stacks, flamekit samples) from\n"
 	      "FILEs or standard input (no FILE, or -) and writes folded stacks:\n"
-	      "'frame;frame;leaf count', root first, one line per unique stack, sorted.\n\n"
-	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"
-	      "  --keep REGEX        keep only stacks whose folded text matches REGEX (POSIX ERE)\n"
-	      "  --drop REGEX        drop stacks whose folded text matches REGEX\n"
-	      "  --emit FORMAT       folded (default); samples: one timestamped line per\n"
-	      "                      sample (time pid tid cpu comm weight stack; for heatmap);\n"
-	      "                      pprof: gzipped profile.proto (go tool pprof, Pyroscope,\n"
-	      "                      Parca), pid/tid/comm of samples as labels. Default by\n"
-	      "                      the -o name: .pb.gz or .pprof -> pprof, .speedscope.json\n"
-	      "                      -> speedscope; speedscope: JSON for speedscope.app (the\n"
-	      "                      stacks, and the samples in time order when timestamped)\n"
-	      "  --timestamps        pprof: one sample per timestamped sample, its time and\n"
-	      "                      CPU as labels (heat maps survive the trip)\n"
-	      "  --label KEY=VALUE   label the inputs after it (host, service...; one given\n"
-	      "                      after the last input labels all): a root frame\n"
-	      "                      'KEY=VALUE' on their stacks (--keep '^host=db-1;'), a\n"
-	      "                      label with --emit pprof; repeatable\n\n", out);
-	cli_input_help(out);
+	      "'frame;frame;leaf count', root first, one line per unique stack, sorted.\n\n", out);
+	fkp_opt_help(out, &sets[0]);
+	fkp_opt_help(out, &sets[1]);
+	fputc('\n', out);
+	fkp_opt_help(out, &sets[2]);
 	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
 	      "3 output written but some input was malformed and skipped (warnings name\n"
 	      "file:line).\n", out);
@@ -164,7 +190,13 @@ static int run_common(int argc, char **argv, bool merge)
 	mallopt(M_TRIM_THRESHOLD, 1024 << 20);
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
-	const char *out_path = NULL, *keep = NULL, *drop = NULL, *emit = NULL;
+	struct cli_io io = { 0 };
+	struct collapse_cli cc = { .emit = EMIT_BY_NAME };
+	fkp_optset sets[3];
+	collapse_sets(sets, &io, &cc, &po);
+	char hint[64];
+	snprintf(hint, sizeof(hint), "see flamekit %s --help", argv[0]);
+	fkp_parser parser = { .sets = sets, .nsets = 3, .hint = hint };
 	/* labels in force, as given (a later one of a key wins); every input keeps a copy of
 	 * the list as it was when the input came */
 	size_t cap = (size_t)argc * (size_t)argc + 1;
@@ -173,19 +205,21 @@ static int run_common(int argc, char **argv, bool merge)
 	input *in = calloc((size_t)argc + 1, sizeof(input));
 	size_t nlab = 0, ncur = 0, nkeys = 0;
 	int nin = 0, status = FK_EXIT_USAGE;
-	bool opts_done = false, trailing = false, timestamps = false;
+	bool opts_done = false, trailing = false;
 	if (!lab || !cur || !keys || !in) {
 		cli_err("out of memory");
 		status = FK_EXIT_ERROR;
 		goto out;
 	}
+	/* options and inputs in order: a --label applies to the inputs after it */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		char *f = NULL;
-		int nf = 0;
-		if (cli_take_file(argv, i, &f, &nf, &opts_done)) {
-			if (!nf)
-				continue; /* "--" */
+		if (!strcmp(a, "--") && !opts_done) {
+			opts_done = true;
+			continue;
+		}
+		if (opts_done || a[0] != '-' || !strcmp(a, "-")) {
+			char *f = argv[i];
 			input *x = &in[nin++];
 			x->path = f;
 			const char *eq = strchr(f, '=');
@@ -215,35 +249,15 @@ static int run_common(int argc, char **argv, bool merge)
 			trailing = false;
 			continue;
 		}
-		int r = cli_input_option(&po, argc, argv, &i);
+		cc.label = NULL;
+		int r = fkp_opt_one(&parser, argc, argv, &i);
 		if (r < 0)
 			goto out;
-		if (r > 0)
-			continue;
-		const char **target = NULL, *label = NULL;
-		if (!strcmp(a, "--timestamps")) {
-			timestamps = true;
-			continue;
-		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-			target = &out_path;
-		else if (!strcmp(a, "--keep"))
-			target = &keep;
-		else if (!strcmp(a, "--drop"))
-			target = &drop;
-		else if (!strcmp(a, "--emit"))
-			target = &emit;
-		else if (!strcmp(a, "--label"))
-			target = &label;
-		if (!target) {
-			cli_err("%s: unknown option '%s' (see flamekit %s --help)", argv[0], a, argv[0]);
+		if (r == 0) {
+			cli_err("unknown option '%s' (%s)", a, hint);
 			goto out;
 		}
-		if (i + 1 >= argc) {
-			cli_err("%s needs a value", a);
-			goto out;
-		}
-		*target = argv[++i];
+		const char *label = cc.label;
 		if (label) {
 			const char *eq = strchr(label, '=');
 			if (!eq || eq == label) {
@@ -271,6 +285,8 @@ static int run_common(int argc, char **argv, bool merge)
 			trailing = true;
 		}
 	}
+	const char *out_path = io.output, *keep = io.keep, *drop = io.drop;
+	bool timestamps = cc.timestamps;
 	if (trailing) {
 		/* labels after the last input: for every input that has none of that key */
 		for (int k = 0; k < nin; k++) {
@@ -283,14 +299,12 @@ static int run_common(int argc, char **argv, bool merge)
 			in[k].n += ncur;
 		}
 	}
-	if (!emit)
-		emit = cli_emit_for_path(out_path);
-	if (strcmp(emit, "folded") && strcmp(emit, "samples") && strcmp(emit, "pprof") &&
-	    strcmp(emit, "speedscope")) {
-		cli_err("--emit: expected folded, samples, pprof or speedscope, got '%s'", emit);
-		goto out;
+	if (cc.emit == EMIT_BY_NAME) {
+		const char *e = cli_emit_for_path(out_path);
+		cc.emit = !strcmp(e, "pprof") ? EMIT_PPROF : !strcmp(e, "speedscope") ? EMIT_SPEEDSCOPE
+										  : EMIT_FOLDED;
 	}
-	if (timestamps && strcmp(emit, "pprof")) {
+	if (timestamps && cc.emit != EMIT_PPROF) {
 		cli_err("--timestamps: only with pprof output (--emit pprof)");
 		goto out;
 	}
@@ -298,8 +312,8 @@ static int run_common(int argc, char **argv, bool merge)
 		cli_err("merge: no input files (see flamekit merge --help)");
 		goto out;
 	}
-	bool samples = !strcmp(emit, "samples"), pprof = !strcmp(emit, "pprof");
-	bool speedscope = !strcmp(emit, "speedscope");
+	bool samples = cc.emit == EMIT_SAMPLES, pprof = cc.emit == EMIT_PPROF;
+	bool speedscope = cc.emit == EMIT_SPEEDSCOPE;
 	/* pprof labels the samples with their pid/tid/comm, speedscope shows them in time
 	 * order: keep the records */
 	unsigned flags = samples || pprof || speedscope ? FK_PROFILE_SAMPLES : 0;
@@ -326,8 +340,8 @@ static int run_common(int argc, char **argv, bool merge)
 	}
 	if (!p)
 		goto out;
-	cli_out out;
-	if (cli_out_open(&out, out_path)) {
+	fkp_out out;
+	if (fkp_out_open(&out, out_path)) {
 		fk_profile_free(p);
 		status = FK_EXIT_ERROR;
 		goto out;
@@ -350,7 +364,7 @@ static int run_common(int argc, char **argv, bool merge)
 	fk_profile_free(p);
 	if (rc)
 		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
-	if (cli_out_close(&out, rc == 0) || rc)
+	if (fkp_out_close(&out, rc == 0) || rc)
 		status = FK_EXIT_ERROR;
 out:
 	for (int k = 0; in && k < nin; k++)

@@ -4,21 +4,45 @@
 #include <string.h>
 #include "cli.h"
 
+struct diff_cli {
+	bool normalize, strip;
+};
+
+static const fk_option diff_rows[] = {
+	{ "normalize", NULL, 'n', FK_OPT_FLAG, 0, offsetof(struct diff_cli, normalize), 0, 0, NULL,
+	  NULL, "scale BEFORE's counts to AFTER's total (truncated to integers, as difffolded.pl -n)",
+	  NULL },
+	{ "strip-hex", NULL, 's', FK_OPT_FLAG, 0, offsetof(struct diff_cli, strip), 0, 0, NULL, NULL,
+	  "replace hex numbers (0x...) in names, so addresses that moved between runs still match",
+	  NULL },
+};
+
+static void diff_sets(fkp_optset sets[3], struct cli_io *io, struct diff_cli *dc,
+		      fk_parse_opts *po)
+{
+	sets[0] = (fkp_optset){ diff_rows, 2, dc, NULL, NULL };
+	sets[1] = cli_io_set(io, false);
+	sets[2] = cli_input_set(po);
+}
+
 static void diff_help(FILE *out)
 {
+	struct cli_io io;
+	struct diff_cli dc;
+	fk_parse_opts po;
+	fkp_optset sets[3];
+	diff_sets(sets, &io, &dc, &po);
 	fputs("usage: flamekit diff [-n] [-s] [-o FILE] [input options] BEFORE AFTER\n\n"
 	      "Writes the stacks of both profiles as two-column folded text,\n"
 	      "'frame;frame;leaf BEFORE_COUNT AFTER_COUNT' (0 where a stack is missing),\n"
 	      "sorted, as difffolded.pl does. BEFORE and AFTER may be folded stacks or any\n"
 	      "input `flamekit collapse` reads. Draw it with `flamekit svg`: widths follow\n"
 	      "AFTER, red frames grew, blue shrank; swap the files and add --negate to see\n"
-	      "the widths of BEFORE.\n\n"
-	      "  -n, --normalize     scale BEFORE's counts to AFTER's total (truncated to\n"
-	      "                      integers, as difffolded.pl -n)\n"
-	      "  -s, --strip-hex     replace hex numbers (0x...) in names, so addresses that\n"
-	      "                      moved between runs still match\n"
-	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n\n", out);
-	cli_input_help(out);
+	      "the widths of BEFORE.\n\n", out);
+	fkp_opt_help(out, &sets[0]);
+	fkp_opt_help(out, &sets[1]);
+	fputc('\n', out);
+	fkp_opt_help(out, &sets[2]);
 	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
 	      "3 output written but some input was malformed and skipped.\n", out);
 }
@@ -27,48 +51,16 @@ static int diff_run(int argc, char **argv)
 {
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
-	const char *out_path = NULL;
-	char *files[2];
+	struct cli_io io = { 0 };
+	struct diff_cli dc = { 0 };
+	fkp_optset sets[3];
+	diff_sets(sets, &io, &dc, &po);
+	char **files = argv + 1;
 	int nfiles = 0;
-	bool normalize = false, strip = false, opts_done = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (opts_done || a[0] != '-' || !strcmp(a, "-")) {
-			if (nfiles == 2) {
-				cli_err("diff: expected two files, BEFORE and AFTER (see flamekit diff --help)");
-				return FK_EXIT_USAGE;
-			}
-			files[nfiles++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			opts_done = true;
-			continue;
-		}
-		int r = cli_input_option(&po, argc, argv, &i);
-		if (r < 0)
-			return FK_EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if (!strcmp(a, "-n") || !strcmp(a, "--normalize")) {
-			normalize = true;
-		} else if (!strcmp(a, "-s") || !strcmp(a, "--strip-hex")) {
-			strip = true;
-		} else if (!strcmp(a, "-ns") || !strcmp(a, "-sn")) {
-			normalize = strip = true;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-			if (i + 1 >= argc) {
-				cli_err("%s needs a value", a);
-				return FK_EXIT_USAGE;
-			}
-			out_path = argv[++i];
-		} else if (!strncmp(a, "--output=", 9)) {
-			out_path = a + 9;
-		} else {
-			cli_err("diff: unknown option '%s' (see flamekit diff --help)", a);
-			return FK_EXIT_USAGE;
-		}
-	}
+	if (cli_parse(argc, argv, sets, 3, files, &nfiles))
+		return FK_EXIT_USAGE;
+	const char *out_path = io.output;
+	bool normalize = dc.normalize, strip = dc.strip;
 	if (nfiles != 2) {
 		cli_err("diff: expected two files, BEFORE and AFTER (see flamekit diff --help)");
 		return FK_EXIT_USAGE;
@@ -99,8 +91,8 @@ static int diff_run(int argc, char **argv)
 		status = FK_EXIT_ERROR;
 		goto done;
 	}
-	cli_out out;
-	if (cli_out_open(&out, out_path)) {
+	fkp_out out;
+	if (fkp_out_open(&out, out_path)) {
 		fk_profile_free(d);
 		status = FK_EXIT_ERROR;
 		goto done;
@@ -109,7 +101,7 @@ static int diff_run(int argc, char **argv)
 	fk_profile_free(d);
 	if (rc)
 		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
-	if (cli_out_close(&out, rc == 0) || rc)
+	if (fkp_out_close(&out, rc == 0) || rc)
 		status = FK_EXIT_ERROR;
 done:
 	fk_profile_free(side[0]);

@@ -671,8 +671,8 @@ static int stap_run(int argc, char **argv)
 	ret = run_stap(args.v, kallsyms, p, &status);
 	strv_free(&args);
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
-		cli_out o;
-		if (cli_out_open(&o, out_path)) {
+		fkp_out o;
+		if (fkp_out_open(&o, out_path)) {
 			ret = FK_EXIT_ERROR;
 		} else {
 			int rc = 0;
@@ -691,7 +691,7 @@ static int stap_run(int argc, char **argv)
 			}
 			if (rc)
 				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
-			if (cli_out_close(&o, rc == 0) || rc)
+			if (fkp_out_close(&o, rc == 0) || rc)
 				ret = FK_EXIT_ERROR;
 		}
 	}

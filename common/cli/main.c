@@ -6,12 +6,12 @@
 /* Each command lives in cmd-<name>.c. */
 #define FK_CMD(n) extern const struct fk_cmd fk_cmd_##n;
 FK_CMD(collapse) FK_CMD(merge) FK_CMD(svg) FK_CMD(html) FK_CMD(diff) FK_CMD(heatmap)
-FK_CMD(gdb) FK_CMD(stap) FK_CMD(bpftrace) FK_CMD(formats)
+FK_CMD(gdb) FK_CMD(stap) FK_CMD(bpftrace) FK_CMD(formats) FK_CMD(options)
 #undef FK_CMD
 
 static const struct fk_cmd *const commands[] = {
 	&fk_cmd_collapse, &fk_cmd_merge, &fk_cmd_svg, &fk_cmd_html, &fk_cmd_diff, &fk_cmd_heatmap,
-	&fk_cmd_gdb, &fk_cmd_stap, &fk_cmd_bpftrace, &fk_cmd_formats,
+	&fk_cmd_gdb, &fk_cmd_stap, &fk_cmd_bpftrace, &fk_cmd_formats, &fk_cmd_options,
 };
 
 static void usage(FILE *out)

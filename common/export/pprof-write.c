@@ -14,6 +14,7 @@ enum { P_SAMPLE_TYPE = 1, P_SAMPLE = 2, P_MAPPING = 3, P_LOCATION = 4, P_FUNCTIO
 void fk_pprof_opts_init(fk_pprof_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
 }
 
 /* What a profile counts, as pprof names it (Go's names where they exist): the caller's
@@ -558,10 +559,10 @@ static int write_gzip(FILE *out, const uint8_t *b, size_t n)
 int fk_write_pprof(const fk_profile *p, const fk_pprof_opts *o, FILE *out)
 {
 	fk_pprof_opts def;
-	if (!o) {
-		fk_pprof_opts_init(&def);
-		o = &def;
-	}
+	fk_pprof_opts_init(&def);
+	if (o)
+		FK_OPTS_ADOPT(def, o);
+	o = &def;
 	int rc = check_labels(o);
 	if (rc)
 		return rc;

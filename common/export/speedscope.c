@@ -9,6 +9,7 @@
 void fk_speedscope_opts_init(fk_speedscope_opts *o)
 {
 	memset(o, 0, sizeof(*o));
+	o->sz = sizeof(*o);
 }
 
 /* Names go through the library's one JSON/JS string escaper (base/out.c): quotes,
@@ -99,10 +100,10 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 {
 	fk_obuf ob = { 0 }, *out = &ob;
 	fk_speedscope_opts def;
-	if (!o) {
-		fk_speedscope_opts_init(&def);
-		o = &def;
-	}
+	fk_speedscope_opts_init(&def);
+	if (o)
+		FK_OPTS_ADOPT(def, o);
+	o = &def;
 	/* the profile's unit, where speedscope has a name for it */
 	const char *pu = fk_profile_unit(p), *unit = "none";
 	if (pu && !strcmp(pu, "ns"))

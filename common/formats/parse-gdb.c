@@ -85,6 +85,33 @@ static void thread_info(const char *s, size_t len, fk_sample_info *info, char *c
 	}
 }
 
+/* --full-names: the whole name, spaces and all ("std::function<int (int, int)>::
+ * operator()"), up to the argument list: the " (" whose closing parenthesis ends
+ * the line or comes before " at " / " from ". fn starts the name; returns its
+ * length (fn's own when no argument list is found). */
+static size_t full_name(const char *line, size_t len, struct span fn)
+{
+	const char *end = line + len;
+	for (const char *q = fn.s; (q = memmem(q, (size_t)(end - q), " (", 2)); q++) {
+		int depth = 0;
+		const char *r = q + 1;
+		for (; r < end; r++) {
+			if (*r == '(')
+				depth++;
+			else if (*r == ')' && --depth == 0)
+				break;
+		}
+		if (r == end)
+			break;
+		r++;
+		size_t rest = (size_t)(end - r);
+		if (!rest || (rest >= 4 && !memcmp(r, " at ", 4)) ||
+		    (rest >= 6 && !memcmp(r, " from ", 6)))
+			return (size_t)(q - fn.s);
+	}
+	return fn.len;
+}
+
 static int probe(const char *buf, size_t len)
 {
 	const char *s = buf, *end = buf + len;
@@ -126,6 +153,8 @@ static int parse(fk_parse_ctx *c)
 			thread_info(line, len, &info, comm, sizeof(comm));
 		} else if (match_frame(line, len, &f1, &f3)) {
 			struct span fn = has_0x(f1) ? f3 : f1;
+			if (c->o->full_names && fn.len)
+				fn.len = full_name(line, len, fn);
 			/* perl keeps its stack as text: an empty name before any
 			 * other frame leaves the text empty, i.e. is dropped. */
 			if (b.n == 0 && fn.len == 0)

@@ -19,6 +19,7 @@ void fk_parse_opts_init(fk_parse_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->max_warnings = 5;
+	o->sz = sizeof(*o);
 }
 
 static const fk_format *find_format(const char *name)
@@ -138,10 +139,10 @@ int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len)
 static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
 {
 	fk_parse_opts defaults;
-	if (!in) {
-		fk_parse_opts_init(&defaults);
-		in = &defaults;
-	}
+	fk_parse_opts_init(&defaults);
+	if (in)
+		FK_OPTS_ADOPT(defaults, in);
+	in = &defaults;
 	fk_parse_stats local;
 	if (!stats)
 		stats = &local;
@@ -264,10 +265,9 @@ int fk_parse_file(fk_profile *p, const char *path, const fk_parse_opts *o, fk_pa
 		return -EISDIR;
 	}
 	fk_parse_opts local;
+	fk_parse_opts_init(&local);
 	if (o)
-		local = *o;
-	else
-		fk_parse_opts_init(&local);
+		FK_OPTS_ADOPT(local, o);
 	if (!local.name)
 		local.name = path;
 	int rc = fk_parse_fd(p, fd, &local, stats);

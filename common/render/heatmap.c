@@ -27,6 +27,7 @@ void fk_heatmap_opts_init(fk_heatmap_opts *o)
 	o->rows = 50;
 	o->start = NAN;
 	o->end = NAN;
+	o->sz = sizeof(*o);
 }
 
 /* Everything the page and the TSV need, computed once. */
@@ -516,10 +517,14 @@ out:
 	return err;
 }
 
-int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *o, FILE *out)
+int fk_heatmap_cells(const fk_profile *p, const fk_heatmap_opts *user, FILE *out)
 {
 	struct hm h;
-	int err = build(&h, p, o);
+	fk_heatmap_opts o;
+	fk_heatmap_opts_init(&o);
+	if (user)
+		FK_OPTS_ADOPT(o, user);
+	int err = build(&h, p, user ? &o : NULL);
 	if (err)
 		return err;
 	for (size_t c = 0; c < h.ncells; c++) {
@@ -758,10 +763,14 @@ fail:
 	return err;
 }
 
-int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *o, FILE *out)
+int fk_render_heatmap(const fk_profile *p, const fk_heatmap_opts *user, FILE *out)
 {
 	struct hm h;
-	int err = build(&h, p, o);
+	fk_heatmap_opts o;
+	fk_heatmap_opts_init(&o);
+	if (user)
+		FK_OPTS_ADOPT(o, user);
+	int err = build(&h, p, user ? &o : NULL);
 	if (err)
 		return err;
 	err = write_page(&h, out);

@@ -26,13 +26,18 @@ void fk_svg_opts_init(fk_svg_opts *o)
 	o->diff_mode = FK_DIFF_SELF;
 	o->range_start = NAN;
 	o->range_end = NAN;
+	o->sz = sizeof(*o);
 }
 
-int fk_svg_opts_check(const fk_svg_opts *o)
+int fk_svg_opts_check(const fk_svg_opts *user)
 {
 	char a[8], b[8];
-	if (!o)
+	if (!user)
 		return -FK_E_INVAL;
+	fk_svg_opts full;
+	fk_svg_opts_init(&full);
+	FK_OPTS_ADOPT(full, user);
+	const fk_svg_opts *o = &full;
 	if (o->width < 2 * XPAD + 1 || o->width > 1000000) {
 		fk_warn("--width %d: must be between %d and 1000000", o->width, 2 * XPAD + 1);
 		return -FK_E_INVAL;
@@ -329,7 +334,9 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 {
 	if (!p || !opts || !out)
 		return -FK_E_INVAL;
-	fk_svg_opts o = *opts;
+	fk_svg_opts o;
+	fk_svg_opts_init(&o);
+	FK_OPTS_ADOPT(o, opts);
 	if (!o.fonttype)
 		o.fonttype = "Verdana";
 	fk_svg_opts_defaults(&o, p);

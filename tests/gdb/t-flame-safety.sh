@@ -17,7 +17,7 @@ assert_running "$TPID"
 # usage error: nothing attached
 run_flame "$TPID" -d 1 --bogus
 [ $GDB_RC -ne 0 ] || fail "unknown option accepted"
-grep -q "unknown option --bogus" "$TMP/gdb.out" || fail "no usage message"
+grep -q "flame: unknown option '--bogus'" "$TMP/gdb.out" || fail "no usage message"
 assert_running "$TPID"
 
 # --- Ctrl-C: SIGINT to gdb ends sampling early; the target (default SIGINT

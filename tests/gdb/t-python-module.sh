@@ -29,10 +29,19 @@ q.merge(p)
 print("merged", q.total, q.stacks)
 print(q.folded(), end="")
 
-# names are bytes-safe, ';' inside a name is kept as given
+# names are bytes-safe, but the folded format's separators cannot be inside one:
+# ';' becomes ':' (as stackcollapse-perf.pl tidies it), a line break a space
 r = fk.Profile()
-r.add(["semi;colon", "tab\tname", "ünï"], 1)
+r.add(["semi;colon", "tab\tname", "ünï", "two\nlines"], 1)
 print(r.folded(), end="")
+# a bad option names itself in the ValueError
+for kw in ({"width": 5}, {"minwidth": "-1"}, {"sort": "size"}):
+    try:
+        p.svg(**kw)
+    except NotImplementedError:
+        print("error", list(kw)[0] + "=")
+    except ValueError as e:
+        print("error", str(e).split(":")[0])
 
 # errors
 for bad in (lambda: p.add("main;a"), lambda: p.add([1, 2]), lambda: p.add(["a"], column=2),
@@ -109,7 +118,10 @@ main;a;b 14
 main;a;c 2
 main;x;y 0.5
 other 1
-semi;colon;tab	name;ünï 1
+semi:colon;tab	name;ünï;two lines 1
+error width=5
+error minwidth=-1
+error sort=size
 error TypeError
 error TypeError
 error ValueError

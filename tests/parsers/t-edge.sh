@@ -156,4 +156,13 @@ rc=0; "$FLAMEKIT" collapse "$TMP/missing.txt" "$TMP/ok.txt" "$TMP" > "$TMP/out" 
 assert_eq "mixed exit" 3 $rc
 assert_eq "mixed output" "main;ok 6" "$(cat "$TMP/out")"
 assert_contains "$TMP/err" "missing.txt: No such file"
+# gdb backtraces: --full-names keeps C++ names with spaces whole, up to the
+# argument list (the default stays stackcollapse-gdb.pl's first word)
+printf '%s\n' 'Thread 1 (Thread 0x7f (LWP 5) "app"):' \
+	'#0  0x00007f in std::function<int (int, int)>::operator()(int, int) const (this=0x7ffd, __args#0=1) at /usr/include/c++/12/bits/std_function.h:591' \
+	'#1  0x000055 in run (f=...) at app.cc:10' '#2  0x000056 in start (g=(a (b))) from /lib/x.so' \
+	'#3  main () at app.cc:20' '' > "$TMP/cxx.gdb"
+assert_eq "gdb default names" "main;start;run;std::function<int 1" "$("$FLAMEKIT" collapse "$TMP/cxx.gdb")"
+assert_eq "gdb --full-names" "main;start;run;std::function<int (int, int)>::operator()(int, int) const 1" \
+	"$("$FLAMEKIT" collapse --full-names "$TMP/cxx.gdb")"
 echo "edge cases: ok"

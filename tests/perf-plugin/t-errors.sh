@@ -15,11 +15,16 @@ check_arg() {
 	return 0
 }
 check_arg "unknown option 'bogus'" bogus
-check_arg "option width" width=abc
-check_arg "option width" width=5
-check_arg "needs a value" title
-check_arg "takes no value" pid=3
-check_arg "option count" count=maybe
+# messages name the key as it was written (width=, not --width)
+check_arg "width=abc: expected a whole number from 21 to 1000000" width=abc
+check_arg "width=5: expected a whole number from 21 to 1000000" width=5
+check_arg "option title needs a value: title=VALUE" title
+check_arg "pid=3: takes no value" pid=3
+check_arg "count=maybe: expected one of period samples" count=maybe
+# every renderer option is checked in start(), before perf reads a sample,
+# even when the SVG is not among the outputs
+check_arg "unknown palette 'javaa'" colors=javaa
+check_arg "minwidth=-1: expected pixels" minwidth=-1
 check_arg "malformed option" =x
 check_arg "exclude each other" kernel-only user-only
 check_arg "cannot write /nonexistent/x.svg" svg=/nonexistent/x.svg
@@ -27,7 +32,11 @@ check_arg "cannot write /nonexistent/x.svg" svg=/nonexistent/x.svg
 check_arg "svg=PATH" help
 # perf flame: the same through its own options
 run_rc 2 "$PERF_FLAME" report -i w.data --width abc 2> e1
-assert_contains e1 "width"
+assert_contains e1 "perf flame: --width: expected a whole number from 21 to 1000000, got 'abc'"
+# perf flame checks every option before it records: nothing recorded, at once
+run_rc 2 "$PERF_FLAME" --colors javaa -i never.data -o never.svg -- ./work 50 2> e1b
+assert_contains e1b "unknown palette 'javaa'"
+[ -e never.data ] && fail "perf flame recorded despite a bad option"
 run_rc 2 "$PERF_FLAME" report -i w.data --nosuch 2> e2
 assert_contains e2 "--nosuch"
 run_rc 2 "$PERF_FLAME" report -i w.data --title 2> e3

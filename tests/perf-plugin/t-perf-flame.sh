@@ -43,6 +43,13 @@ perf flame report -q -i r.data 2> /dev/null || fail "report with defaults"
 perf flame -i both.data -o both.svg --folded both.folded -- ./work 300 > both.out 2>&1 || { cat both.out; fail "perf flame -- cmd"; }
 grep -q ';main;c;spin ' both.folded || fail "perf flame -- cmd: main;c;spin missing"
 [ -s both.svg ] || fail "perf flame -- cmd: no SVG"
+# stdout a pipe (| tee log): the recording goes to a file, not into the pipe
+mkdir piped && (cd piped && perf flame -q -o p.svg -- ../work 200 2> p.err | cat > p.out) ||
+	{ cat piped/p.err; fail "perf flame with stdout piped"; }
+[ -s piped/perf.data ] && grep -q "<svg" piped/p.svg || fail "piped: no perf.data or SVG: $(cat piped/p.err)"
+grep -q PERFILE piped/p.out && fail "perf.data was written into the pipe"
+(cd piped && perf flame record -q -- ../work 100 | cat > r.out) || fail "perf flame record piped"
+grep -q PERFILE piped/r.out && fail "perf flame record wrote perf.data into the pipe"
 run_rc 2 perf flame --title x 2> nocmd.err
 assert_contains nocmd.err "no command"
 # perf flame --help is perf help flame: the man page
