@@ -206,6 +206,13 @@ async function pageChecks(ctx, url, input, errors, shot) {
   const dom = await page.evaluate(() => ({ img: document.images.length, scripts: document.scripts.length, pwned: window.pwned }));
   check(dom.img === 0 && dom.scripts === 4 && dom.pwned === undefined, 'injection: ' + JSON.stringify(dom));
 
+  // the selection bar offers collapsing a module`function name's library
+  await page.evaluate(() => flamekit.set({ view: 'flame', transforms: [] }));
+  await page.evaluate(() => flamekit.zoom('app-10/10;main;eval'));
+  await page.evaluate(() => { const V = flamekit.viewer, n = V.findPath(['app-10/10', 'main', 'eval', 'libc.so`malloc']); V.select(V.graphs[0], n); });
+  await page.click('text=Collapse libc.so`');
+  check(JSON.stringify(await page.evaluate(() => flamekit.transforms)) === '[["lib","libc.so`"]]', 'collapse library button: ' + JSON.stringify(await page.evaluate(() => flamekit.transforms)));
+  await page.evaluate(() => flamekit.set({ transforms: [] }));
   // keyboard: i toggles the icicle, Escape resets the zoom, / focuses the search
   await page.evaluate(() => flamekit.set({ view: 'flame', zoom: ['app-10/10'] }));
   const ic0 = (await view(page)).icicle;

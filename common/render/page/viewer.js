@@ -822,7 +822,11 @@ Viewer.prototype.renderSelection = function () {
     ['Focus function', function () { V.transform('focusfn', s.name); }, 'F'],
     ['Merge', function () { V.transform('merge', s.name); }, 'm'],
     ['Drop', function () { V.transform('drop', s.name); }, 'x'],
-    ['Collapse recursion', function () { V.transform('rec', s.name); }, 'r']].forEach(function (a) {
+    ['Collapse recursion', function () { V.transform('rec', s.name); }, 'r']].concat(
+    // module`function names (DTrace, perf --modules style): the library's frames as one
+    s.name.indexOf('`') > 0 ? [['Collapse ' + s.name.slice(0, s.name.indexOf('`') + 1),
+      function () { V.transform('lib', s.name.slice(0, s.name.indexOf('`') + 1)); }, 'collapse the library']] : []
+  ).forEach(function (a) {
     var b = el('button', null, a[0]);
     b.type = 'button';
     b.title = a[2];
