@@ -85,23 +85,6 @@ static int run_tracer(char **argv, fk_profile *p, const fk_parse_opts *po)
 	return rc ? FK_EXIT_SKIPPED : FK_EXIT_OK;
 }
 
-/* Print one shell word, quoted when it has anything a shell would expand. */
-static void print_word(FILE *out, const char *w)
-{
-	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789_-+=./,:@%") == strlen(w)) {
-		fputs(w, out);
-		return;
-	}
-	fputc('\'', out);
-	for (; *w; w++) {
-		if (*w == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*w, out);
-	}
-	fputc('\'', out);
-}
 
 /* "-x V", "--long V" or "--long=V": the value (advancing *i), NULL if argv[*i]
  * is not this option; *err set when the value is missing. */
@@ -194,7 +177,7 @@ static int bpftrace_run(int argc, char **argv)
 		for (size_t i = 0; args[i]; i++) {
 			if (i)
 				fputc(' ', stdout);
-			print_word(stdout, args[i]);
+			fkp_print_shell_word(stdout, args[i]);
 		}
 		fputc('\n', stdout);
 		free(prog);

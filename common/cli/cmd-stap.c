@@ -138,23 +138,14 @@ static char *find_tapset_dir(void)
 	const char *env = getenv("FLAMEKIT_TAPSET_DIR");
 	if (env && *env)
 		return is_file(env, TAPSET_NAME) ? strdup(env) : NULL;
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			static const char *const rel[] = {
-				"../share/systemtap/tapset", "../stap-tapset", "../../stap-tapset",
-			};
-			for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-				char dir[PATH_MAX + 64], real[PATH_MAX];
-				snprintf(dir, sizeof(dir), "%s/%s", exe, rel[i]);
-				if (is_file(dir, TAPSET_NAME) && realpath(dir, real))
-					return strdup(real);
-			}
-		}
+	static const char *const rel[] = {
+		"../share/systemtap/tapset/" TAPSET_NAME, "../stap-tapset/" TAPSET_NAME,
+		"../../stap-tapset/" TAPSET_NAME,
+	};
+	char *file = fkp_find_beside_exe(rel, sizeof(rel) / sizeof(rel[0]));
+	if (file) {
+		*strrchr(file, '/') = '\0';
+		return file;
 	}
 	if (is_file(SYSTEM_TAPSET_DIR, TAPSET_NAME))
 		return strdup(SYSTEM_TAPSET_DIR);
@@ -206,23 +197,6 @@ static int add_mapped_objects(strv *args, strv *seen, int pid)
 	return added;
 }
 
-/* Print one shell word, quoted when it has anything a shell would expand. */
-static void print_word(FILE *out, const char *w)
-{
-	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789_-+=./,:@%") == strlen(w)) {
-		fputs(w, out);
-		return;
-	}
-	fputc('\'', out);
-	for (; *w; w++) {
-		if (*w == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*w, out);
-	}
-	fputc('\'', out);
-}
 
 enum stack_kind { STACKS_DEFAULT, STACKS_KERNEL, STACKS_USER, STACKS_BOTH };
 
@@ -635,13 +609,13 @@ static int stap_run(int argc, char **argv)
 		if (kallsyms) {
 			fputs("unshare -m sh -c 'mount --make-rprivate / && mount --bind \"$0\" "
 			      "/proc/kallsyms && exec \"$@\"' ", stdout);
-			print_word(stdout, kallsyms);
+			fkp_print_shell_word(stdout, kallsyms);
 			fputc(' ', stdout);
 		}
 		for (size_t i = 0; i < args.n; i++) {
 			if (i)
 				fputc(' ', stdout);
-			print_word(stdout, args.v[i]);
+			fkp_print_shell_word(stdout, args.v[i]);
 		}
 		fputc('\n', stdout);
 		ret = fflush(stdout) || ferror(stdout) ? FK_EXIT_ERROR : FK_EXIT_OK;

@@ -187,3 +187,20 @@ void fkp_argv_free(fkp_argv *a)
 	free(a->v);
 	memset(a, 0, sizeof(*a));
 }
+
+void fkp_print_shell_word(FILE *out, const char *w)
+{
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_-+=./,:@%") == strlen(w)) {
+		fputs(w, out);
+		return;
+	}
+	fputc('\'', out);
+	for (; *w; w++) {
+		if (*w == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*w, out);
+	}
+	fputc('\'', out);
+}

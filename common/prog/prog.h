@@ -71,6 +71,10 @@ int fkp_argv_pushf(fkp_argv *a, const char *fmt, ...) __attribute__((format(prin
 bool fkp_argv_has(const fkp_argv *a, const char *s);
 void fkp_argv_free(fkp_argv *a);
 
+/* Print one shell word, quoted when it has anything a shell would expand
+ * (--print-command of the tracer runners). */
+void fkp_print_shell_word(FILE *out, const char *w);
+
 /* Grow *p (of *cap elements of size elem) to hold need; 0 or -1. */
 int fkp_grow(void **p, size_t *cap, size_t need, size_t elem);
 /* A 64-bit mixer for hash tables (murmur3's finaliser; deterministic). */
