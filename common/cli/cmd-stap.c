@@ -59,7 +59,7 @@ static void stap_help(FILE *out)
 	      "                      in place of this machine's (root: runs stap in a private\n"
 	      "                      mount namespace with FILE bound over /proc/kallsyms)\n\n"
 	      "SystemTap's runtime is checked against the kernel built for: where it needs a\n"
-	      "fix (SystemTap 4.8 on Debian 12's 6.1 kernels needs two), flamekit makes a\n"
+	      "fix (SystemTap 4.8 on Debian 12's 6.1 kernels needs three), flamekit makes a\n"
 	      "fixed copy once in $XDG_CACHE_HOME/flamekit/stap-runtime/ and passes it with\n"
 	      "-R. Building for another kernel than this machine's (-r, --remote) without\n"
 	      "its debuginfo, stap would name kernel frames from this machine's\n"
@@ -486,7 +486,7 @@ static int stap_run(int argc, char **argv)
 	const char *opt_rel = NULL, *why = NULL;
 	scan_stap_opts(&extra_opts, &is_remote, &own_runtime, &opt_rel);
 	char *rel = stap_target_release(release ? release : opt_rel, is_remote, &why);
-	/* Problem 3 of docs/stap-tapset.md: kernel symbols of the wrong kernel. */
+	/* Problem 4 of docs/stap-tapset.md: kernel symbols of the wrong kernel. */
 	if (kind != STACKS_USER && !kallsyms && (rel ? !stap_kernel_symbols_ok(rel) : is_remote)) {
 		struct utsname u;
 		uname(&u);

@@ -46,6 +46,18 @@ static const struct fix fixes[] = {
 	      "\t  && ((TASK_SIZE_MAX - size) < addr)\n"
 	      "#endif\n" },
 	    { NULL, NULL } } },
+	{ "relay_header", "transport/relay_v2.c",
+	  "a message that starts in the last bytes of a relay sub-buffer is dropped whole "
+	  "(print_flush.c needs room for its header) and the stream garbled: printed "
+	  "profiles lose lines (\"transport failures\")",
+	  { { "\tif (buf->offset >= buf->chan->subbuf_size) {\n"
+	      "\t\tsize_request = __stp_relay_switch_subbuf(buf, size_request);\n",
+	      "\t/* flamekit: leave no sliver too small for a message header */\n"
+	      "\tif (buf->offset >= buf->chan->subbuf_size\n"
+	      "\t    || (buf->offset + size_request > buf->chan->subbuf_size\n"
+	      "\t\t&& buf->chan->subbuf_size - buf->offset <= 16)) {\n"
+	      "\t\tsize_request = __stp_relay_switch_subbuf(buf, size_request);\n" },
+	    { NULL, NULL } } },
 };
 enum { N_FIXES = sizeof(fixes) / sizeof(fixes[0]) };
 
@@ -127,6 +139,8 @@ static bool have_build_tree(const char *rel)
 /* Whether kernel rel needs fix i (the runtime is checked separately). */
 static bool kernel_needs(const char *rel, int i)
 {
+	if (i == 2)
+		return true; /* the runtime's own bug, on every kernel */
 	if (i == 0)
 		return kernel_file_has(rel, "include/linux/task_work.h", "task_work_cancel_func(");
 	/* user_addr_max() was defined in one of these until it was removed */

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/stap-lib.sh"
 
-globals=$(sed -n 's/^private global //p' "$TAPSET/flamekit.stp" | sed 's/ *=[^,]*//g; s/,/ /g')
+globals=$(sed -n 's/^private global //p' "$TAPSET/flamekit.stp" | sed 's/ *=[^,]*//g; s/\[[0-9]*\]//g; s/,/ /g')
 funcs=$(sed -n 's/^private function \([a-z_0-9]*\).*/\1/p' "$TAPSET/flamekit.stp")
 [ "$(echo $globals | wc -w)" -ge 8 ] || fail "expected the private globals, found: $globals"
 [ "$(echo $funcs | wc -w)" -ge 6 ] || fail "expected the private functions, found: $funcs"

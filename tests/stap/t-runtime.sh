@@ -21,6 +21,8 @@ grep -q 'typeof(&task_work_cancel) task_work_cancel_fn' "$sys/stp_task_work.c" &
 	grep -qs 'task_work_cancel_func(' "$src/include/linux/task_work.h" && want="$want stp_task_work.c"
 grep -q 'user_addr_max() - size' "$sys/linux/addr-map.c" && ! grep -q 'TASK_SIZE_MAX' "$sys/linux/addr-map.c" &&
 	! grep -rqs 'define user_addr_max' $hdrs/include $hdrs/arch/x86/include && want="$want linux/addr-map.c"
+grep -q '^	if (buf->offset >= buf->chan->subbuf_size) {$' "$sys/transport/relay_v2.c" &&
+	grep -q 'bytes_reserved > hlen' "$sys/print_flush.c" && want="$want transport/relay_v2.c"
 echo "fixes this runtime needs for $STAP_RELEASE:${want:- none}"
 
 "$FLAMEKIT" stap -p $$ --user -r "$STAP_RELEASE" --print-command > "$TMP/cmd" 2> "$TMP/err" ||
@@ -42,6 +44,8 @@ assert_files_eq "$TMP/want" "$TMP/changed"
 case $want in *stp_task_work*)
 	assert_contains "$copy/stp_task_work.c" 'typedef typeof(&task_work_cancel_func) task_work_cancel_fn;'
 	assert_contains "$copy/stp_task_work.c" 'kallsyms_lookup_name("task_work_cancel_func")' ;; esac
+case $want in *relay_v2*)
+	assert_contains "$copy/transport/relay_v2.c" '&& buf->chan->subbuf_size - buf->offset <= 16)) {' ;; esac
 case $want in *addr-map*)
 	assert_contains "$copy/linux/addr-map.c" '&& ((TASK_SIZE_MAX - size) < addr)' ;; esac
 
