@@ -19,11 +19,16 @@ wait_caught() {
 	done
 	fail "flamekit never took SIGINT in hand"
 }
-# watchdog PID|-PGID: SIGKILL it if it still runs in 20 s; ends by itself once
-# it is gone (reaped), so nobody has to kill the watchdog (killing a background
-# job before it has exec'd would run this script's EXIT trap in the fork).
+# watchdog PID|-PGID: SIGKILL it if it still runs in 60 s (what a loaded machine
+# needs for bpftrace to print its map), printing first what each process of it is
+# doing, so a hang shows where; ends by itself once it is gone (reaped), so nobody
+# has to kill the watchdog (killing a background job before it has exec'd would
+# run this script's EXIT trap in the fork).
 watchdog() {
-	perl -e 'for (1 .. 400) { kill(0, $ARGV[0]) or exit 0; select(undef, undef, undef, 0.05) }
+	perl -e 'for (1 .. 1200) { kill(0, $ARGV[0]) or exit 0; select(undef, undef, undef, 0.05) }
+		 my $g = $ARGV[0] =~ s/^-//r;
+		 print STDERR "watchdog: still running 60 s after the signal:\n";
+		 system("ps -o pid,ppid,stat,wchan:32,etime,args -g $g >&2; for p in \$(ps -o pid= -g $g); do echo \"-- \$p\"; cat /proc/\$p/stack 2>/dev/null | head -6; done >&2");
 		 kill "KILL", $ARGV[0]' -- "$1" &
 	dog=$!
 }
