@@ -10,7 +10,14 @@ rustc -O -g -C force-frame-pointers=yes -o "$TMP/spin" "$FK_TOP/tests/parsers/da
 "$TMP/spin" > /dev/null & pid=$!
 trap 'kill $pid 2> /dev/null; rm -rf "$TMP"' EXIT
 sleep 0.3
-for i in 1 2 3; do eu-stack -p $pid 2> "$TMP/eu.err"; sleep 0.05; done > "$TMP/eu.txt"
+# snapshots until one catches the loop in work() (many land in its elapsed() check),
+# at least three, while the program runs (3 s)
+: > "$TMP/eu.txt"
+for i in $(seq 1 40); do
+	eu-stack -p $pid >> "$TMP/eu.txt" 2> "$TMP/eu.err" || break
+	[ $i -ge 3 ] && grep -qE 'spin::work::h' "$TMP/eu.txt" && break
+	sleep 0.05
+done
 grep -q '^TID ' "$TMP/eu.txt" || skip "eu-stack cannot attach here: $(head -1 "$TMP/eu.err")"
 grep -qE '::h[0-9a-f]{16}$' "$TMP/eu.txt" || skip "this rustc writes no legacy (hashed) symbols"
 "$FLAMEKIT" collapse --rust-names "$TMP/eu.txt" > "$TMP/out" || fail "collapse: exit $?"
