@@ -23,7 +23,9 @@ grep -qE '::h[0-9a-f]{16}$' "$TMP/eu.txt" || skip "this rustc writes no legacy (
 "$FLAMEKIT" collapse --rust-names "$TMP/eu.txt" > "$TMP/out" || fail "collapse: exit $?"
 grep -qF 'spin::main;spin::work' "$TMP/out" || { cat "$TMP/out"; fail "spin::main;spin::work missing"; }
 ! grep -qE '::h[0-9a-f]{16}(;| )' "$TMP/out" || fail "hashes left"
-! grep -qF '$u7b$' "$TMP/out" || fail "escapes left"
+# (a symbol eu-stack could not demangle at all, e.g. older rustc's "_ZN...E.llvm.N",
+# stays as it is: --rust-names repairs half-demangled names only)
+! tr ';' '\n' < "$TMP/out" | grep -v '^_ZN' | grep -qF '$u7b$' || fail "escapes left"
 if grep -qF 'lang_start::_$u7b$' "$TMP/eu.txt"; then
 	grep -qF 'std::rt::lang_start::{{closure}}' "$TMP/out" || fail "{{closure}} not decoded"
 fi
