@@ -88,6 +88,18 @@ FK_HIDDEN void fk_merge_plan_free(fk_merge_plan *m); /* NULL is fine */
 FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
 				  size_t *n);
 
+/* ---- walking the merged call tree (model/walk.c): pre-order, siblings by name (bytewise,
+ * a prefix first), a node's own count before its children; from whatever the profile holds
+ * (a tree, or unique stacks swept in sorted order: no tree is built for a walk). open() gets
+ * each node's depth (1 = a root frame), name id and own counts; close() its inclusive counts
+ * (its children closed before). Either may be NULL. A callback's non-zero return stops the
+ * walk and is returned. Negative counts count as they are (callers clamp if they draw). */
+typedef struct fk_walk_ops {
+	int (*open)(void *ctx, uint32_t depth, uint32_t frame, const double self[2]);
+	int (*close)(void *ctx, uint32_t depth, uint32_t frame, const double total[2]);
+} fk_walk_ops;
+FK_HIDDEN int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
+
 /* fk_perf_root_name with pid and tid as the digits the input spelled (pidlen 0 =
  * unknown, written '?'); out holds commlen + pidlen + tidlen + 4 bytes. */
 FK_HIDDEN size_t fk_perf_root_text(char *out, const char *comm, size_t commlen, const char *pid,
