@@ -158,6 +158,8 @@ FK_API unsigned fk_profile_columns(const fk_profile *p);
 FK_API double fk_profile_total(const fk_profile *p, unsigned col);
 /* Number of nodes with a non-zero self count in any column (unique stacks). */
 FK_API size_t fk_profile_stack_count(const fk_profile *p);
+/* Whether no stack has a count (stops at the first that has one). */
+FK_API bool fk_profile_empty(const fk_profile *p);
 
 /* Fill totals[i*2+col] with the inclusive count of node i (self + all
  * descendants). `totals` must hold 2 * node count doubles. */

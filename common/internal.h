@@ -88,6 +88,15 @@ FK_HIDDEN void fk_merge_plan_free(fk_merge_plan *m); /* NULL is fine */
 FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap,
 				  size_t *n);
 
+/* ---- stack mode (model/stacks.c): a profile can hold its unique stacks (frame id sequences
+ * with their counts) and build no tree until some caller asks for nodes; a bulk reader adds
+ * stacks with fk_profile_add_seq (the same as fk_profile_add_stack, minus the node id).
+ * Profiles that keep samples, or already have nodes, take the stacks into their tree. */
+FK_HIDDEN int fk_profile_add_seq(fk_profile *p, const uint32_t *ids, size_t n, unsigned col,
+				 double count);
+/* Whether fk_profile_add_seq keeps stacks (true) or adds to the tree. */
+FK_HIDDEN bool fk_profile_takes_seqs(const fk_profile *p);
+
 /* ---- walking the merged call tree (model/walk.c): pre-order, siblings by name (bytewise,
  * a prefix first), a node's own count before its children; from whatever the profile holds
  * (a tree, or unique stacks swept in sorted order: no tree is built for a walk). open() gets

@@ -163,12 +163,7 @@ static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o
 	if (!ok)
 		return FK_EXIT_ERROR;
 	/* Empty or wholly unreadable input must not pass for a profile. */
-	size_t nn;
-	const fk_node *nodes = fk_profile_nodes(p, &nn);
-	size_t i = 1; /* the first counted node ends the search (no pass over a whole big tree) */
-	while (i < nn && nodes[i].self[0] == 0 && nodes[i].self[1] == 0)
-		i++;
-	if (i >= nn) {
+	if (fk_profile_empty(p)) {
 		cli_err("no stacks in input%s", skipped ? " (all of it was malformed or skipped)" : "");
 		return FK_EXIT_ERROR;
 	}

@@ -66,11 +66,14 @@ typedef struct prefix_cache {
 	char *text;        /* previous stack text */
 	size_t len, cap;
 	size_t *end;       /* end offset of each frame in text */
-	uint32_t *node;    /* node reached after each frame */
+	uint32_t *node;    /* node reached after each frame (in seqs mode: the frame's id) */
 	size_t n, ecap, ncap;
 } prefix_cache;
 
-static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s, size_t sl)
+/* seqs: the profile keeps unique stacks (fk_profile_add_seq): pc->node holds the ids and
+ * the caller adds pc->node[0 .. pc->n); else the node reached is returned. */
+static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s, size_t sl,
+				bool seqs)
 {
 	fk_profile *p = c->p;
 	size_t m = 0, lim = sl < pc->len ? sl : pc->len;
@@ -97,10 +100,14 @@ static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s
 		int64_t id = fk_parse_intern(c, s + pos, e - pos);
 		if (id < 0)
 			return id;
-		int64_t ch = fk_profile_child(p, node, (uint32_t)id);
-		if (ch < 0)
-			return ch;
-		node = (uint32_t)ch;
+		if (seqs) {
+			node = (uint32_t)id;
+		} else {
+			int64_t ch = fk_profile_child(p, node, (uint32_t)id);
+			if (ch < 0)
+				return ch;
+			node = (uint32_t)ch;
+		}
 		if (FK_GROW(pc->end, pc->ecap, pc->n + 1) || FK_GROW(pc->node, pc->ncap, pc->n + 1))
 			return -FK_E_NOMEM;
 		pc->end[pc->n] = e;
@@ -120,6 +127,8 @@ static int parse(fk_parse_ctx *c)
 	size_t len;
 	int rc;
 	prefix_cache pc = { 0 };
+	/* without samples to keep, into a profile without a tree: unique stacks, no tree */
+	bool seqs = fk_profile_takes_seqs(c->p);
 	while ((rc = fk_reader_line(c->r, &line, &len)) > 0) {
 		c->st->lines++;
 		if (len && line[len - 1] == '\r')
@@ -147,10 +156,17 @@ static int parse(fk_parse_ctx *c)
 			fk_bad_line(c, c->r->lineno, "empty stack");
 			continue;
 		}
-		int64_t node = add_stack_cached(c, &pc, line, sl);
+		int64_t node = add_stack_cached(c, &pc, line, sl, seqs);
 		if (node < 0) {
 			rc = (int)node;
 			break;
+		}
+		if (seqs) {
+			if ((rc = fk_profile_add_seq(c->p, pc.node, pc.n, 0, count)) ||
+			    (two && (rc = fk_profile_add_seq(c->p, pc.node, pc.n, 1, count2))))
+				break;
+			c->st->samples++;
+			continue;
 		}
 		/* With samples kept, each line is one record in input order (the
 		 * flame chart's x order for folded input). */

@@ -18,6 +18,14 @@ struct child_ent {
 	uint32_t pad;
 };
 
+/* Stack mode (stacks.c): one unique stack, its ids at sid[off .. off + len). */
+struct stk {
+	uint64_t off;
+	uint32_t len;
+	uint32_t hash;  /* high bits of the sequence's hash (the table keeps the low ones) */
+	double self[2];
+};
+
 struct fk_profile {
 	unsigned flags;
 	unsigned ncols;
@@ -38,6 +46,14 @@ struct fk_profile {
 	size_t nsamples, samples_cap;
 	uint32_t *scratch;      /* frame ids for add_folded */
 	size_t scratch_cap;
+	/* stack mode: while nstk > 0 the profile is its unique stacks (the tree is the root
+	 * alone, with no count); the tree is built from them when a caller needs nodes */
+	uint32_t *sid;
+	size_t nsid, sid_cap;
+	struct stk *stk;
+	size_t nstk, stk_cap;
+	uint64_t *stk_tab;      /* hash's high 32 bits << 32 | index + 1; 0 = empty */
+	size_t stk_tab_mask;
 	char *unit;             /* what the counts are (NULL = unknown) */
 	int kind;               /* enum fk_profile_kind */
 };
@@ -54,5 +70,19 @@ FK_HIDDEN int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uin
  * none of them exists. 0 or a negative error. */
 FK_HIDDEN int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint32_t *frames, size_t n,
 				      uint32_t *nodes_out);
+
+/* Stack mode -> tree mode (no-op in tree mode); 0 or a negative error. Every call that
+ * reads or changes nodes makes sure of the tree first. */
+FK_HIDDEN int fk_model_tree(fk_profile *p);
+static inline int fk_model_tree_c(const fk_profile *p) { return fk_model_tree((fk_profile *)p); }
+FK_HIDDEN void fk_stacks_free(fk_profile *p);
+/* Sibling orders of a sort over names (stacks.c): by name (a prefix first), and by the
+ * folded text, where a frame that ends its stack sorts as its bare name and one that goes on
+ * as the name followed by ';' (so every line sorts as its whole text does, bytewise). */
+enum { FK_ORDER_NAME, FK_ORDER_TEXT };
+/* The unique stacks in order (stack mode): ord[0..nstk) := stack indexes. 0 or -FK_E_NOMEM. */
+FK_HIDDEN int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord);
+/* fk_profile_walk of stack mode. */
+FK_HIDDEN int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
 
 #endif

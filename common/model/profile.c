@@ -130,6 +130,7 @@ void fk_profile_free(fk_profile *p)
 	free(p->child_tab);
 	free(p->samples);
 	free(p->scratch);
+	fk_stacks_free(p);
 	free(p->unit);
 	free(p);
 }
@@ -219,6 +220,9 @@ size_t fk_profile_name_count(const fk_profile *p) { return p->nnames; }
 
 int fk_profile_grow_nodes(fk_profile *p, size_t n)
 {
+	int terr = fk_model_tree(p);
+	if (terr)
+		return terr;
 	size_t need = p->nnodes + n;
 	return need < n || nodes_reserve(p, need) ? -FK_E_NOMEM : 0;
 }
@@ -250,6 +254,9 @@ static int64_t new_child(fk_profile *p, uint32_t parent, uint32_t frame)
 int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint32_t *frames, size_t n,
 			    uint32_t *nodes_out)
 {
+	int terr = fk_model_tree(p);
+	if (terr)
+		return terr;
 	if (!n)
 		return 0;
 	if (parent >= p->nnodes)
@@ -287,6 +294,9 @@ static size_t child_slot(const fk_profile *p, uint64_t key)
 
 int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t frame)
 {
+	int terr = fk_model_tree(p);
+	if (terr)
+		return terr;
 	if (parent < p->nindexed) {
 		size_t i = child_slot(p, (uint64_t)parent << 32 | frame);
 		if (p->child_tab[i].node)
@@ -297,6 +307,9 @@ int64_t fk_profile_child_unindexed(fk_profile *p, uint32_t parent, uint32_t fram
 
 int64_t fk_profile_child(fk_profile *p, uint32_t parent, uint32_t frame)
 {
+	int terr = fk_model_tree(p);
+	if (terr)
+		return terr;
 	if (p->nindexed < p->nnodes) {
 		int err = child_tab_fresh(p);
 		if (err)
@@ -349,6 +362,9 @@ static int record_sample(fk_profile *p, uint32_t node, unsigned col, double w,
 int fk_profile_add_to_node(fk_profile *p, uint32_t node, unsigned col, double count,
 			   const fk_sample_info *info)
 {
+	int terr = fk_model_tree(p);
+	if (terr)
+		return terr;
 	if (node >= p->nnodes || col > 1)
 		return -FK_E_INVAL;
 	p->nodes[node].self[col] += count;
@@ -360,6 +376,9 @@ int fk_profile_add_to_node(fk_profile *p, uint32_t node, unsigned col, double co
 int64_t fk_profile_add_stack(fk_profile *p, const uint32_t *frames, size_t n, unsigned col,
 			     double count)
 {
+	int terr = fk_model_tree(p);
+	if (terr)
+		return terr;
 	if (col > 1)
 		return -FK_E_INVAL;
 	uint32_t node = 0;
@@ -408,6 +427,12 @@ int64_t fk_profile_add_folded(fk_profile *p, const char *stack, size_t len, unsi
 
 const fk_node *fk_profile_nodes(const fk_profile *p, size_t *n)
 {
+	if (fk_model_tree_c(p)) {
+		if (n)
+			*n = 0;
+		errno = ENOMEM;
+		return NULL;
+	}
 	if (n)
 		*n = p->nnodes;
 	return p->nodes;
@@ -427,6 +452,8 @@ double fk_profile_total(const fk_profile *p, unsigned col)
 	double t = 0;
 	if (col > 1)
 		return 0;
+	for (size_t i = 0; i < p->nstk; i++)
+		t += p->stk[i].self[col];
 	for (size_t i = 0; i < p->nnodes; i++)
 		t += p->nodes[i].self[col];
 	return t;
@@ -435,13 +462,28 @@ double fk_profile_total(const fk_profile *p, unsigned col)
 size_t fk_profile_stack_count(const fk_profile *p)
 {
 	size_t n = 0;
+	for (size_t i = 0; i < p->nstk; i++)
+		n += p->stk[i].self[0] != 0 || p->stk[i].self[1] != 0;
 	for (size_t i = 1; i < p->nnodes; i++)
 		n += p->nodes[i].self[0] != 0 || p->nodes[i].self[1] != 0;
 	return n;
 }
 
+bool fk_profile_empty(const fk_profile *p)
+{
+	for (size_t i = 0; i < p->nstk; i++)
+		if (p->stk[i].self[0] != 0 || p->stk[i].self[1] != 0)
+			return false;
+	for (size_t i = 1; i < p->nnodes; i++)
+		if (p->nodes[i].self[0] != 0 || p->nodes[i].self[1] != 0)
+			return false;
+	return true;
+}
+
 void fk_profile_totals(const fk_profile *p, double *totals)
 {
+	if (fk_model_tree_c(p))
+		return; /* the caller sized totals by fk_profile_nodes, which had failed */
 	for (size_t i = 0; i < p->nnodes; i++) {
 		totals[2 * i] = p->nodes[i].self[0];
 		totals[2 * i + 1] = p->nodes[i].self[1];
@@ -456,6 +498,9 @@ void fk_profile_totals(const fk_profile *p, double *totals)
 
 int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size_t *cap, size_t *n)
 {
+	int terr = fk_model_tree_c(p);
+	if (terr)
+		return terr;
 	if (node >= p->nnodes)
 		return -FK_E_INVAL;
 	size_t d = p->nodes[node].depth;
@@ -469,6 +514,9 @@ int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t **ids, size
 
 int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap, size_t *len)
 {
+	int terr = fk_model_tree_c(p);
+	if (terr)
+		return terr;
 	if (node >= p->nnodes)
 		return -FK_E_INVAL;
 	size_t total = 0;
@@ -500,13 +548,16 @@ static int merge_at(fk_profile *dst, const fk_profile *src, double factor, const
 		    uint32_t under)
 {
 	uint32_t *fmap = malloc((src->nnames + 1) * sizeof(*fmap));
-	uint32_t *nmap = malloc((src->nnodes + 1) * sizeof(*nmap));
+	uint32_t *nmap = NULL;
 	int err = 0;
 	int64_t markid = 0;
 	bool plain = factor == 1.0 && !mark;
 	/* samples carry the counts when both keep them: a node's count is then the sum of its
 	 * samples' rounded weights, as a reader of the samples would add them */
 	bool by_samples = (dst->flags & FK_PROFILE_SAMPLES) && src->nsamples;
+	if ((err = fk_model_tree_c(src)) || (err = fk_model_tree(dst)))
+		goto out;
+	nmap = malloc((src->nnodes + 1) * sizeof(*nmap));
 	if (!fmap || !nmap) {
 		err = -FK_E_NOMEM;
 		goto out;
@@ -592,7 +643,11 @@ int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double facto
 int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *const *frames,
 			   size_t n)
 {
-	bool was_empty = dst->nnodes == 1 && dst->nodes[0].self[0] == 0 && dst->nodes[0].self[1] == 0;
+	bool was_empty = dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
+			 dst->nodes[0].self[1] == 0;
+	int terr = fk_model_tree(dst);
+	if (terr)
+		return terr;
 	uint32_t under = 0;
 	for (size_t i = 0; i < n; i++) {
 		int64_t id = fk_profile_intern(dst, frames[i], strlen(frames[i]));
@@ -613,7 +668,8 @@ int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *c
 
 int fk_profile_merge(fk_profile *dst, const fk_profile *src)
 {
-	bool was_empty = dst->nnodes == 1 && dst->nodes[0].self[0] == 0 && dst->nodes[0].self[1] == 0;
+	bool was_empty = dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
+			 dst->nodes[0].self[1] == 0;
 	int rc = fk_profile_merge_scaled(dst, src, 1.0, NULL);
 	/* an empty profile takes on what the merged one counts */
 	if (rc == 0 && was_empty && !dst->unit && src->unit) {
@@ -632,6 +688,11 @@ fk_profile *fk_profile_filter(const fk_profile *p, const char *re, int mode)
 		regerror(rc, &rx, msg, sizeof(msg));
 		fk_warn("invalid regular expression '%s': %s", re, msg);
 		errno = EINVAL;
+		return NULL;
+	}
+	if (fk_model_tree_c(p)) {
+		regfree(&rx);
+		errno = ENOMEM;
 		return NULL;
 	}
 	fk_profile *out = fk_profile_new(p->flags);

@@ -79,5 +79,5 @@ out:
 
 int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 {
-	return walk_tree(p, ops, ctx);
+	return p->nstk ? fk_stacks_walk(p, ops, ctx) : walk_tree(p, ops, ctx);
 }

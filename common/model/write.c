@@ -71,6 +71,63 @@ static int push_group(const fk_profile *p, uint32_t parent, struct entry **ents,
 	return 0;
 }
 
+/* Stack mode: the stacks sorted by their text, each line's text kept from the line before
+ * up to the frames they share. */
+static int write_folded_stacks(const fk_profile *p, fk_obuf *o)
+{
+	size_t ns = p->nstk;
+	uint32_t *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	size_t *end = NULL, ecap = 0;   /* end of each frame's text in path */
+	char *path = NULL;
+	size_t pcap = 0;
+	int err = ord ? fk_stacks_sorted(p, FK_ORDER_TEXT, ord) : -FK_E_NOMEM;
+	const uint32_t *prev = NULL;
+	uint32_t prevn = 0;
+	for (size_t k = 0; k < ns && !err; k++) {
+		const struct stk *s = &p->stk[ord[k]];
+		if (s->self[0] == 0 && s->self[1] == 0)
+			continue;
+		const uint32_t *q = p->sid + s->off;
+		uint32_t n = s->len, l = 0, lim = n < prevn ? n : prevn;
+		while (l < lim && q[l] == prev[l])
+			l++;
+		if (FK_GROW(end, ecap, n)) {
+			err = -FK_E_NOMEM;
+			break;
+		}
+		size_t pl = l ? end[l - 1] : 0;
+		for (uint32_t j = l; j < n; j++) {
+			const struct name_ent *ne = &p->names[q[j]];
+			if (FK_GROW(path, pcap, pl + ne->len + 1)) {
+				err = -FK_E_NOMEM;
+				goto out;
+			}
+			if (j)
+				path[pl++] = ';';
+			memcpy(path + pl, p->str + ne->off, ne->len);
+			pl += ne->len;
+			end[j] = pl;
+		}
+		fk_obuf_put(o, path, pl);
+		char num[64];
+		for (unsigned c = 0; c < p->ncols; c++) {
+			num[0] = ' ';
+			int nk = fk_format_count(num + 1, sizeof(num) - 1, s->self[c]);
+			fk_obuf_put(o, num, (size_t)nk + 1);
+		}
+		fk_obuf_put(o, "\n", 1);
+		if (o->err)
+			err = o->err;
+		prev = q;
+		prevn = n;
+	}
+out:
+	free(ord);
+	free(end);
+	free(path);
+	return err;
+}
+
 int fk_profile_write_folded(const fk_profile *p, FILE *f)
 {
 	fk_obuf o;
@@ -84,6 +141,12 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 
 	if (fk_obuf_init(&o, f))
 		return -FK_E_NOMEM;
+	if (p->nstk) {
+		err = write_folded_stacks(p, &o);
+		if (!err)
+			err = fk_obuf_finish(&o);
+		goto out;
+	}
 	/* Open the root's group, then walk down. */
 	uint32_t parent = 0;
 	size_t pathlen = 0;

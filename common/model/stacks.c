@@ -1,0 +1,423 @@
+/* stacks.c - stack mode: a profile held as its unique stacks (4 bytes per frame, the counts
+ * per stack, deduplicated by a hash of the id sequence) rather than a tree. Walks and the
+ * folded writer sort the stacks (names ranked once, then a radix sort of rank sequences)
+ * and sweep them: a frame opens where a stack leaves the previous one and closes when a
+ * later one leaves it, so only the open path is kept. The tree is built only for callers
+ * that ask for nodes. */
+#include <stdlib.h>
+#include "model.h"
+
+bool fk_profile_takes_seqs(const fk_profile *p)
+{
+	return p->nstk > 0 || (p->nnodes == 1 && p->nodes[0].self[0] == 0 &&
+			       p->nodes[0].self[1] == 0 && !(p->flags & FK_PROFILE_SAMPLES));
+}
+
+void fk_stacks_free(fk_profile *p)
+{
+	free(p->sid);
+	free(p->stk);
+	free(p->stk_tab);
+	p->sid = NULL;
+	p->stk = NULL;
+	p->stk_tab = NULL;
+	p->nsid = p->sid_cap = p->nstk = p->stk_cap = 0;
+	p->stk_tab_mask = 0;
+}
+
+static uint64_t seq_hash(const uint32_t *ids, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	size_t i = 0;
+	for (; i + 2 <= n; i += 2)
+		h = (h ^ ((uint64_t)ids[i] << 32 | ids[i + 1])) * 0x9fb21c651e98df25ULL;
+	if (i < n)
+		h = (h ^ ids[i]) * 0x9fb21c651e98df25ULL;
+	return fk_mix64(h);
+}
+
+static int stk_tab_grow(fk_profile *p, size_t size)
+{
+	uint64_t *tab = fk_zalloc(size, sizeof(*tab));
+	if (!tab)
+		return -FK_E_NOMEM;
+	for (size_t k = 0; p->stk_tab && k <= p->stk_tab_mask; k++) {
+		uint64_t v = p->stk_tab[k];
+		if (!v)
+			continue;
+		const struct stk *s = &p->stk[(uint32_t)v - 1];
+		uint64_t h = (uint64_t)s->hash << 32 | (v >> 32);
+		size_t i = h & (size - 1);
+		while (tab[i])
+			i = (i + 1) & (size - 1);
+		tab[i] = v;
+	}
+	free(p->stk_tab);
+	p->stk_tab = tab;
+	p->stk_tab_mask = size - 1;
+	return 0;
+}
+
+int fk_profile_add_seq(fk_profile *p, const uint32_t *ids, size_t n, unsigned col, double count)
+{
+	if (!n || !fk_profile_takes_seqs(p)) {
+		int64_t r = fk_profile_add_stack(p, ids, n, col, count);
+		return r < 0 ? (int)r : 0;
+	}
+	if (col > 1)
+		return -FK_E_INVAL;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] >= p->nnames)
+			return -FK_E_INVAL;
+	if (!p->stk_tab && stk_tab_grow(p, 1024))
+		return -FK_E_NOMEM;
+	uint64_t h = seq_hash(ids, n);
+	uint32_t lo = (uint32_t)h, hi = (uint32_t)(h >> 32);
+	size_t i = lo & p->stk_tab_mask;
+	for (uint64_t v; (v = p->stk_tab[i]); i = (i + 1) & p->stk_tab_mask) {
+		if ((uint32_t)(v >> 32) != lo)
+			continue;
+		struct stk *s = &p->stk[(uint32_t)v - 1];
+		if (s->hash == hi && s->len == n && !memcmp(p->sid + s->off, ids, n * sizeof(*ids))) {
+			s->self[col] += count;
+			if (col == 1)
+				p->ncols = 2;
+			return 0;
+		}
+	}
+	if (n > UINT32_MAX || p->nstk >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	if (FK_GROW(p->sid, p->sid_cap, p->nsid + n) || FK_GROW(p->stk, p->stk_cap, p->nstk + 1))
+		return -FK_E_NOMEM;
+	memcpy(p->sid + p->nsid, ids, n * sizeof(*ids));
+	struct stk *s = &p->stk[p->nstk];
+	*s = (struct stk){ .off = p->nsid, .len = (uint32_t)n, .hash = hi };
+	s->self[col] = count;
+	if (col == 1)
+		p->ncols = 2;
+	p->nsid += n;
+	p->stk_tab[i] = (uint64_t)lo << 32 | (p->nstk + 1);
+	p->nstk++;
+	if (p->nstk * 2 > p->stk_tab_mask + 1)
+		return stk_tab_grow(p, (p->stk_tab_mask + 1) * 2);
+	return 0;
+}
+
+int fk_model_tree(fk_profile *p)
+{
+	if (!p->nstk)
+		return 0;
+	size_t ns = p->nstk;
+	uint64_t *off = malloc(ns * sizeof(*off));
+	uint32_t *len = malloc(ns * sizeof(*len)), *ord = malloc(ns * sizeof(*ord));
+	uint32_t *leaf = malloc(ns * sizeof(*leaf));
+	int rc = -FK_E_NOMEM;
+	if (off && len && ord && leaf) {
+		for (size_t i = 0; i < ns; i++) {
+			off[i] = p->stk[i].off;
+			len[i] = p->stk[i].len;
+		}
+		fk_seqs s = { .ids = p->sid, .nids = p->nsid, .off = off, .len = len, .n = ns };
+		fk_seqs_sort(&s, ord);
+		/* the stacks leave first: the tree's calls see a profile in tree mode */
+		struct stk *stk = p->stk;
+		uint32_t *sid = p->sid;
+		p->stk = NULL;
+		p->sid = NULL;
+		p->nstk = p->nsid = p->stk_cap = p->sid_cap = 0;
+		free(p->stk_tab);
+		p->stk_tab = NULL;
+		p->stk_tab_mask = 0;
+		s.ids = sid;
+		rc = fk_profile_build(p, &s, ord, NULL, leaf, NULL);
+		for (size_t i = 0; !rc && i < ns; i++) {
+			p->nodes[leaf[i]].self[0] += stk[i].self[0];
+			p->nodes[leaf[i]].self[1] += stk[i].self[1];
+		}
+		free(stk);
+		free(sid);
+	}
+	free(off);
+	free(len);
+	free(ord);
+	free(leaf);
+	return rc;
+}
+
+/* ---- ranking names: every name (FK_ORDER_NAME), or every name as a stack's last frame and
+ * as one that goes on (FK_ORDER_TEXT: entry 2 * id + last), gets its place in the order. */
+struct rank_ctx {
+	const fk_profile *p;
+	int order;
+};
+
+/* The entry's text up to its 8th byte, big-endian, zero past its end; in FK_ORDER_TEXT an
+ * entry that goes on has ';' after its name. Keys that differ order their entries. */
+static uint64_t entry_key(const fk_profile *p, int order, uint32_t e)
+{
+	uint32_t id = order == FK_ORDER_TEXT ? e >> 1 : e;
+	const struct name_ent *ne = &p->names[id];
+	const unsigned char *s = (const unsigned char *)p->str + ne->off;
+	uint64_t k = 0;
+	size_t n = ne->len < 8 ? ne->len : 8;
+	for (size_t i = 0; i < n; i++)
+		k |= (uint64_t)s[i] << (56 - 8 * i);
+	if (order == FK_ORDER_TEXT && !(e & 1) && ne->len < 8)
+		k |= (uint64_t)';' << (56 - 8 * ne->len);
+	return k;
+}
+
+static int entry_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rank_ctx *c = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	bool text = c->order == FK_ORDER_TEXT;
+	const struct name_ent *nx = &c->p->names[text ? x >> 1 : x];
+	const struct name_ent *ny = &c->p->names[text ? y >> 1 : y];
+	const char *sx = c->p->str + nx->off, *sy = c->p->str + ny->off;
+	size_t lx = nx->len, ly = ny->len, l = lx < ly ? lx : ly;
+	int r = memcmp(sx, sy, l);
+	if (r)
+		return r;
+	if (text) {
+		/* the virtual next character: none (-1) for a last frame, ';' for one that goes on */
+		int cx = lx > l ? (unsigned char)sx[l] : (x & 1 ? -1 : ';');
+		int cy = ly > l ? (unsigned char)sy[l] : (y & 1 ? -1 : ';');
+		if (cx != cy)
+			return cx < cy ? -1 : 1;
+		if (lx != ly)
+			return lx < ly ? -1 : 1;
+		return (int)(x & 1) > (int)(y & 1) ? -1 : (x & 1) != (y & 1);
+	}
+	return (lx > ly) - (lx < ly);
+}
+
+/* rank[e] for every entry: a radix sort by key, then runs of equal keys compared whole. */
+static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
+{
+	size_t n = p->nnames * (order == FK_ORDER_TEXT ? 2 : 1);
+	uint32_t *ord = malloc(n * sizeof(*ord)), *tmp = malloc(n * sizeof(*tmp));
+	uint64_t *key = malloc(n * sizeof(*key)), *k2 = malloc(n * sizeof(*k2));
+	uint32_t *rank = NULL;
+	if (!ord || !tmp || !key || !k2)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		ord[i] = (uint32_t)i;
+		key[i] = entry_key(p, order, (uint32_t)i);
+	}
+	uint32_t *cnt = malloc((1 << 16) * sizeof(*cnt));
+	if (!cnt)
+		goto out;
+	for (unsigned sh = 0; sh < 64; sh += 16) {
+		memset(cnt, 0, (1 << 16) * sizeof(*cnt));
+		for (size_t i = 0; i < n; i++)
+			cnt[key[i] >> sh & 0xffff]++;
+		if (n && cnt[key[0] >> sh & 0xffff] == n)
+			continue;
+		uint32_t sum = 0;
+		for (size_t b = 0; b < (1 << 16); b++) {
+			uint32_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint32_t o = cnt[key[i] >> sh & 0xffff]++;
+			k2[o] = key[i];
+			tmp[o] = ord[i];
+		}
+		uint64_t *kt = key;
+		key = k2;
+		k2 = kt;
+		uint32_t *ot = ord;
+		ord = tmp;
+		tmp = ot;
+	}
+	free(cnt);
+	struct rank_ctx c = { p, order };
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && key[j] == key[i])
+			j++;
+		if (j - i > 1)
+			qsort_r(ord + i, j - i, sizeof(*ord), entry_cmp, &c);
+		i = j;
+	}
+	rank = tmp; /* reuse: rank[entry] = place */
+	tmp = NULL;
+	for (size_t i = 0; i < n; i++)
+		rank[ord[i]] = (uint32_t)i;
+	*nent = n;
+out:
+	free(ord);
+	free(tmp);
+	free(key);
+	free(k2);
+	return rank;
+}
+
+/* ---- sorting stacks by their ranked frames */
+struct sort_ctx {
+	const fk_profile *p;
+	const uint32_t *rank;
+	bool text;          /* a stack's last frame ranks as entry 2 * id + 1, others 2 * id */
+	unsigned bits, per; /* bits per frame in a radix key, frames per key */
+};
+
+static inline uint32_t elem(const struct sort_ctx *c, const uint32_t *q, uint32_t n, uint32_t j)
+{
+	if (c->text)
+		return c->rank[2 * q[j] + (j + 1 == n)];
+	return c->rank[q[j]];
+}
+
+static int stack_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	const struct stk *x = &c->p->stk[*(const uint32_t *)a], *y = &c->p->stk[*(const uint32_t *)b];
+	const uint32_t *p = c->p->sid + x->off, *q = c->p->sid + y->off;
+	uint32_t n = x->len < y->len ? x->len : y->len;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t u = elem(c, p, x->len, i), v = elem(c, q, y->len, i);
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return (x->len > y->len) - (x->len < y->len);
+}
+
+/* Most-significant first: `per` frames from d on (rank + 1, 0 past the end) make a key,
+ * sorted by radix (11 bits a pass, passes where all keys agree skipped); runs of equal
+ * keys whose last frame is there go on from d + per. Small runs are compared whole. */
+static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t d, uint64_t *key,
+		    uint64_t *k2, uint32_t *tmp)
+{
+	if (ns < 48) {
+		qsort_r(ord, ns, sizeof(*ord), stack_cmp, (void *)c);
+		return;
+	}
+	const struct stk *stk = c->p->stk;
+	const uint32_t *sid = c->p->sid;
+	uint64_t lastmask = (c->bits == 64 ? ~0ULL : (1ULL << c->bits) - 1);
+	for (size_t i = 0; i < ns; i++) {
+		const struct stk *s = &stk[ord[i]];
+		const uint32_t *q = sid + s->off;
+		uint64_t k = 0;
+		for (uint32_t j = d; j < d + c->per; j++)
+			k = k << c->bits | (j < s->len ? (uint64_t)elem(c, q, s->len, j) + 1 : 0);
+		key[i] = k;
+	}
+	uint32_t cnt[2048];
+	unsigned top = c->bits * c->per;
+	for (unsigned sh = 0; sh < top; sh += 11) {
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t i = 0; i < ns; i++)
+			cnt[key[i] >> sh & 2047]++;
+		if (cnt[key[0] >> sh & 2047] == ns)
+			continue;
+		uint32_t sum = 0;
+		for (size_t b = 0; b < 2048; b++) {
+			uint32_t t = cnt[b];
+			cnt[b] = sum;
+			sum += t;
+		}
+		for (size_t i = 0; i < ns; i++) {
+			uint32_t o = cnt[key[i] >> sh & 2047]++;
+			k2[o] = key[i];
+			tmp[o] = ord[i];
+		}
+		memcpy(key, k2, ns * sizeof(*key));
+		memcpy(ord, tmp, ns * sizeof(*ord));
+	}
+	for (size_t i = 0; i < ns;) {
+		size_t j = i + 1;
+		while (j < ns && key[j] == key[i])
+			j++;
+		if (j - i > 1 && (key[i] & lastmask))
+			sort_at(ord + i, j - i, c, d + c->per, key + i, k2 + i, tmp + i);
+		i = j;
+	}
+}
+
+int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord)
+{
+	size_t ns = p->nstk, nent = 0;
+	uint32_t *rank = rank_names(p, order, &nent);
+	uint64_t *key = malloc(2 * (ns ? ns : 1) * sizeof(*key));
+	uint32_t *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
+	int rc = -FK_E_NOMEM;
+	if (rank && key && tmp) {
+		struct sort_ctx c = { .p = p, .rank = rank, .text = order == FK_ORDER_TEXT };
+		/* ranks + 1 in 21 bits: three frames a key; else two of 32 bits */
+		if (nent + 1 < (1u << 21)) {
+			c.bits = 21;
+			c.per = 3;
+		} else {
+			c.bits = 32;
+			c.per = 2;
+		}
+		for (size_t i = 0; i < ns; i++)
+			ord[i] = (uint32_t)i;
+		/* already in order (a sorted file read in order): one pass tells */
+		bool sorted = true;
+		for (size_t i = 1; i < ns && sorted; i++)
+			sorted = stack_cmp(&ord[i - 1], &ord[i], &c) < 0;
+		if (!sorted)
+			sort_at(ord, ns, &c, 0, key, key + ns, tmp);
+		rc = 0;
+	}
+	free(rank);
+	free(key);
+	free(tmp);
+	return rc;
+}
+
+/* ---- the walk of stack mode: a sweep over the stacks in name order */
+int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
+{
+	size_t ns = p->nstk;
+	uint32_t *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	struct open { uint32_t frame; double total[2]; } *op = NULL;
+	size_t ocap = 0;
+	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord) : -FK_E_NOMEM;
+	const uint32_t *prev = NULL;
+	uint32_t prevn = 0;
+	static const double zero[2] = { 0, 0 };
+	for (size_t k = 0; k < ns && !rc; k++) {
+		const struct stk *s = &p->stk[ord[k]];
+		const uint32_t *q = p->sid + s->off;
+		uint32_t n = s->len, l = 0, lim = n < prevn ? n : prevn;
+		while (l < lim && q[l] == prev[l])
+			l++;
+		/* close what this stack leaves (depths prevn .. l + 1) */
+		for (uint32_t d = prevn; d > l; d--) {
+			struct open *o = &op[d];
+			if (ops->close && (rc = ops->close(ctx, d, o->frame, o->total)))
+				goto out;
+			op[d - 1].total[0] += o->total[0];
+			op[d - 1].total[1] += o->total[1];
+		}
+		if (FK_GROW(op, ocap, n + 1)) {
+			rc = -FK_E_NOMEM;
+			break;
+		}
+		if (l == 0 && prevn == 0)
+			op[0] = (struct open){ 0, { 0, 0 } };
+		for (uint32_t j = l; j < n; j++) {
+			const double *self = j + 1 == n ? s->self : zero;
+			op[j + 1] = (struct open){ q[j], { self[0], self[1] } };
+			if (ops->open && (rc = ops->open(ctx, j + 1, q[j], self)))
+				goto out;
+		}
+		prev = q;
+		prevn = n;
+	}
+	for (uint32_t d = prevn; d > 0 && !rc; d--) {
+		if (ops->close)
+			rc = ops->close(ctx, d, op[d].frame, op[d].total);
+		op[d - 1].total[0] += op[d].total[0];
+		op[d - 1].total[1] += op[d].total[1];
+	}
+out:
+	free(ord);
+	free(op);
+	return rc;
+}
