@@ -94,6 +94,11 @@ FK_HIDDEN int fk_profile_path_ids(const fk_profile *p, uint32_t node, uint32_t *
  * Profiles that keep samples, or already have nodes, take the stacks into their tree. */
 FK_HIDDEN int fk_profile_add_seq(fk_profile *p, const uint32_t *ids, size_t n, unsigned col,
 				 double count);
+/* v := fn(v, ctx) for every non-zero own count of column col (a stack's, or a node's). */
+FK_HIDDEN void fk_profile_map_counts(fk_profile *p, unsigned col, double (*fn)(double v, void *ctx),
+				     void *ctx);
+/* Two count columns from now on (a diff whose sides hold nothing in one column). */
+FK_HIDDEN void fk_profile_two_columns(fk_profile *p);
 /* Whether fk_profile_add_seq keeps stacks (true) or adds to the tree. */
 FK_HIDDEN bool fk_profile_takes_seqs(const fk_profile *p);
 
@@ -108,6 +113,17 @@ typedef struct fk_walk_ops {
 	int (*close)(void *ctx, uint32_t depth, uint32_t frame, const double total[2]);
 } fk_walk_ops;
 FK_HIDDEN int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
+/* The root's own counts (stacks with no frame), which the walk does not open. */
+FK_HIDDEN void fk_profile_root_self(const fk_profile *p, double self[2]);
+/* Sum of the positive self counts of a column (what a drawn graph's root spans); *neg (if
+ * not NULL) := how many stacks have a negative count. */
+FK_HIDDEN double fk_profile_total_pos(const fk_profile *p, unsigned col, size_t *neg);
+/* Every unique stack with a count, root first, with its counts: stack mode in the order the
+ * stacks came, tree mode in the order of the nodes. fn's non-zero return stops it. */
+FK_HIDDEN int fk_profile_each_stack(const fk_profile *p,
+				    int (*fn)(void *ctx, const uint32_t *ids, size_t n,
+					      const double self[2]),
+				    void *ctx);
 
 /* fk_perf_root_name with pid and tid as the digits the input spelled (pidlen 0 =
  * unknown, written '?'); out holds commlen + pidlen + tidlen + 4 bytes. */

@@ -238,7 +238,8 @@ static int check_labels(const fk_pprof_opts *o)
 static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 {
 	wctx w = { .p = p };
-	w.nodes = fk_profile_nodes(p, &w.nn);
+	if (!(w.nodes = fk_profile_nodes(p, &w.nn)))
+		return -FK_E_NOMEM;
 	w.cols = fk_profile_columns(p);
 	size_t nnames = fk_profile_name_count(p), nsamples = 0;
 	w.samples = fk_profile_samples(p, &nsamples);

@@ -118,7 +118,8 @@ int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *
 		return -FK_E_INVAL;
 	}
 	sctx w = { .p = p };
-	w.nodes = fk_profile_nodes(p, &w.nn);
+	if (!(w.nodes = fk_profile_nodes(p, &w.nn)))
+		return -FK_E_NOMEM;
 	size_t nnames = fk_profile_name_count(p), nsamples = 0, maxdepth = 1;
 	const fk_sample *samples = fk_profile_samples(p, &nsamples);
 	if (!(fk_profile_flags(p) & FK_PROFILE_SAMPLES))

@@ -41,55 +41,59 @@ static int strip_hex(diff_ctx *d, const char *s, size_t n, size_t *out)
 	return 0;
 }
 
+struct side {
+	diff_ctx *d;
+	const fk_profile *src;
+	uint32_t *map;      /* src id -> dst id + 1 */
+	unsigned col;
+};
+
+static int add_stack(void *vctx, const uint32_t *ids, size_t n, const double self[2])
+{
+	struct side *sd = vctx;
+	diff_ctx *d = sd->d;
+	if (self[0] == 0)
+		return 0;
+	if (FK_GROW(d->ids, d->ids_cap, n + 1))
+		return -FK_E_NOMEM;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t id = ids[k];
+		if (!sd->map[id]) {
+			size_t len;
+			const char *s = fk_profile_name(sd->src, id, &len);
+			int rc;
+			if (d->strip_hex && memmem(s, len, "0x", 2)) {
+				if ((rc = strip_hex(d, s, len, &len)))
+					return rc;
+				s = d->buf;
+			}
+			int64_t nid = fk_profile_intern(d->dst, s, len);
+			if (nid < 0)
+				return (int)nid;
+			sd->map[id] = (uint32_t)nid + 1;
+		}
+		d->ids[k] = sd->map[id] - 1;
+	}
+	return fk_profile_add_seq(d->dst, d->ids, n, sd->col, self[0]);
+}
+
 /* Copy column 0 of src's stacks into column col of d->dst. */
 static int add_side(diff_ctx *d, const fk_profile *src, unsigned col)
 {
-	size_t nn, names = fk_profile_name_count(src);
-	const fk_node *nodes = fk_profile_nodes(src, &nn);
-	uint32_t *map = calloc(names ? names : 1, sizeof(*map)); /* src id -> dst id + 1 */
-	uint32_t *path = NULL;
-	size_t pcap = 0;
-	int rc = 0;
-	if (!map)
+	size_t names = fk_profile_name_count(src);
+	struct side sd = { d, src, calloc(names ? names : 1, sizeof(uint32_t)), col };
+	if (!sd.map)
 		return -FK_E_NOMEM;
-	for (size_t i = 0; i < nn && !rc; i++) {
-		if (nodes[i].self[0] == 0)
-			continue;
-		size_t n;
-		if ((rc = fk_profile_path_ids(src, (uint32_t)i, &path, &pcap, &n)))
-			break;
-		if (FK_GROW(d->ids, d->ids_cap, n + 1)) {
-			rc = -FK_E_NOMEM;
-			break;
-		}
-		for (size_t k = 0; k < n && !rc; k++) {
-			uint32_t id = path[k];
-			if (!map[id]) {
-				size_t len;
-				const char *s = fk_profile_name(src, id, &len);
-				if (d->strip_hex && memmem(s, len, "0x", 2)) {
-					if ((rc = strip_hex(d, s, len, &len)))
-						break;
-					s = d->buf;
-				}
-				int64_t nid = fk_profile_intern(d->dst, s, len);
-				if (nid < 0) {
-					rc = (int)nid;
-					break;
-				}
-				map[id] = (uint32_t)nid + 1;
-			}
-			d->ids[k] = map[id] - 1;
-		}
-		if (rc)
-			break;
-		int64_t r = fk_profile_add_stack(d->dst, d->ids, n, col, nodes[i].self[0]);
-		if (r < 0)
-			rc = (int)r;
-	}
-	free(map);
-	free(path);
+	int rc = fk_profile_each_stack(src, add_stack, &sd);
+	free(sd.map);
 	return rc;
+}
+
+static double scale_trunc(double v, void *ctx)
+{
+	const double *t = ctx;
+	/* difffolded.pl: int($count1 * $total2 / $total1) */
+	return trunc(v * t[1] / t[0]);
 }
 
 fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b, bool normalize,
@@ -109,17 +113,8 @@ fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b, bool norma
 	if (!rc && normalize) {
 		double t1 = fk_profile_total(a, 0), t2 = fk_profile_total(b, 0);
 		if (t1 > 0 && t1 != t2) {
-			size_t nn;
-			const fk_node *nodes = fk_profile_nodes(d.dst, &nn);
-			for (size_t i = 0; i < nn && !rc; i++) {
-				double v = nodes[i].self[0];
-				if (v == 0)
-					continue;
-				/* difffolded.pl: int($count1 * $total2 / $total1) */
-				double scaled = trunc(v * t2 / t1);
-				rc = fk_profile_add_to_node(d.dst, (uint32_t)i, 0, scaled - v, NULL);
-				nodes = fk_profile_nodes(d.dst, &nn);
-			}
+			double t[2] = { t1, t2 };
+			fk_profile_map_counts(d.dst, 0, scale_trunc, t);
 		}
 	}
 	free(d.buf);
@@ -130,7 +125,6 @@ fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b, bool norma
 		return NULL;
 	}
 	/* a side that only had zero-count stacks still makes a two-column profile */
-	if (fk_profile_columns(d.dst) < 2)
-		fk_profile_add_to_node(d.dst, 0, 1, 0, NULL);
+	fk_profile_two_columns(d.dst);
 	return d.dst;
 }

@@ -469,6 +469,19 @@ size_t fk_profile_stack_count(const fk_profile *p)
 	return n;
 }
 
+void fk_profile_map_counts(fk_profile *p, unsigned col, double (*fn)(double v, void *ctx), void *ctx)
+{
+	col &= 1;
+	for (size_t i = 0; i < p->nstk; i++)
+		if (p->stk[i].self[col] != 0)
+			p->stk[i].self[col] = fn(p->stk[i].self[col], ctx);
+	for (size_t i = 0; i < p->nnodes; i++)
+		if (p->nodes[i].self[col] != 0)
+			p->nodes[i].self[col] = fn(p->nodes[i].self[col], ctx);
+}
+
+void fk_profile_two_columns(fk_profile *p) { p->ncols = 2; }
+
 bool fk_profile_empty(const fk_profile *p)
 {
 	for (size_t i = 0; i < p->nstk; i++)

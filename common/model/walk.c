@@ -81,3 +81,53 @@ int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 {
 	return p->nstk ? fk_stacks_walk(p, ops, ctx) : walk_tree(p, ops, ctx);
 }
+
+void fk_profile_root_self(const fk_profile *p, double self[2])
+{
+	/* stack mode keeps the root without counts (stacks of no frame make a tree) */
+	self[0] = p->nstk ? 0 : p->nodes[0].self[0];
+	self[1] = p->nstk ? 0 : p->nodes[0].self[1];
+}
+
+static inline double pos(double v) { return v > 0 ? v : 0; }
+
+double fk_profile_total_pos(const fk_profile *p, unsigned col, size_t *neg)
+{
+	double t = 0;
+	size_t ng = 0;
+	for (size_t i = 0; i < p->nstk; i++) {
+		t += pos(p->stk[i].self[col & 1]);
+		ng += p->stk[i].self[0] < 0 || p->stk[i].self[1] < 0;
+	}
+	for (size_t i = 0; i < p->nnodes; i++) {
+		t += pos(p->nodes[i].self[col & 1]);
+		ng += p->nodes[i].self[0] < 0 || p->nodes[i].self[1] < 0;
+	}
+	if (neg)
+		*neg = ng;
+	return t;
+}
+
+int fk_profile_each_stack(const fk_profile *p,
+			  int (*fn)(void *ctx, const uint32_t *ids, size_t n, const double self[2]),
+			  void *ctx)
+{
+	int rc = 0;
+	for (size_t i = 0; i < p->nstk && !rc; i++) {
+		const struct stk *s = &p->stk[i];
+		if (s->self[0] != 0 || s->self[1] != 0)
+			rc = fn(ctx, p->sid + s->off, s->len, s->self);
+	}
+	if (p->nstk || rc)
+		return rc;
+	uint32_t *ids = NULL;
+	size_t cap = 0, n;
+	for (size_t i = 0; i < p->nnodes && !rc; i++) {
+		if (p->nodes[i].self[0] == 0 && p->nodes[i].self[1] == 0)
+			continue;
+		if (!(rc = fk_profile_path_ids(p, (uint32_t)i, &ids, &cap, &n)))
+			rc = fn(ctx, ids, n, p->nodes[i].self);
+	}
+	free(ids);
+	return rc;
+}

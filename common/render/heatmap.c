@@ -213,7 +213,8 @@ static int build(struct hm *h, const fk_profile *p, const fk_heatmap_opts *o)
 		return -FK_E_INVAL;
 	}
 	h->s = fk_profile_samples(p, &h->ns);
-	h->nd = fk_profile_nodes(p, &h->nn);
+	if (!(h->nd = fk_profile_nodes(p, &h->nn)))
+		return -FK_E_NOMEM;
 	size_t nnames = fk_profile_name_count(p);
 
 	/* Per node: root frame (for comm matching) and idle flag. */

@@ -427,7 +427,10 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	const fk_profile *src = owned ? owned : p;
 	enc e = { .p = src };
 	uint8_t *raw = NULL, *z = NULL;
-	e.nd = fk_profile_nodes(src, &e.nn);
+	if (!(e.nd = fk_profile_nodes(src, &e.nn))) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
 	if (fk_profile_total(src, 0) == 0 && fk_profile_total(src, 1) == 0) {
 		rc = -FK_E_EMPTY;
 		goto out;

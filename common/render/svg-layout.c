@@ -77,26 +77,31 @@ static bool has_range(const fk_svg_opts *o)
 	return !isnan(o->range_start) || !isnan(o->range_end);
 }
 
+struct each_ctx {
+	stream *s;
+	emit_fn fn;
+	void *ctx;
+};
+
+static int each_stack(void *vctx, const uint32_t *ids, size_t n, const double self[2])
+{
+	struct each_ctx *e = vctx;
+	int rc = 0;
+	for (unsigned col = 0; col < 2 && !rc; col++)
+		if (self[col] != 0)
+			rc = emit(e->s, ids, n, col, self[col], e->fn, e->ctx);
+	return rc;
+}
+
 /* Samples (in time order when sort_time and every sample has a time), or the
- * unique stacks in the order their leaf nodes were created. */
+ * unique stacks (fk_profile_each_stack's order). */
 static int for_each_stack(stream *s, bool use_samples, bool sort_time, emit_fn fn, void *ctx)
 {
 	const fk_profile *p = s->p;
-	size_t nn;
-	const fk_node *nodes = fk_profile_nodes(p, &nn);
 	int rc = 0;
 	if (!use_samples) {
-		for (size_t i = 0; i < nn && !rc; i++) {
-			for (unsigned col = 0; col < 2 && !rc; col++) {
-				if (nodes[i].self[col] == 0)
-					continue;
-				size_t n;
-				if ((rc = fk_profile_path_ids(p, (uint32_t)i, &s->path, &s->path_cap, &n)))
-					break;
-				rc = emit(s, s->path, n, col, nodes[i].self[col], fn, ctx);
-			}
-		}
-		return rc;
+		struct each_ctx e = { s, fn, ctx };
+		return fk_profile_each_stack(p, each_stack, &e);
 	}
 	size_t ns;
 	const fk_sample *smp = fk_profile_samples(p, &ns);
@@ -169,8 +174,7 @@ static int derive_emit(void *vctx, const uint32_t *ids, size_t n, unsigned col, 
 		}
 		d->ids[i] = d->map[id] - 1;
 	}
-	int64_t r = fk_profile_add_stack(d->dst, d->ids, n, col, count);
-	return r < 0 ? (int)r : 0;
+	return fk_profile_add_seq(d->dst, d->ids, n, col, count);
 }
 
 /* All stacks of the stream, transformed, into a new profile *out (set even on error). */
@@ -462,6 +466,185 @@ out:
 	return rc;
 }
 
+/* ---- the merged graph from the profile's walk (fk_profile_walk): no tree. A frame's x is
+ * its parent's x plus what came before it there (the parent's own count, then its earlier
+ * children); its width is known when it closes, and it is drawn when that is at least
+ * minw (a child is never wider than its parent, so a drawn frame's parent is drawn).
+ * Frames are kept in walk order (pre-order: the root's children sorted by name). */
+struct wopen {
+	uint32_t flags_in;  /* inherited from the parent */
+	uint32_t kflags;    /* what its children inherit */
+	double x, rel, acc; /* acc: own count and closed children so far (col) */
+	double tot[2];      /* positive counts below and at it, per column */
+	double off;         /* of tot[col], what lies in off-CPU mark frames */
+	double sdelta;      /* self delta */
+	size_t seq;         /* pre-order number */
+};
+
+typedef struct wl {
+	fk_svg_layout *L;
+	const fk_svg_opts *o;
+	unsigned col;
+	double minw, maxd;
+	int64_t markid, dashid;
+	bool offmark;       /* draw off-CPU frames (not a diff, and the mark exists) */
+	struct wopen *op;
+	size_t ocap, seq, neg;
+	size_t *seqs;       /* per kept frame, its pre-order number */
+	size_t seqcap;
+} wl;
+
+static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
+{
+	wl *w = vctx;
+	if (FK_GROW(w->op, w->ocap, (size_t)d + 1))
+		return -FK_E_NOMEM;
+	struct wopen *up = &w->op[d - 1], *me = &w->op[d];
+	w->neg += self[0] < 0 || self[1] < 0;
+	uint32_t fin = up->kflags;
+	*me = (struct wopen){ .flags_in = fin, .x = up->x + up->acc, .rel = up->acc,
+			      .acc = pos(self[w->col]), .tot = { pos(self[0]), pos(self[1]) },
+			      .sdelta = pos(self[1]) - pos(self[0]), .seq = ++w->seq };
+	me->kflags = fin | ((int64_t)frame == w->dashid ? FK_SVGF_WAKER : 0) |
+		     (w->offmark && (int64_t)frame == w->markid ? FK_SVGF_OFFCPU : 0);
+	return 0;
+}
+
+static int wl_keep(wl *w, uint32_t frame, uint32_t depth, uint32_t flags, double x, double rel,
+		   double wd, double delta, size_t seq)
+{
+	fk_svg_layout *L = w->L;
+	if (FK_GROW(L->frames, L->cap, L->n + 1) || FK_GROW(w->seqs, w->seqcap, L->n + 1))
+		return -FK_E_NOMEM;
+	L->frames[L->n] = (fk_svg_frame){ .name = frame, .depth = depth, .parent = FK_NONE,
+					  .flags = flags, .x = x, .rel = rel, .w = wd, .delta = delta };
+	w->seqs[L->n++] = seq;
+	return 0;
+}
+
+static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2])
+{
+	(void)total; /* the layout adds positive counts itself */
+	wl *w = vctx;
+	struct wopen *me = &w->op[d], *up = &w->op[d - 1];
+	double wd = me->tot[w->col];
+	double off = (int64_t)frame == w->markid ? wd : me->off;
+	double delta = w->o->diff_mode == FK_DIFF_TOTAL ? me->tot[1] - me->tot[0] : me->sdelta;
+	if (fabs(delta) > w->maxd)
+		w->maxd = fabs(delta);
+	if (wd >= w->minw) {
+		uint32_t fl = me->flags_in | (w->offmark && wd > 0 && off >= wd ? FK_SVGF_OFFCPU : 0);
+		int rc = wl_keep(w, frame, d, fl, me->x, me->rel, wd, delta, me->seq);
+		if (rc)
+			return rc;
+	}
+	up->acc += wd;
+	up->tot[0] += me->tot[0];
+	up->tot[1] += me->tot[1];
+	up->off += off;
+	return 0;
+}
+
+struct fseq {
+	size_t seq;
+	fk_svg_frame f;
+};
+
+static int cmp_fseq(const void *a, const void *b)
+{
+	size_t x = ((const struct fseq *)a)->seq, y = ((const struct fseq *)b)->seq;
+	return x < y ? -1 : x > y;
+}
+
+/* Frames (the root first) into pre-order, parents found by depth; those narrower than
+ * minw left out. */
+static int wl_finish(wl *w, double minw)
+{
+	fk_svg_layout *L = w->L;
+	struct fseq *v = malloc((L->n ? L->n : 1) * sizeof(*v));
+	uint32_t *last = calloc((size_t)w->ocap + 2, sizeof(*last));
+	if (!v || !last) {
+		free(v);
+		free(last);
+		return -FK_E_NOMEM;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < L->n; i++)
+		if (i == 0 || L->frames[i].w >= minw)
+			v[k++] = (struct fseq){ w->seqs[i], L->frames[i] };
+	qsort(v, k, sizeof(*v), cmp_fseq);
+	L->depthmax = 0;
+	for (size_t i = 0; i < k; i++) {
+		fk_svg_frame f = v[i].f;
+		f.parent = f.depth ? last[f.depth - 1] : FK_NONE;
+		last[f.depth] = (uint32_t)i;
+		if (f.depth > L->depthmax)
+			L->depthmax = f.depth;
+		L->frames[i] = f;
+	}
+	L->n = k;
+	free(v);
+	free(last);
+	return 0;
+}
+
+static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opts *o, unsigned col,
+		       double minw)
+{
+	wl w = { .L = L, .o = o, .col = col, .minw = minw };
+	w.markid = L->diff ? -1 : fk_profile_find_name(src, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
+	w.offmark = w.markid >= 0;
+	w.dashid = fk_profile_find_name(src, "--", 2);
+	double rs[2];
+	fk_profile_root_self(src, rs);
+	L->n = 0;
+	int rc = -FK_E_NOMEM;
+	if (FK_GROW(w.op, w.ocap, 64))
+		goto out;
+	w.op[0] = (struct wopen){ .acc = pos(rs[col]), .tot = { pos(rs[0]), pos(rs[1]) },
+				  .sdelta = pos(rs[1]) - pos(rs[0]) };
+	/* the root first (its width is the graph's), then the walk's frames */
+	if ((rc = wl_keep(&w, 0, 0, 0, 0, 0, L->timemax, 0, 0)))
+		goto out;
+	static const fk_walk_ops ops = { wl_open, wl_close };
+	if ((rc = fk_profile_walk(src, &ops, &w)))
+		goto out;
+	double rdelta = o->diff_mode == FK_DIFF_TOTAL ? w.op[0].tot[1] - w.op[0].tot[0] : w.op[0].sdelta;
+	if (fabs(rdelta) > w.maxd)
+		w.maxd = fabs(rdelta);
+	L->frames[0].delta = rdelta;
+	if (o->diff_mode == FK_DIFF_TOTAL)
+		L->maxdelta = L->diff && w.maxd > 0 ? w.maxd : 1;
+	else
+		L->maxdelta = L->diff && w.maxd > 1 ? w.maxd : 1;
+	rc = wl_finish(&w, minw);
+out:
+	free(w.op);
+	free(w.seqs);
+	return rc;
+}
+
+/* The size guard on a walk's frames: keep those at least minw wide (and the root), in
+ * order, parents found again. */
+static int refilter(fk_svg_layout *L, double minw)
+{
+	uint32_t *last = calloc((size_t)L->depthmax + 2, sizeof(*last));
+	if (!last)
+		return -FK_E_NOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < L->n; i++) {
+		fk_svg_frame f = L->frames[i];
+		if (i && !(f.w >= minw))
+			continue;
+		f.parent = f.depth ? last[f.depth - 1] : FK_NONE;
+		last[f.depth] = (uint32_t)k;
+		L->frames[k++] = f;
+	}
+	L->n = k;
+	free(last);
+	return 0;
+}
+
 static int cmp_double_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -469,6 +652,94 @@ static int cmp_double_desc(const void *a, const void *b)
 }
 
 static size_t default_max_frames(void) { return 50000; }
+
+static double guard_width(const fk_svg_layout *L, size_t maxf, int *err)
+{
+	*err = 0;
+	if (L->n <= maxf)
+		return 0;
+	double *ws = malloc(L->n * sizeof(double));
+	if (!ws) {
+		*err = -FK_E_NOMEM;
+		return 0;
+	}
+	for (size_t i = 0; i < L->n; i++)
+		ws[i] = L->frames[i].w;
+	qsort(ws, L->n, sizeof(double), cmp_double_desc);
+	double th = ws[maxf - 1];
+	size_t ge = maxf;
+	while (ge < L->n && ws[ge] >= th)
+		ge++;
+	free(ws);
+	return ge > maxf ? nextafter(th, INFINITY) : th;
+}
+
+static double minw_of(const fk_svg_layout *L, const fk_svg_opts *o)
+{
+	int width = o->width > 0 ? o->width : 1200;
+	double widthpertime = (width - 2.0 * XPAD) / L->timemax;
+	double minw = o->minwidth_pct ? L->timemax * o->minwidth / 100 : o->minwidth / widthpertime;
+	return minw > 0 ? minw : 0x1p-1074; /* zero-width frames are never drawn */
+}
+
+static void set_timemax(fk_svg_layout *L, const fk_svg_opts *o)
+{
+	L->timemax = L->total;
+	if (o->total > L->total) {
+		L->timemax = o->total;
+	} else if (o->total > 0 && o->total < L->total && o->total / L->total > 0.02) {
+		char a[32], b[32];
+		fk_format_count(a, sizeof(a), o->total);
+		fk_format_count(b, sizeof(b), L->total);
+		fk_warn("--total %s is less than the actual total %s, so ignored", a, b);
+	}
+}
+
+/* The width past which max_frames frames are kept (the size guard): the widest ones; a
+ * child is never wider than its parent, so a width threshold keeps every kept frame's
+ * ancestors. 0 when the frames fit. */
+static double guard_width(const fk_svg_layout *L, size_t maxf, int *err);
+
+/* The merged graph (any order but by weight, any view but the flame chart), from the walk. */
+static int layout_merged(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts *o, stream *s,
+			 unsigned col, bool use_samples)
+{
+	const fk_profile *src = p;
+	int rc;
+	if (o->reverse || o->focus || has_range(o)) {
+		if ((rc = derive(s, use_samples, &L->owned)))
+			return rc;
+		src = L->owned;
+	}
+	size_t neg;
+	L->names = src;
+	L->total = fk_profile_total_pos(src, col, &neg);
+	if (neg)
+		fk_warn("%zu stacks with negative counts drawn as 0", neg);
+	if (o->focus && s->emitted == 0) {
+		fk_warn("--focus '%s': no stack contains that function", o->focus);
+		return -FK_E_EMPTY;
+	}
+	if (!(L->total > 0))
+		return -FK_E_EMPTY;
+	set_timemax(L, o);
+	double minw = minw_of(L, o);
+	if ((rc = layout_walk(L, src, o, col, minw)))
+		return rc;
+	size_t maxf = o->max_frames ? o->max_frames : 50000;
+	double th = guard_width(L, maxf < 1 ? 1 : maxf, &rc);
+	if (rc)
+		return rc;
+	if (th > minw) {
+		size_t before = L->n;
+		minw = th;
+		if ((rc = refilter(L, minw)))
+			return rc;
+		L->guard_dropped = before - L->n;
+	}
+	L->minw = minw;
+	return 0;
+}
 
 int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts *o)
 {
@@ -499,6 +770,10 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		s.focus = focus;
 	}
 
+	if (!o->flamechart && o->sort != FK_SORT_WEIGHT) {
+		rc = layout_merged(L, p, o, &s, col, use_samples);
+		goto out;
+	}
 	if (o->flamechart) {
 		if ((rc = chart_node(&ch, FK_NONE, 0)) < 0)
 			goto out;
@@ -522,7 +797,10 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 				goto out;
 			src = L->owned;
 		}
-		t.nodes = fk_profile_nodes(src, &t.n);
+		if (!(t.nodes = fk_profile_nodes(src, &t.n))) {
+			rc = -FK_E_NOMEM;
+			goto out;
+		}
 		t.names = src;
 	}
 	t.totals = malloc(2 * t.n * sizeof(double));
