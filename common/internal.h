@@ -46,9 +46,44 @@ static inline uint64_t fk_mix64(uint64_t x)
 	return x;
 }
 
+/* ---- the name table's hash (model/profile.c): 8 bytes a round, the length last, so a
+ * scanner that finds where a name ends hashes it on the way (parse-folded.c). A tail of
+ * fewer than 8 bytes is one more round, zero-padded. */
+#define FK_NH_SEED 0x243f6a8885a308d3ULL
+static inline uint64_t fk_nh_round(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9fb21c651e98df25ULL;
+	return h << 27 | h >> 37;
+}
+static inline uint64_t fk_nh_final(uint64_t h, size_t len)
+{
+	return fk_mix64(h ^ (len * 0xc2b2ae3d27d4eb4fULL));
+}
+static inline uint64_t fk_name_hash(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = FK_NH_SEED, w;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = fk_nh_round(h, w);
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, s + i, len - i);
+		h = fk_nh_round(h, w);
+	}
+	return fk_nh_final(h, len);
+}
+
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
-/* Intern with a precomputed fk_hash(s, len) (hot paths hash once). */
+/* Intern names [from, n) of a stack's text s, name i from (i ? end[i - 1] + 1 : 0) to
+ * end[i], with hash[i] = its fk_name_hash, into ids[i]: their table slots fetched first, all
+ * at once, then looked up. 0 or a negative error. */
+FK_HIDDEN int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end,
+				      const uint64_t *hash, size_t from, size_t n, uint32_t *ids);
+/* Intern with a precomputed fk_name_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
 /* Folded text of the path root->node into a growable buffer (no count). */
 FK_HIDDEN int fk_profile_path_text(const fk_profile *p, uint32_t node, char **buf, size_t *cap,
@@ -99,6 +134,19 @@ FK_HIDDEN void fk_profile_map_counts(fk_profile *p, unsigned col, double (*fn)(d
 				     void *ctx);
 /* Two count columns from now on (a diff whose sides hold nothing in one column). */
 FK_HIDDEN void fk_profile_two_columns(fk_profile *p);
+/* A stack's hash, from its names' hashes (the low 32 bits of fk_name_hash) root first, so
+ * a reader knows it before its names are looked up: fk_seq_hash(fk_seq_step(...)..., n). */
+static inline uint64_t fk_seq_step(uint64_t h, uint32_t name_hash)
+{
+	h = (h ^ name_hash) * 0x9fb21c651e98df25ULL;
+	return h << 29 | h >> 35;
+}
+#define FK_SEQ_SEED 0x13198a2e03707344ULL
+static inline uint64_t fk_seq_hash(uint64_t h, size_t n) { return fk_mix64(h ^ n); }
+/* fk_profile_add_seq with the stack's hash known; fk_profile_seq_prefetch fetches its slot. */
+FK_HIDDEN int fk_profile_add_seq_h(fk_profile *p, const uint32_t *ids, size_t n, unsigned col,
+				   double count, uint64_t hash);
+FK_HIDDEN void fk_profile_seq_prefetch(const fk_profile *p, uint64_t hash);
 /* Whether fk_profile_add_seq keeps stacks (true) or adds to the tree. */
 FK_HIDDEN bool fk_profile_takes_seqs(const fk_profile *p);
 

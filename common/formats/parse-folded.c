@@ -67,13 +67,49 @@ typedef struct prefix_cache {
 	size_t len, cap;
 	size_t *end;       /* end offset of each frame in text */
 	uint32_t *node;    /* node reached after each frame (in seqs mode: the frame's id) */
-	size_t n, ecap, ncap;
+	uint64_t *hash;    /* seqs mode: each frame's name hash */
+	uint64_t seqhash;  /* seqs mode: the stack's hash (fk_seq_hash) */
+	size_t n, ecap, ncap, hcap;
 } prefix_cache;
+
+/* Where the name that starts at s[i] ends (the next ';', or sl, the stack's end) and its
+ * fk_name_hash in *hash: 8 bytes at a time while they lie within the line's len bytes. */
+static inline size_t scan_name(const char *s, size_t i, size_t sl, size_t len, uint64_t *hash)
+{
+	size_t start = i;
+	uint64_t h = FK_NH_SEED, w;
+	while (i + 8 <= len) {
+		memcpy(&w, s + i, 8);
+		uint64_t x = w ^ 0x3b3b3b3b3b3b3b3bULL; /* ';' bytes become 0 */
+		uint64_t z = (x - 0x0101010101010101ULL) & ~x & 0x8080808080808080ULL;
+		size_t b = z ? (size_t)__builtin_ctzll(z) >> 3 : 8;
+		if (b > sl - i)
+			b = sl - i;
+		if (b < 8) {
+			if (b)
+				h = fk_nh_round(h, w & ((1ULL << (8 * b)) - 1));
+			*hash = fk_nh_final(h, i + b - start);
+			return i + b;
+		}
+		h = fk_nh_round(h, w);
+		i += 8;
+	}
+	size_t e = i;
+	while (e < sl && s[e] != ';')
+		e++;
+	if (e > i) {
+		w = 0;
+		memcpy(&w, s + i, e - i);
+		h = fk_nh_round(h, w);
+	}
+	*hash = fk_nh_final(h, e - start);
+	return e;
+}
 
 /* seqs: the profile keeps unique stacks (fk_profile_add_seq): pc->node holds the ids and
  * the caller adds pc->node[0 .. pc->n); else the node reached is returned. */
 static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s, size_t sl,
-				bool seqs)
+				size_t len, bool seqs)
 {
 	fk_profile *p = c->p;
 	size_t m = 0, lim = sl < pc->len ? sl : pc->len;
@@ -94,10 +130,35 @@ static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s
 	uint32_t node = k ? pc->node[k - 1] : 0;
 	size_t pos = k ? pc->end[k - 1] + 1 : 0;
 	pc->n = k;
+	bool rules = fk_name_rules_on(c->o);
+	if (seqs && !rules) {
+		/* every new name's end and hash first, then all looked up at once */
+		size_t n = k;
+		while (pos <= sl) {
+			if (FK_UNLIKELY(n >= pc->ecap || n >= pc->ncap || n >= pc->hcap) &&
+			    (FK_GROW(pc->end, pc->ecap, n + 1) || FK_GROW(pc->node, pc->ncap, n + 1) ||
+			     FK_GROW(pc->hash, pc->hcap, n + 1)))
+				return -FK_E_NOMEM;
+			size_t e = scan_name(s, pos, sl, len, &pc->hash[n]);
+			pc->end[n++] = e;
+			pos = e + 1;
+		}
+		uint64_t sh = FK_SEQ_SEED;
+		for (size_t i = 0; i < n; i++)
+			sh = fk_seq_step(sh, (uint32_t)pc->hash[i]);
+		pc->seqhash = fk_seq_hash(sh, n);
+		fk_profile_seq_prefetch(p, pc->seqhash);
+		int rc = fk_profile_intern_names(p, s, pc->end, pc->hash, k, n, pc->node);
+		if (rc)
+			return rc;
+		pc->n = n;
+		pos = sl + 1;
+	}
 	while (pos <= sl) {
-		const char *semi = memchr(s + pos, ';', sl - pos);
-		size_t e = semi ? (size_t)(semi - s) : sl;
-		int64_t id = fk_parse_intern(c, s + pos, e - pos);
+		uint64_t h;
+		size_t e = scan_name(s, pos, sl, len, &h);
+		int64_t id = rules ? fk_parse_intern(c, s + pos, e - pos)
+				   : fk_profile_intern_h(p, s + pos, e - pos, h);
 		if (id < 0)
 			return id;
 		if (seqs) {
@@ -156,13 +217,15 @@ static int parse(fk_parse_ctx *c)
 			fk_bad_line(c, c->r->lineno, "empty stack");
 			continue;
 		}
-		int64_t node = add_stack_cached(c, &pc, line, sl, seqs);
+		int64_t node = add_stack_cached(c, &pc, line, sl, len, seqs);
 		if (node < 0) {
 			rc = (int)node;
 			break;
 		}
 		if (seqs) {
-			if ((rc = fk_profile_add_seq(c->p, pc.node, pc.n, 0, count)) ||
+			bool h = !fk_name_rules_on(c->o);
+			if ((rc = h ? fk_profile_add_seq_h(c->p, pc.node, pc.n, 0, count, pc.seqhash)
+				    : fk_profile_add_seq(c->p, pc.node, pc.n, 0, count)) ||
 			    (two && (rc = fk_profile_add_seq(c->p, pc.node, pc.n, 1, count2))))
 				break;
 			c->st->samples++;
@@ -181,6 +244,7 @@ static int parse(fk_parse_ctx *c)
 	free(pc.text);
 	free(pc.end);
 	free(pc.node);
+	free(pc.hash);
 	return rc;
 }
 

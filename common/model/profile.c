@@ -151,6 +151,36 @@ const char *fk_profile_unit(const fk_profile *p) { return p->unit; }
 void fk_profile_set_kind(fk_profile *p, int kind) { p->kind = kind; }
 int fk_profile_kind(const fk_profile *p) { return p->kind; }
 
+/* Whether a's and b's first len bytes are equal: words, the last one overlapping. */
+static inline bool same_bytes(const char *a, const char *b, size_t len)
+{
+	uint64_t x, y;
+	if (len >= 8) {
+		size_t i = 0;
+		for (; i + 8 < len; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + len - 8, 8);
+		memcpy(&y, b + len - 8, 8);
+		return x == y;
+	}
+	if (len >= 4) {
+		uint32_t u, v, u2, v2;
+		memcpy(&u, a, 4);
+		memcpy(&v, b, 4);
+		memcpy(&u2, a + len - 4, 4);
+		memcpy(&v2, b + len - 4, 4);
+		return u == v && u2 == v2;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* The id of name s (hash h), or -1 with *slot the empty slot where it would go. */
 static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint64_t h, size_t *slot)
 {
@@ -160,7 +190,7 @@ static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint6
 		if ((v >> 32) != (h >> 32))
 			continue;
 		const struct name_ent *e = &p->names[(uint32_t)v - 1];
-		if (e->len == len && !memcmp(p->str + e->off, s, len))
+		if (e->len == len && same_bytes(p->str + e->off, s, len))
 			return (uint32_t)v - 1;
 	}
 	*slot = i;
@@ -170,7 +200,7 @@ static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint6
 int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 {
 	size_t i;
-	return name_lookup(p, s, len, fk_hash(s, len), &i);
+	return name_lookup(p, s, len, fk_name_hash(s, len), &i);
 }
 
 int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h)
@@ -201,7 +231,22 @@ int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h
 
 int64_t fk_profile_intern(fk_profile *p, const char *s, size_t len)
 {
-	return fk_profile_intern_h(p, s, len, fk_hash(s, len));
+	return fk_profile_intern_h(p, s, len, fk_name_hash(s, len));
+}
+
+int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, const uint64_t *hash,
+			    size_t from, size_t n, uint32_t *ids)
+{
+	for (size_t i = from; i < n; i++)
+		__builtin_prefetch(&p->name_tab[(uint32_t)hash[i] & p->name_tab_mask]);
+	for (size_t i = from; i < n; i++) {
+		size_t b = i ? end[i - 1] + 1 : 0;
+		int64_t id = fk_profile_intern_h(p, s + b, end[i] - b, hash[i]);
+		if (id < 0)
+			return (int)id;
+		ids[i] = (uint32_t)id;
+	}
+	return 0;
 }
 
 const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len)
@@ -556,10 +601,80 @@ static double scaled(double v, double factor)
 	return factor == 1.0 ? v : round(v * factor);
 }
 
+/* ---- merging into stack mode: src's stacks, their names mapped, after the prefix frames
+ * and before the mark, with scaled counts, added as stacks (no tree on either side). */
+struct mseq {
+	fk_profile *dst;
+	const uint32_t *fmap;
+	uint32_t *ids;
+	size_t cap, npre;
+	int64_t markid;     /* -1: none */
+	double factor;
+};
+
+static double scaled(double v, double factor);
+
+static int merge_seq(void *vctx, const uint32_t *ids, size_t n, const double self[2])
+{
+	struct mseq *m = vctx;
+	size_t tot = m->npre + n + (m->markid >= 0);
+	if (FK_GROW(m->ids, m->cap, tot + 1))
+		return -FK_E_NOMEM;
+	for (size_t i = 0; i < n; i++)
+		m->ids[m->npre + i] = m->fmap[ids[i]];
+	if (m->markid >= 0)
+		m->ids[tot - 1] = (uint32_t)m->markid;
+	int rc = 0;
+	for (unsigned c = 0; c < 2 && !rc; c++)
+		if (self[c] != 0)
+			rc = fk_profile_add_seq(m->dst, m->ids, tot, c, scaled(self[c], m->factor));
+	return rc;
+}
+
+static int merge_seqs(fk_profile *dst, const fk_profile *src, double factor, const char *mark,
+		      const char *const *frames, size_t nframes)
+{
+	struct mseq m = { .dst = dst, .factor = factor, .markid = -1, .npre = nframes };
+	uint32_t *fmap = malloc((src->nnames + 1) * sizeof(*fmap));
+	int err = 0;
+	if (!fmap || FK_GROW(m.ids, m.cap, nframes + 1)) {
+		err = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < src->nnames && !err; i++) {
+		const struct name_ent *e = &src->names[i];
+		int64_t id = fk_profile_intern(dst, src->str + e->off, e->len);
+		if (id < 0)
+			err = (int)id;
+		else
+			fmap[i] = (uint32_t)id;
+	}
+	for (size_t i = 0; i < nframes && !err; i++) {
+		int64_t id = fk_profile_intern(dst, frames[i], strlen(frames[i]));
+		if (id < 0)
+			err = (int)id;
+		else
+			m.ids[i] = (uint32_t)id;
+	}
+	if (!err && mark && (m.markid = fk_profile_intern(dst, mark, strlen(mark))) < 0)
+		err = (int)m.markid;
+	m.fmap = fmap;
+	if (!err)
+		err = fk_profile_each_stack(src, merge_seq, &m);
+	if (!err && src->ncols > dst->ncols)
+		dst->ncols = src->ncols;
+out:
+	free(fmap);
+	free(m.ids);
+	return err;
+}
+
 /* merge_scaled with src's root at dst's node `under` (0: dst's root). */
 static int merge_at(fk_profile *dst, const fk_profile *src, double factor, const char *mark,
 		    uint32_t under)
 {
+	if (under == 0 && fk_profile_takes_seqs(dst) && factor > 0 && isfinite(factor))
+		return merge_seqs(dst, src, factor, mark, NULL, 0);
 	uint32_t *fmap = malloc((src->nnames + 1) * sizeof(*fmap));
 	uint32_t *nmap = NULL;
 	int err = 0;
@@ -658,6 +773,14 @@ int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *c
 {
 	bool was_empty = dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
 			 dst->nodes[0].self[1] == 0;
+	if (fk_profile_takes_seqs(dst) && n) {
+		int rc = merge_seqs(dst, src, 1.0, NULL, frames, n);
+		if (rc == 0 && was_empty && !dst->unit && src->unit) {
+			rc = fk_profile_set_unit(dst, src->unit);
+			dst->kind = src->kind;
+		}
+		return rc;
+	}
 	int terr = fk_model_tree(dst);
 	if (terr)
 		return terr;

@@ -25,15 +25,18 @@ void fk_stacks_free(fk_profile *p)
 	p->stk_tab_mask = 0;
 }
 
-static uint64_t seq_hash(const uint32_t *ids, size_t n)
+static uint64_t seq_hash(const fk_profile *p, const uint32_t *ids, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-	size_t i = 0;
-	for (; i + 2 <= n; i += 2)
-		h = (h ^ ((uint64_t)ids[i] << 32 | ids[i + 1])) * 0x9fb21c651e98df25ULL;
-	if (i < n)
-		h = (h ^ ids[i]) * 0x9fb21c651e98df25ULL;
-	return fk_mix64(h);
+	uint64_t h = FK_SEQ_SEED;
+	for (size_t i = 0; i < n; i++)
+		h = fk_seq_step(h, p->names[ids[i]].hash);
+	return fk_seq_hash(h, n);
+}
+
+void fk_profile_seq_prefetch(const fk_profile *p, uint64_t hash)
+{
+	if (p->stk_tab)
+		__builtin_prefetch(&p->stk_tab[(uint32_t)hash & p->stk_tab_mask]);
 }
 
 static int stk_tab_grow(fk_profile *p, size_t size)
@@ -60,18 +63,23 @@ static int stk_tab_grow(fk_profile *p, size_t size)
 
 int fk_profile_add_seq(fk_profile *p, const uint32_t *ids, size_t n, unsigned col, double count)
 {
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] >= p->nnames)
+			return -FK_E_INVAL;
+	return fk_profile_add_seq_h(p, ids, n, col, count, seq_hash(p, ids, n));
+}
+
+int fk_profile_add_seq_h(fk_profile *p, const uint32_t *ids, size_t n, unsigned col, double count,
+			 uint64_t h)
+{
 	if (!n || !fk_profile_takes_seqs(p)) {
 		int64_t r = fk_profile_add_stack(p, ids, n, col, count);
 		return r < 0 ? (int)r : 0;
 	}
 	if (col > 1)
 		return -FK_E_INVAL;
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] >= p->nnames)
-			return -FK_E_INVAL;
 	if (!p->stk_tab && stk_tab_grow(p, 1024))
 		return -FK_E_NOMEM;
-	uint64_t h = seq_hash(ids, n);
 	uint32_t lo = (uint32_t)h, hi = (uint32_t)(h >> 32);
 	size_t i = lo & p->stk_tab_mask;
 	for (uint64_t v; (v = p->stk_tab[i]); i = (i + 1) & p->stk_tab_mask) {

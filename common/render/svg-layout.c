@@ -497,7 +497,7 @@ typedef struct wl {
 static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
 {
 	wl *w = vctx;
-	if (FK_GROW(w->op, w->ocap, (size_t)d + 1))
+	if (FK_UNLIKELY(d >= w->ocap) && FK_GROW(w->op, w->ocap, (size_t)d + 1))
 		return -FK_E_NOMEM;
 	struct wopen *up = &w->op[d - 1], *me = &w->op[d];
 	w->neg += self[0] < 0 || self[1] < 0;
@@ -514,7 +514,8 @@ static int wl_keep(wl *w, uint32_t frame, uint32_t depth, uint32_t flags, double
 		   double wd, double delta, size_t seq)
 {
 	fk_svg_layout *L = w->L;
-	if (FK_GROW(L->frames, L->cap, L->n + 1) || FK_GROW(w->seqs, w->seqcap, L->n + 1))
+	if ((L->n >= L->cap || L->n >= w->seqcap) &&
+	    (FK_GROW(L->frames, L->cap, L->n + 1) || FK_GROW(w->seqs, w->seqcap, L->n + 1)))
 		return -FK_E_NOMEM;
 	L->frames[L->n] = (fk_svg_frame){ .name = frame, .depth = depth, .parent = FK_NONE,
 					  .flags = flags, .x = x, .rel = rel, .w = wd, .delta = delta };
