@@ -773,7 +773,7 @@ int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *c
 {
 	bool was_empty = dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
 			 dst->nodes[0].self[1] == 0;
-	if (fk_profile_takes_seqs(dst) && n) {
+	if (fk_profile_takes_seqs(dst)) {
 		int rc = merge_seqs(dst, src, 1.0, NULL, frames, n);
 		if (rc == 0 && was_empty && !dst->unit && src->unit) {
 			rc = fk_profile_set_unit(dst, src->unit);
