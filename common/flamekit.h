@@ -145,7 +145,12 @@ FK_API int64_t fk_profile_add_sample(fk_profile *p, const uint32_t *frames, size
 FK_API int fk_profile_add_to_node(fk_profile *p, uint32_t node, unsigned col, double count,
 				  const fk_sample_info *info);
 
-/* Read-only views. Pointers are valid until the profile is next modified. */
+/* Read-only views. Pointers are valid until the profile is next modified.
+ * A profile read from folded stacks without per-sample records holds its unique stacks, not
+ * a tree (4 bytes a frame: renderers and the folded writer sort and sweep them); the first
+ * fk_profile_nodes call builds the tree from them (not safe to race with other calls on the
+ * same profile), and returns NULL with errno ENOMEM if that fails. Nodes are then in the
+ * stacks' sorted order, not the order the stacks came in (a 0.x change). */
 FK_API const fk_node *fk_profile_nodes(const fk_profile *p, size_t *n);
 FK_API const fk_sample *fk_profile_samples(const fk_profile *p, size_t *n);
 /* Origin of time ranges (the heat map's seconds, its start/end, --range): the

@@ -204,9 +204,10 @@ static int parse(fk_parse_ctx *c)
 		}
 		/* A second trailing number makes it differential: "stack BEFORE AFTER". */
 		size_t b = sl;
-		while (b && !fk_is_space(line[b - 1]))
+		/* (a count holds no ';' and no more than 64 bytes: no scan through the stack) */
+		while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && sl - b <= 64)
 			b--;
-		bool two = b > 0 && is_count_token(line + b, sl - b);
+		bool two = b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, sl - b);
 		if (two) {
 			count2 = count;
 			size_t sl2;

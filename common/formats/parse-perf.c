@@ -454,9 +454,9 @@ static int perf_parse(fk_parse_ctx *c)
 	if (rc)
 		goto out;
 	d.threads = o->threads >= 2;
-	size_t nn;
-	fk_profile_nodes(c->p, &nn);
-	d.fresh = nn == 1;
+	/* a profile with stacks already (a folded input before this one) is no fresh tree */
+	size_t nn = 0;
+	d.fresh = fk_profile_stack_count(c->p) == 0 && fk_profile_nodes(c->p, &nn) && nn == 1;
 	/* Inputs smaller than this are not split (tests lower it to split tiny inputs). */
 	const char *sm = getenv("FLAMEKIT_SPLIT_MIN");
 	d.split_min = sm ? strtoull(sm, NULL, 10) : 8u << 20;

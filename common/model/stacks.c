@@ -100,7 +100,7 @@ int fk_profile_add_seq_h(fk_profile *p, const uint32_t *ids, size_t n, unsigned 
 	memcpy(p->sid + p->nsid, ids, n * sizeof(*ids));
 	struct stk *s = &p->stk[p->nstk];
 	*s = (struct stk){ .off = p->nsid, .len = (uint32_t)n, .hash = hi };
-	s->self[col] = count;
+	s->self[col] += count; /* as a tree node's count starts: 0 + -0 is 0 */
 	if (col == 1)
 		p->ncols = 2;
 	p->nsid += n;

@@ -177,7 +177,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 				goto out;
 			}
 			size_t pl = base;
-			if (base)
+			if (nlv > 1) /* below a root frame (whose name may be empty) */
 				path[pl++] = ';';
 			memcpy(path + pl, p->str + ne->off, ne->len);
 			pl += ne->len;

@@ -1,0 +1,191 @@
+/* test-stacks.c - stack mode against tree mode: the same random stacks (names chosen to
+ * sort differently by name and by folded text: prefixes, bytes below ';', spaces, NULs),
+ * added as unique stacks and as a tree, must give byte-identical folded output, SVG (in
+ * several views) and page, the same walk, totals and merges; and a tree built later from
+ * the stacks must too. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+#define E(x) { x, sizeof(x) - 1 }
+static const struct { const char *s; size_t n; } pool[] = {
+	E("a"), E("a-x"), E("a.b"), E("a b"), E("ab"), E("a:"), E("a!"), E("a\001"), E("b"), E("b;"),
+	E(""), E("main"), E("main2"), E("ma"), E("zz\377"), E("a\0b"), E("a\0"), E("x::y"),
+	E("x::y<int>"), E("x:"), E("_[k]"), E("a_[k]"), E("--"), E(FK_OFFCPU_MARK),
+	E("long_name_with_many_bytes_0123456789"), E("long_name_with_many_bytes_012345678"),
+};
+#define NPOOL (sizeof(pool) / sizeof(pool[0]))
+
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static char *capture(int (*fn)(const fk_profile *, const void *, FILE *), const fk_profile *p,
+		     const void *arg, size_t *len, int *rc)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	*rc = fn(p, arg, f);
+	fclose(f);
+	return buf;
+}
+
+static int folded(const fk_profile *p, const void *arg, FILE *f)
+{
+	(void)arg;
+	return fk_profile_write_folded(p, f);
+}
+
+static int svg(const fk_profile *p, const void *arg, FILE *f) { return fk_render_svg(p, arg, f); }
+static int html(const fk_profile *p, const void *arg, FILE *f) { return fk_render_html(p, arg, f); }
+
+static void same(const char *what, int (*fn)(const fk_profile *, const void *, FILE *),
+		 const fk_profile *a, const fk_profile *b, const void *arg)
+{
+	size_t la, lb;
+	int ra, rb;
+	char *x = capture(fn, a, arg, &la, &ra), *y = capture(fn, b, arg, &lb, &rb);
+	if (ra != rb || la != lb || memcmp(x, y, la)) {
+		fprintf(stderr, "%s differs (rc %d/%d, %zu/%zu bytes)\n", what, ra, rb, la, lb);
+		if (getenv("FK_TEST_DUMP") && !failures) {
+			FILE *f = fopen("/tmp/stacks-tree.out", "w");
+			fwrite(x, 1, la, f);
+			fclose(f);
+			f = fopen("/tmp/stacks-seqs.out", "w");
+			fwrite(y, 1, lb, f);
+			fclose(f);
+		}
+		failures++;
+	}
+	free(x);
+	free(y);
+}
+
+/* The walk as text: one line per open and close. */
+struct wtext {
+	const fk_profile *p;
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static int w_open(void *ctx, uint32_t d, uint32_t frame, const double self[2])
+{
+	struct wtext *w = ctx;
+	size_t l;
+	const char *s = fk_profile_name(w->p, frame, &l);
+	fprintf(w->f, "+%u %zu:", d, l);
+	fwrite(s, 1, l, w->f);
+	fprintf(w->f, " %g %g\n", self[0], self[1]);
+	return 0;
+}
+
+static int w_close(void *ctx, uint32_t d, uint32_t frame, const double total[2])
+{
+	struct wtext *w = ctx;
+	fprintf(w->f, "-%u %u %g %g\n", d, frame ? 1u : 0u, total[0], total[1]);
+	return 0;
+}
+
+static char *walk_text(const fk_profile *p, size_t *len)
+{
+	struct wtext w = { .p = p };
+	w.f = open_memstream(&w.buf, &w.len);
+	static const fk_walk_ops ops = { w_open, w_close };
+	CHECK(fk_profile_walk(p, &ops, &w) == 0);
+	fclose(w.f);
+	*len = w.len;
+	return w.buf;
+}
+
+int main(void)
+{
+	for (int round = 0; round < 40; round++) {
+		bool two = round % 4 == 3, frac = round % 5 == 1;
+		fk_profile *t = fk_profile_new(0), *s = fk_profile_new(0);
+		uint32_t idt[8], ids[8];
+		int nstacks = 20 + (int)(next() % 400);
+		for (int k = 0; k < nstacks; k++) {
+			size_t n = 1 + next() % 6;
+			for (size_t i = 0; i < n; i++) {
+				size_t j = next() % NPOOL;
+				idt[i] = (uint32_t)fk_profile_intern(t, pool[j].s, pool[j].n);
+				ids[i] = (uint32_t)fk_profile_intern(s, pool[j].s, pool[j].n);
+			}
+			unsigned col = two ? (unsigned)(next() % 2) : 0;
+			double c = (double)(next() % 50);
+			if (frac)
+				c += 0.5;
+			if (next() % 29 == 0)
+				c = -c; /* drawn as 0 */
+			CHECK(fk_profile_add_stack(t, idt, n, col, c) >= 0);
+			CHECK(fk_profile_add_seq(s, ids, n, col, c) == 0);
+		}
+		CHECK(fk_profile_total(t, 0) == fk_profile_total(s, 0));
+		CHECK(fk_profile_stack_count(t) == fk_profile_stack_count(s));
+		CHECK(fk_profile_columns(t) == fk_profile_columns(s));
+		size_t la, lb;
+		char *wa = walk_text(t, &la), *wb = walk_text(s, &lb);
+		CHECK(la == lb && !memcmp(wa, wb, la));
+		if ((la != lb || memcmp(wa, wb, la)) && getenv("FK_TEST_DUMP")) {
+			FILE *f = fopen("/tmp/walk-tree.out", "w");
+			fwrite(wa, 1, la, f);
+			fclose(f);
+			f = fopen("/tmp/walk-seqs.out", "w");
+			fwrite(wb, 1, lb, f);
+			fclose(f);
+		}
+		free(wa);
+		free(wb);
+		same("folded", folded, t, s, NULL);
+		for (int v = 0; v < 6; v++) {
+			fk_svg_opts o;
+			fk_svg_opts_init(&o);
+			o.minwidth = v == 1 ? 0 : v == 2 ? 4 : 0.1;
+			o.reverse = v == 3;
+			o.focus = v == 4 ? "a" : NULL;
+			o.max_frames = v == 5 ? 7 : 0;
+			o.diff_mode = v == 2 ? FK_DIFF_TOTAL : FK_DIFF_SELF;
+			same("svg", svg, t, s, &o);
+			if (v == 0 || v == 3)
+				same("html", html, t, s, &o);
+		}
+		/* a merge of each into a fresh profile, and a tree made from the stacks */
+		fk_profile *mt = fk_profile_new(0), *ms = fk_profile_new(0);
+		CHECK(fk_profile_merge(mt, t) == 0 && fk_profile_merge(mt, t) == 0);
+		CHECK(fk_profile_merge(ms, s) == 0 && fk_profile_merge(ms, s) == 0);
+		same("merged folded", folded, mt, ms, NULL);
+		size_t nn;
+		CHECK(fk_profile_nodes(s, &nn) != NULL && nn > 1);
+		same("folded after the tree is built", folded, t, s, NULL);
+		fk_svg_opts o;
+		fk_svg_opts_init(&o);
+		same("svg after the tree is built", svg, t, s, &o);
+		fk_profile_free(mt);
+		fk_profile_free(ms);
+		fk_profile_free(t);
+		fk_profile_free(s);
+	}
+	/* the same stacks again and again: no more memory for stacks (deduplicated) */
+	fk_profile *p = fk_profile_new(0);
+	uint32_t ids[3];
+	for (int i = 0; i < 3; i++)
+		ids[i] = (uint32_t)fk_profile_intern(p, pool[i].s, pool[i].n);
+	for (int k = 0; k < 1000; k++)
+		CHECK(fk_profile_add_seq(p, ids, 1 + (size_t)k % 3, 0, 1) == 0);
+	CHECK(fk_profile_stack_count(p) == 3 && fk_profile_total(p, 0) == 1000);
+	fk_profile_free(p);
+	if (failures)
+		return 1;
+	printf("test-stacks: stack mode and tree mode agree\n");
+	return 0;
+}
