@@ -39,18 +39,8 @@ function finishTree(t) {
     end[c] = n;
     if (sp) { tot[st[sp - 1]] += tot[c]; if (tot0) tot0[st[sp - 1]] += tot0[c]; }
   }
-  // each node's offset inside its parent in name order (sum of its earlier siblings):
-  // a frame's x without visiting its narrow siblings
-  var xoff = new Float64Array(n), run = new Float64Array(md + 2);
-  for (i = 1; i < n; i++) {
-    d = depth[i];
-    xoff[i] = run[d];
-    run[d] += tot[i];
-    run[d + 1] = 0;
-  }
   t.tot = tot;
   t.tot0 = tot0;
-  t.xoff = xoff;
   t.kids = new Map(); // node -> its children, heaviest first (filled as frames are drawn)
   t.maxDepth = md;
   t.maxdelta = maxdelta; // differential colour scale: the largest change of a frame's own count
@@ -116,9 +106,9 @@ function eachStack(t, fn) {
 }
 
 /* ---------------------------------------------------------------- page data */
-function varintReader(u8, pos, end) {
+function varintReader(u8, pos) {
   return {
-    p: pos, e: end,
+    p: pos,
     uv: function () {
       var v = 0, mul = 1, b;
       do {
@@ -131,95 +121,175 @@ function varintReader(u8, pos, end) {
   };
 }
 
-/* The node streams: depth from pops, name from the code against the parent name's
- * alphabet (see docs/html.md). One tight loop over typed arrays. */
-function readNodes(u8, p, q, r, n, nnames, name, dep) {
-  var astart = new Int32Array(nnames + 1), alen = new Int32Array(nnames + 1);
-  var apool = new Int32Array(1024), aused = 0;
-  // alphabets: each parent name's list grows by doubling inside one pool
-  var acap = new Int32Array(nnames + 1);
-  var nextName = 1, stack = new Int32Array(1024), depth = 0, i, b, v, mul, code, id, pname, k;
-  stack[0] = 0;
-  for (i = 1; i < n; i++) {
-    v = u8[p++];
-    if (v >= 128) { v &= 127; mul = 128; do { b = u8[p++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-    depth = depth + 1 - v;
-    code = u8[q++];
-    if (code >= 128) { code &= 127; mul = 128; do { b = u8[q++]; code += (b & 127) * mul; mul *= 128; } while (b & 128); }
-    pname = name[stack[depth - 1]];
-    if (code >= 2) id = apool[astart[pname] + code - 2];
-    else {
-      if (code === 0) id = nextName++;
-      else {
-        id = u8[r++];
-        if (id >= 128) { id &= 127; mul = 128; do { b = u8[r++]; id += (b & 127) * mul; mul *= 128; } while (b & 128); }
-      }
-      k = alen[pname];
-      if (k === acap[pname]) {
-        // move this alphabet to the end of the pool with twice the room
-        var nc = k ? 2 * k : 4;
-        if (aused + nc > apool.length) {
-          var np = new Int32Array(Math.max(apool.length * 2, aused + nc));
-          np.set(apool);
-          apool = np;
-        }
-        apool.copyWithin(aused, astart[pname], astart[pname] + k);
-        astart[pname] = aused;
-        acap[pname] = nc;
-        aused += nc;
-      }
-      apool[astart[pname] + k] = id;
-      alen[pname] = k + 1;
-    }
-    name[i] = id;
-    dep[i] = depth;
-    if (depth + 1 >= stack.length) { var ns = new Int32Array(stack.length * 2); ns.set(stack); stack = ns; }
-    stack[depth] = i;
+/* Names: length + UTF-8 bytes each; all-ASCII runs decoded in one call and cut. */
+function readNames(u8, at, n) {
+  var names = new Array(n), r = varintReader(u8, at), i, j, e;
+  var lens = new Int32Array(n), starts = new Int32Array(n), ascii = true;
+  for (i = 0; i < n; i++) {
+    lens[i] = r.uv();
+    starts[i] = r.p;
+    r.p += lens[i];
   }
+  for (j = at; j < r.p && ascii; j++) if (u8[j] >= 128) ascii = false;
+  if (ascii) {
+    // one decoder call for all (one char a byte), then substrings
+    var all = new TextDecoder('latin1').decode(u8.subarray(at, r.p));
+    for (i = 0; i < n; i++) names[i] = all.substr(starts[i] - at, lens[i]);
+    return names;
+  }
+  var td = new TextDecoder('utf-8');
+  for (i = 0; i < n; i++) {
+    e = starts[i] + lens[i];
+    names[i] = td.decode(u8.subarray(starts[i], e));
+  }
+  return names;
 }
 
+/* The tree from the node streams (docs/html.md) in one forward pass: depth from the runs,
+ * name from its code, own counts from the leaf and self streams; a node's total goes to its
+ * parent when it closes, which also sets its subtree's end. */
 function decode(meta, u8) {
-  var S = meta.streams, off = 0, at = {};
-  ['names', 'colors', 'pops', 'name', 'raw', 'self0', 'self1'].forEach(function (k) { at[k] = off; off += S[k]; });
-  var td = new TextDecoder('utf-8'), names = new Array(meta.names), r = varintReader(u8, at.names);
-  for (var i = 0; i < meta.names; i++) {
-    var len = r.uv(), a = r.p, e = a + len, ascii = len < 4096;
-    for (var j = a; j < e && ascii; j++) if (u8[j] >= 128) ascii = false;
-    // plain ASCII without a decoder call (one call costs microseconds in a browser)
-    names[i] = ascii ? String.fromCharCode.apply(null, u8.subarray(a, e)) : td.decode(u8.subarray(a, e));
-    r.p = e;
-  }
-  var colors = new Array(meta.names), hex = '0123456789abcdef';
-  for (i = 0; i < meta.names; i++) {
+  var S = meta.streams, off = 0, at = {}, K = ['names', 'colors', 'pops', 'name', 'raw', 'leaf0', 'leaf1', 'self0', 'self1'];
+  K.forEach(function (k) { at[k] = off; off += S[k] || 0; });
+  var NN = meta.names, names = readNames(u8, at.names, NN);
+  var colors = new Array(NN), rgb = new Uint32Array(NN), hex = '0123456789abcdef', i, j;
+  for (i = 0; i < NN; i++) {
     var q = at.colors + 3 * i, s = '#';
     for (j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
     colors[i] = s;
+    rgb[i] = 0xff000000 | u8[q + 2] << 16 | u8[q + 1] << 8 | u8[q]; // ABGR: canvas pixels little-endian
   }
-  var n = meta.nodes, cols = meta.cols;
-  var t = { n: n, cols: cols, name: new Int32Array(n), depth: new Int32Array(n), end: new Int32Array(n),
-    self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null };
-  readNodes(u8, at.pops, at.name, at.raw, n, meta.names, t.name, t.depth);
-  var fl = meta.floats;
-  function count(v) { return v % 2 === 0 ? v / 2 : fl[(v - 1) / 2]; }
-  [['self0', t.self0], ['self1', t.self1]].forEach(function (x) {
-    if (!x[1] || !S[x[0]]) return;
-    var rr = varintReader(u8, at[x[0]]), last = 0, endp = at[x[0]] + S[x[0]];
-    while (rr.p < endp) { last += rr.uv(); x[1][last] = count(rr.uv()); }
-  });
-  return { tree: finishTree(t), names: names, colors: colors };
+  var n = meta.nodes, cols = meta.cols, md = meta.depth || 0;
+  var t = { n: n, cols: cols, name: new Int32Array(n), depth: md < 65535 ? new Uint16Array(n) : new Int32Array(n),
+    end: new Int32Array(n), self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null,
+    tot: new Float64Array(n), tot0: cols > 1 ? new Float64Array(n) : null };
+  var name = t.name, dep = t.depth, end = t.end, self0 = t.self0, self1 = t.self1, tot = t.tot, tot0 = t.tot0;
+  var fl = meta.floats, alpha = meta.alpha || 0, idw = meta.idw || 1;
+  var nraw = idw ? (S.raw || 0) / idw : 0, rp = at.raw, rj = 0;
+  // alphabets: alpha entries a parent name, allocated as names become parents
+  var astart = new Int32Array(NN).fill(-1), alen = new Uint8Array(NN), apool = new Int32Array(alpha ? 64 * alpha : 1), aused = 0;
+  var stk = new Int32Array(Math.max(md, 1) + 2), sp = 0;
+  var pp = at.pops, qp = at.name, b, mul, v, code, id, pn, d, prevd = 0, c, x, maxdelta = 1;
+  // varints inline (this loop is most of the page's load time)
+  v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+  var zr = v;
+  // own counts: leaves in order, other nodes by distance from the last one
+  var l0 = at.leaf0, l1 = at.leaf1, s0p = at.self0, s0e = at.self0 + (S.self0 || 0), s1p = at.self1, s1e = at.self1 + (S.self1 || 0);
+  var next0 = -1, next1 = -1;
+  function cnt(v) { return v % 2 === 0 ? v / 2 : fl[(v - 1) / 2]; }
+  var rd = varintReader(u8, 0);
+  function rv(p) { rd.p = p; return rd.uv(); }
+  if (s0p < s0e) { next0 = rv(s0p); s0p = rd.p; }
+  if (self1 && s1p < s1e) { next1 = rv(s1p); s1p = rd.p; }
+  function innerSelf(i) {
+    if (i === next0) {
+      x = cnt(rv(s0p)); s0p = rd.p; self0[i] = x;
+      if (tot0) tot0[i] += x > 0 ? x : 0; else tot[i] += x > 0 ? x : 0;
+      if (s0p < s0e) { next0 += rv(s0p); s0p = rd.p; } else next0 = -1;
+    }
+    if (i === next1) {
+      x = cnt(rv(s1p)); s1p = rd.p; self1[i] = x;
+      tot[i] += x > 0 ? x : 0;
+      if (s1p < s1e) { next1 += rv(s1p); s1p = rd.p; } else next1 = -1;
+    }
+  }
+  function leafSelf(i) {
+    v = u8[l0++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[l0++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+    x = v % 2 === 0 ? v / 2 : fl[(v - 1) / 2];
+    self0[i] = x;
+    if (tot0) {
+      tot0[i] += x > 0 ? x : 0;
+      v = u8[l1++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[l1++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+      x = v % 2 === 0 ? v / 2 : fl[(v - 1) / 2];
+      self1[i] = x;
+      tot[i] += x > 0 ? x : 0;
+      x = Math.abs((self1[i] > 0 ? self1[i] : 0) - (self0[i] > 0 ? self0[i] : 0));
+      if (x > maxdelta) maxdelta = x;
+    } else tot[i] += x > 0 ? x : 0;
+  }
+  if (next0 === 0 || next1 === 0) innerSelf(0);
+  for (i = 1; i < n; i++) {
+    if (zr) { zr--; d = prevd + 1; } else {
+      v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+      d = prevd + 1 - v;
+      v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+      zr = v;
+      if (i > 1) leafSelf(i - 1);
+    }
+    // close the nodes this one is not below
+    while (sp >= d) {
+      c = stk[sp--];
+      end[c] = i;
+      tot[stk[sp]] += tot[c];
+      if (tot0) tot0[stk[sp]] += tot0[c];
+    }
+    pn = name[stk[sp]];
+    code = u8[qp++];
+    if (code < alpha) id = apool[astart[pn] + code];
+    else {
+      if (code < 255) id = code - alpha + 1;
+      else {
+        id = 0;
+        for (j = 0, mul = 1; j < idw; j++, mul *= 256) id += u8[rp + j * nraw + rj] * mul;
+        rj++;
+      }
+      if (alpha && alen[pn] < alpha) {
+        if (astart[pn] < 0) {
+          if (aused + alpha > apool.length) { var np = new Int32Array(apool.length * 2); np.set(apool); apool = np; }
+          astart[pn] = aused;
+          aused += alpha;
+        }
+        apool[astart[pn] + alen[pn]++] = id;
+      }
+    }
+    name[i] = id;
+    dep[i] = d;
+    stk[++sp] = i;
+    prevd = d;
+    if (i === next0 || i === next1) innerSelf(i);
+  }
+  if (n > 1) leafSelf(n - 1);
+  while (sp > 0) {
+    c = stk[sp--];
+    end[c] = n;
+    tot[stk[sp]] += tot[c];
+    if (tot0) tot0[stk[sp]] += tot0[c];
+  }
+  end[0] = n;
+  if (tot0) {
+    // inner nodes' own changes too
+    for (i = 0; i < n; i++) {
+      x = Math.abs((self1[i] > 0 ? self1[i] : 0) - (self0[i] > 0 ? self0[i] : 0));
+      if (x > maxdelta) maxdelta = x;
+    }
+  }
+  t.maxDepth = md;
+  t.maxdelta = maxdelta;
+  t.kids = new Map();
+  return { tree: t, names: names, colors: colors, rgb: rgb };
 }
 
 function base64Bytes(s) {
-  s = s.replace(/\s+/g, '');
   if (Uint8Array.fromBase64) return Uint8Array.fromBase64(s);
   var bin = atob(s), u8 = new Uint8Array(bin.length);
   for (var i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
   return u8;
 }
 
-function inflate(u8) {
-  var ds = new DecompressionStream('deflate');
-  return new Response(new Blob([u8]).stream().pipeThrough(ds)).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+/* Inflates into one buffer of the size the meta data gives (no chunk list to join). */
+function inflate(u8, size) {
+  var out = new Uint8Array(size), o = 0;
+  var rd = new Blob([u8]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+  function pump() {
+    return rd.read().then(function (r) {
+      if (r.done) return out;
+      if (o + r.value.length > out.length) throw new Error('page data larger than its size');
+      out.set(r.value, o);
+      o += r.value.length;
+      return pump();
+    });
+  }
+  return pump();
 }
 
 /* ---------------------------------------------------------------- formatting */
@@ -245,6 +315,7 @@ function Viewer(root, opts) {
   V.meta = opts.meta || {};
   V.names = opts.names.slice();
   V.colors = opts.colors.slice();
+  V.rgb = opts.rgb ? Array.from(opts.rgb) : V.colors.map(function (s) { return cssAbgr(s, 0xffc8c8c8); });
   V.base = opts.tree;             // the tree as read
   V.tree = opts.tree;             // after the transforms
   V.useHash = !!opts.hash;
@@ -427,6 +498,7 @@ Viewer.prototype.nameId = function (s, add) {
     id = V.names.length;
     V.names.push(s);
     V.colors.push('#c8c8c8');
+    V.rgb.push(0xffc8c8c8);
     V.nameIndex.set(s, id);
   }
   return id === undefined ? -1 : id;
@@ -674,8 +746,8 @@ Viewer.prototype.draw = function () {
   V.lastDrawMs = performance.now() - t1;
 };
 
-/* Children of v, heaviest first (cached on the tree): drawing stops at the first one
- * too narrow to see, so a redraw visits only what it draws. */
+/* Children of v, heaviest first (cached on the tree): left-heavy drawing stops at the
+ * first one too narrow to see. */
 Viewer.prototype.children = function (t, v) {
   var ch = t.kids.get(v);
   if (ch) return ch;
@@ -687,85 +759,164 @@ Viewer.prototype.children = function (t, v) {
   return ch;
 };
 
-Viewer.prototype.frameColor = function (t, i, maxd) {
+/* A frame's colour as canvas pixel bytes (ABGR in a little-endian Uint32). */
+function abgr(r, g, b) { return (0xff000000 | b << 16 | g << 8 | r) >>> 0; }
+function cssAbgr(s, dflt) {
+  var m = /#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/i.exec(s || '');
+  return m ? abgr(parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)) : dflt;
+}
+var MATCH = abgr(230, 0, 230);
+
+Viewer.prototype.framePixel = function (t, i, maxd) {
   var V = this;
-  if (V.match && V.match.hit[t.name[i]]) return 'rgb(230,0,230)';
+  if (V.match && V.match.hit[t.name[i]]) return MATCH;
   if (t.cols > 1 && t.tot0) {
     var d = (t.self1[i] > 0 ? t.self1[i] : 0) - (t.self0[i] > 0 ? t.self0[i] : 0);
     if (V.meta.negate) d = -d;
     var r = 255, g = 255, b = 255;
     if (d > 0) g = b = Math.max(0, Math.floor(210 * (maxd - d) / maxd));
     else if (d < 0) r = g = Math.max(0, Math.floor(210 * (maxd + d) / maxd));
-    return 'rgb(' + r + ',' + g + ',' + b + ')';
+    return abgr(r, g, b);
   }
-  return V.colors[t.name[i]];
+  return V.rgb[t.name[i]];
+};
+Viewer.prototype.frameColor = function (t, i, maxd) {
+  var p = this.framePixel(t, i, maxd);
+  return 'rgb(' + (p & 255) + ',' + (p >> 8 & 255) + ',' + (p >> 16 & 255) + ')';
 };
 
+/* Growable typed arrays for the visible frames of a redraw (kept between redraws). */
+function FrameList() { this.n = 0; this.grow(4096); }
+FrameList.prototype.grow = function (cap) {
+  var ns = new Int32Array(cap), xs = new Float64Array(cap), ws = new Float64Array(cap);
+  if (this.ns) { ns.set(this.ns); xs.set(this.xs); ws.set(this.ws); }
+  this.ns = ns; this.xs = xs; this.ws = ws;
+};
+FrameList.prototype.push = function (n, x, w) {
+  if (this.n === this.ns.length) this.grow(this.n * 2);
+  this.ns[this.n] = n; this.xs[this.n] = x; this.ws[this.n++] = w;
+};
+
+/* Draws graph g: the visible frames (subtrees narrower than a third of a pixel skipped in
+ * one step by their end), each depth's row of pixels filled once in a scanline buffer,
+ * copied down the row's height and put on the canvas; then the labels. */
 Viewer.prototype.drawGraph = function (g) {
   var V = this, t = g.tree, c = g.canvas, meta = V.meta;
   var dpr = window.devicePixelRatio || 1, W = Math.max(200, c.parentNode.clientWidth || 800);
   var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
-  var z = g.zoom, zt = t.tot[z], anc = [];
-  // ancestors of the zoomed frame: drawn full width, faded
-  if (z > 0) anc = ancestors(t, z);
-  var i;
-  var maxd = 0, maxdelta = t.maxdelta;
-  // visible frames: x in pixels, skipping subtrees narrower than a third of a pixel
-  var xs = [], ws = [], ns = [], scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
-  for (i = 0; i < anc.length; i++) { xs.push(PAD); ws.push(W - 2 * PAD); ns.push(anc[i]); }
-  var st = [z], sx = [PAD];
-  while (st.length && zt > 0) {
-    var v = st.pop(), x = sx.pop(), w = t.tot[v] * scale;
-    xs.push(x); ws.push(w); ns.push(v);
-    if (t.depth[v] > maxd) maxd = t.depth[v];
-    // children heaviest first: left-heavy places them in this order, name order at
-    // their offset among all siblings; both stop at the first invisible one
-    var ch = V.children(t, v), cx = x, add = [], left = V.state.left;
-    for (var k = 0; k < ch.length; k++) {
-      var cw = t.tot[ch[k]] * scale;
-      if (cw < minw) break;
-      add.push(ch[k], left ? cx : x + t.xoff[ch[k]] * scale);
-      cx += cw;
+  var z = g.zoom, zt = t.tot[z], anc = z > 0 ? ancestors(t, z) : [];
+  var tot = t.tot, end = t.end, depth = t.depth, left = V.state.left;
+  var i, k, v, x, w, cx, cw, maxd = 0;
+  var L = g.frames || (g.frames = new FrameList());
+  L.n = 0;
+  var scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
+  for (i = 0; i < anc.length; i++) L.push(anc[i], PAD, W - 2 * PAD);
+  // depth-first from the zoomed frame; children at their place in name order (or
+  // heaviest first when left-heavy), the narrow ones skipped
+  var st = V.stk || (V.stk = { n: new Int32Array(1024), x: new Float64Array(1024) }), sp = 0;
+  if (zt > 0) { st.n[0] = z; st.x[0] = PAD; sp = 1; }
+  while (sp) {
+    v = st.n[--sp]; x = st.x[sp]; w = tot[v] * scale;
+    L.push(v, x, w);
+    if (depth[v] > maxd) maxd = depth[v];
+    var base = sp;
+    if (left) {
+      var ch = V.children(t, v);
+      for (k = 0, cx = x; k < ch.length; k++) {
+        cw = tot[ch[k]] * scale;
+        if (cw < minw) break;
+        if (sp === st.n.length) V.stk = st = growStack(st);
+        st.n[sp] = ch[k]; st.x[sp++] = cx;
+        cx += cw;
+      }
+    } else {
+      for (k = v + 1, cx = x; k < end[v]; k = end[k]) {
+        cw = tot[k] * scale;
+        if (cw >= minw) {
+          if (sp === st.n.length) V.stk = st = growStack(st);
+          st.n[sp] = k; st.x[sp++] = cx;
+        }
+        cx += cw;
+      }
     }
-    for (k = add.length - 2; k >= 0; k -= 2) { st.push(add[k]); sx.push(add[k + 1]); }
+    // reversed so the first child is drawn first
+    for (var a = base, b = sp - 1; a < b; a++, b--) {
+      var tn = st.n[a], tx = st.x[a];
+      st.n[a] = st.n[b]; st.x[a] = st.x[b]; st.n[b] = tn; st.x[b] = tx;
+    }
   }
   var rows = maxd + 1, H = rows * FH + 2 * PAD;
-  c.width = Math.round(W * dpr);
-  c.height = Math.round(H * dpr);
+  var pw = Math.round(W * dpr), ph = Math.round(H * dpr);
+  if (c.width !== pw || c.height !== ph) { c.width = pw; c.height = ph; }
   c.style.width = W + 'px';
   c.style.height = H + 'px';
   var cx2 = c.getContext('2d');
+  var cs = getComputedStyle(V.root), bgs = cs.getPropertyValue('--fk-bg') || '#ffffff';
+  var bg = cssAbgr(bgs, 0xffffffff);
+  cx2.setTransform(1, 0, 0, 1, 0, 0);
+  cx2.fillStyle = bgs;
+  cx2.fillRect(0, 0, pw, ph);
+  // frames by depth (a counting sort of the list)
+  var n = L.n, cnt = new Int32Array(rows + 1), ord = new Int32Array(n);
+  for (i = 0; i < n; i++) cnt[depth[L.ns[i]] + 1]++;
+  for (i = 0; i < rows; i++) cnt[i + 1] += cnt[i];
+  var pos = cnt.slice();
+  for (i = 0; i < n; i++) ord[pos[depth[L.ns[i]]]++] = i;
+  var rowh = Math.max(1, Math.round(FH * dpr)), fh = Math.max(1, Math.round((FH - 1) * dpr));
+  var img = g.img && g.img.width === pw && g.img.height === rowh ? g.img : (g.img = cx2.createImageData(pw, rowh));
+  var u32 = new Uint32Array(img.data.buffer), line = new Uint32Array(pw), maxdelta = t.maxdelta, nanc = anc.length;
+  for (var r = 0; r < rows; r++) {
+    if (cnt[r] === cnt[r + 1]) continue;
+    line.fill(bg);
+    for (k = cnt[r]; k < cnt[r + 1]; k++) {
+      i = ord[k];
+      var p = V.framePixel(t, L.ns[i], maxdelta);
+      if (i < nanc) p = fade(p, bg);
+      var x0 = Math.floor(L.xs[i] * dpr), x1 = Math.floor((L.xs[i] + L.ws[i]) * dpr);
+      if (x1 - x0 >= 3) x1--; // a gap between frames wide enough to show one
+      if (x1 <= x0) x1 = x0 + 1;
+      if (x1 > pw) x1 = pw;
+      line.fill(p, x0, x1);
+    }
+    for (k = 0; k < fh; k++) u32.set(line, k * pw);
+    if (fh < rowh) u32.fill(bg, fh * pw);
+    var y = g.icicle ? PAD + r * FH : H - PAD - (r + 1) * FH;
+    cx2.putImageData(img, 0, Math.round(y * dpr));
+  }
+  // labels
   cx2.setTransform(dpr, 0, 0, dpr, 0, 0);
-  var cs = getComputedStyle(V.root);
-  cx2.fillStyle = cs.getPropertyValue('--fk-bg') || '#fff';
-  cx2.fillRect(0, 0, W, H);
   cx2.font = FS + 'px ' + (meta.font || 'Verdana') + ', sans-serif';
   cx2.textBaseline = 'middle';
-  var cw1 = cx2.measureText('mmmmmmmmmm').width / 10 || FS * 0.6;
-  var txt = cs.getPropertyValue('--fk-frame-text') || '#000';
-  for (i = 0; i < ns.length; i++) {
-    var n = ns[i], dep = t.depth[n];
-    var y = g.icicle ? PAD + dep * FH : H - PAD - (dep + 1) * FH;
-    cx2.globalAlpha = i < anc.length ? 0.55 : 1;
-    cx2.fillStyle = V.frameColor(t, n, maxdelta);
-    cx2.fillRect(xs[i], y, Math.max(ws[i] - 0.5, 0.5), FH - 1);
-    if (ws[i] > 3 * cw1 + 6) {
-      var label = n === 0 ? 'all' : V.names[t.name[n]], fit = Math.floor((ws[i] - 6) / cw1);
-      if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
-      cx2.fillStyle = txt;
-      cx2.fillText(label, xs[i] + 3, y + FH / 2);
-    }
+  var cw1 = V.cw1 || (V.cw1 = cx2.measureText('mmmmmmmmmm').width / 10 || FS * 0.6), minl = 3 * cw1 + 6;
+  cx2.fillStyle = cs.getPropertyValue('--fk-frame-text') || '#000';
+  for (i = 0; i < n; i++) {
+    if (L.ws[i] <= minl) continue;
+    v = L.ns[i];
+    var dep = depth[v], yy = g.icicle ? PAD + dep * FH : H - PAD - (dep + 1) * FH;
+    var label = v === 0 ? 'all' : V.names[t.name[v]], fit = Math.floor((L.ws[i] - 6) / cw1);
+    if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
+    cx2.fillText(label, L.xs[i] + 3, yy + FH / 2);
   }
-  cx2.globalAlpha = 1;
-  g.hit = { xs: xs, ws: ws, ns: ns, H: H, FH: FH, PAD: PAD, icicle: g.icicle };
+  g.hit = { L: L, H: H, FH: FH, PAD: PAD, icicle: g.icicle };
 };
+function growStack(st) {
+  var n = new Int32Array(st.n.length * 2), x = new Float64Array(st.n.length * 2);
+  n.set(st.n); x.set(st.x);
+  return { n: n, x: x };
+}
+/* An ancestor of the zoomed frame: its colour 55% over the background. */
+function fade(p, bg) {
+  var o = 0, s;
+  for (s = 0; s < 24; s += 8) o |= Math.round(((p >> s) & 255) * 0.55 + ((bg >> s) & 255) * 0.45) << s;
+  return (0xff000000 | o) >>> 0;
+}
 
 Viewer.prototype.nodeAt = function (g, x, y) {
   var h = g.hit;
   if (!h) return -1;
-  var t = g.tree, dep = h.icicle ? Math.floor((y - h.PAD) / h.FH) : Math.floor((h.H - h.PAD - y) / h.FH);
-  for (var i = h.ns.length - 1; i >= 0; i--)
-    if (t.depth[h.ns[i]] === dep && x >= h.xs[i] && x < h.xs[i] + h.ws[i]) return h.ns[i];
+  var t = g.tree, L = h.L, dep = h.icicle ? Math.floor((y - h.PAD) / h.FH) : Math.floor((h.H - h.PAD - y) / h.FH);
+  for (var i = L.n - 1; i >= 0; i--)
+    if (t.depth[L.ns[i]] === dep && x >= L.xs[i] && x < L.xs[i] + Math.max(L.ws[i], 1)) return L.ns[i];
   return -1;
 };
 
@@ -1017,10 +1168,10 @@ FK.boot = function () {
   var meta = JSON.parse(doc.getElementById('fkmeta').textContent);
   var t0 = performance.now();
   var bytes = base64Bytes(doc.getElementById('fkdata').textContent), t1 = performance.now();
-  FK.ready = inflate(bytes).then(function (u8) {
+  FK.ready = inflate(bytes, meta.raw).then(function (u8) {
     var t2 = performance.now(), d = decode(meta, u8), t3 = performance.now();
     FK.timing = { base64: t1 - t0, inflate: t2 - t1, decode: t3 - t2 };
-    var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, tree: d.tree, meta: meta, hash: true });
+    var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, rgb: d.rgb, tree: d.tree, meta: meta, hash: true });
     publish(api(V));
     FK.loadMs = performance.now() - t0;
     FK.timing.view = performance.now() - t3;
