@@ -40,21 +40,33 @@ async function load(ctx, file) {
       // nodes (what any exact view must at least do), median of 5
       const a = new Float64Array(out.nodes).fill(1.5);
       for (let k = 0; k < 5; k++) { const t0 = performance.now(); let x = 0; for (let i = 0; i < a.length; i++) x += a[i]; out.base.push(performance.now() - t0 + (x < 0 ? 1 : 0)); }
+      // a redraw is timed from the call to the pixels of the canvas being readable (one
+      // pixel read back: the drawing is flushed, not only recorded)
+      const flush = () => { const c = document.querySelector('.fkflame canvas'); if (c) c.getContext('2d').getImageData(0, 0, 1, 1); };
       const res = ['^func_1$', 'Handler', '::process_', 'operator\\(\\)', 'k_1[0-9]*_\\[k\\]', 'Service2'];
       for (let k = 0; k < 4; k++) for (const re of res) {
+        const t0 = performance.now();
         flamekit.search(re);
-        out.search.push(flamekit.searchStats().ms);
-        out.sredraw.push(flamekit.drawMs());
+        flush();
+        const ms = performance.now() - t0, s = flamekit.searchStats().ms;
+        out.search.push(s);
+        out.sredraw.push(ms - s);
       }
       flamekit.search('');
-      // zoom into each top frame and the widest frame two levels below it
+      // zoom into each top frame and the frames below them (as a click does: the whole
+      // view is rebuilt and drawn)
       const top = flamekit.viewer.tree, V = flamekit.viewer;
       const paths = [];
       for (let c = 1; c < top.end[0]; c = top.end[c]) {
         paths.push(V.pathOf(c));
         for (let d = c + 1; d < top.end[c] && paths.length < 60; d = top.end[d]) paths.push(V.pathOf(d));
       }
-      for (let k = 0; k < 40; k++) { flamekit.zoom(paths[k % paths.length]); out.zoom.push(flamekit.drawMs()); }
+      for (let k = 0; k < 40; k++) {
+        const t0 = performance.now();
+        flamekit.zoom(paths[k % paths.length]);
+        flush();
+        out.zoom.push(performance.now() - t0);
+      }
       out.share = flamekit.search('Handler');
       return out;
     });
@@ -71,7 +83,7 @@ async function load(ctx, file) {
     const base = q(r.base, 0.5);
     console.log('  browser (Chromium, ' + r.nodes + ' nodes; baseline: one pass over ' + r.nodes + ' numbers ' + f1(base) + ' ms)');
     console.log('    first paint p50 ' + f1(q(paints, 0.5)) + ' ms = ' + (q(paints, 0.5) / base).toFixed(0) + 'x baseline (of 3: ' + paints.map(f1).join(', ') + '; target < 1500)');
-    console.log('      last load: base64 ' + f1(r.timing.base64) + ' ms, inflate ' + f1(r.timing.inflate) + ' ms, decode ' + f1(r.timing.decode) + ' ms, first view ' + f1(r.timing.view) + ' ms');
+    console.log('      last load: HTML read until the script runs ' + f1(r.timing.boot) + ' ms, base64 ' + f1(r.timing.base64) + ' ms, inflate ' + f1(r.timing.inflate) + ' ms, decode ' + f1(r.timing.decode) + ' ms, first view ' + f1(r.timing.view) + ' ms');
     console.log('    exact search: p50 ' + f1(q(r.search, 0.5)) + ' ms = ' + (q(r.search, 0.5) / base).toFixed(1) + 'x baseline, p95 ' + f1(q(r.search, 0.95)) + ' ms (target < 50; "Handler" matched ' + (100 * r.share).toFixed(2) + '%)');
     console.log('    redraw after zoom: p50 ' + f1(q(r.zoom, 0.5)) + ' ms, p95 ' + f1(q(r.zoom, 0.95)) + ' ms; after search: p50 ' + f1(q(r.sredraw, 0.5)) + ' ms, p95 ' + f1(q(r.sredraw, 0.95)) + ' ms (target p95 < 16)');
     console.log('    memory after load: JS heap ' + f1(heap) + ' MB + tree arrays ' + f1(arrays) + ' MB (' + (arrays * 1048576 / r.nodes).toFixed(0) + ' bytes a node)');

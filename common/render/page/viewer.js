@@ -145,6 +145,120 @@ function readNames(u8, at, n) {
   return names;
 }
 
+/* Own counts: a reader of counts (2v, or 2i+1 for floats[i]) and of the distances before
+ * them (self streams: `next` is the node the next count belongs to, -1 at the end). */
+function SelfReader(u8, p, e, fl) { this.u8 = u8; this.p = p; this.e = e; this.fl = fl; this.next = -1; }
+SelfReader.prototype.uv = function () {
+  var u8 = this.u8, v = 0, mul = 1, b;
+  do { b = u8[this.p++]; v += (b & 127) * mul; mul *= 128; } while (b & 128);
+  return v;
+};
+SelfReader.prototype.count = function () { var v = this.uv(); return v % 2 === 0 ? v / 2 : this.fl[(v - 1) / 2]; };
+SelfReader.prototype.step = function () { this.next = this.p < this.e ? (this.next < 0 ? 0 : this.next) + this.uv() : -1; };
+
+/* The node loop of decode (kept apart so its variables live in registers). Returns the
+ * differential colour scale: the largest change of a frame's own count. */
+function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, lv1) {
+  var name = t.name, dep = t.depth, end = t.end, self0 = t.self0, self1 = t.self1, tot = t.tot, tot0 = t.tot0;
+  var two = !!tot0, maxdelta = 1;
+  var astart = new Int32Array(alpha ? NN : 1).fill(-1), alen = new Uint8Array(alpha ? NN : 1);
+  var apool = new Int32Array(alpha ? 64 * alpha : 1), aused = 0;
+  var stk = new Int32Array(md + 2), sp = 0, rj = 0;
+  var i, j, b, mul, v, code, id, pn, d, prevd = 0, c, x, y;
+  sv.step();
+  if (two) sv1.step();
+  v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+  var zr = v;
+  for (i = 0; i < n; i++) {
+    if (i) {
+      if (zr) { zr--; d = prevd + 1; } else {
+        v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+        d = prevd + 1 - v;
+        v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+        zr = v;
+        // the node before was a leaf: its own count
+        c = i - 1;
+        x = lv.count();
+        self0[c] = x;
+        if (two) {
+          y = lv1.count();
+          self1[c] = y;
+          tot0[c] += x > 0 ? x : 0;
+          tot[c] += y > 0 ? y : 0;
+        } else tot[c] += x > 0 ? x : 0;
+        // close the nodes this one is not below: their totals go to their parents
+        while (sp >= d) {
+          c = stk[sp--];
+          end[c] = i;
+          tot[stk[sp]] += tot[c];
+          if (two) tot0[stk[sp]] += tot0[c];
+        }
+      }
+      pn = name[stk[sp]];
+      code = u8[qp++];
+      if (code < alpha) id = apool[astart[pn] + code];
+      else {
+        if (code < 255) id = code - alpha + 1;
+        else {
+          id = u8[rp + rj];
+          for (j = 1, mul = 256; j < idw; j++, mul *= 256) id += u8[rp + j * nraw + rj] * mul;
+          rj++;
+        }
+        if (alpha && alen[pn] < alpha) {
+          if (astart[pn] < 0) {
+            if (aused + alpha > apool.length) { var np = new Int32Array(apool.length * 2); np.set(apool); apool = np; }
+            astart[pn] = aused;
+            aused += alpha;
+          }
+          apool[astart[pn] + alen[pn]++] = id;
+        }
+      }
+      name[i] = id;
+      dep[i] = d;
+      stk[++sp] = i;
+      prevd = d;
+    }
+    // other own counts (inner nodes, the root)
+    if (i === sv.next) {
+      x = sv.count();
+      self0[i] = x;
+      if (two) tot0[i] += x > 0 ? x : 0; else tot[i] += x > 0 ? x : 0;
+      sv.step();
+    }
+    if (two && i === sv1.next) {
+      y = sv1.count();
+      self1[i] = y;
+      tot[i] += y > 0 ? y : 0;
+      sv1.step();
+    }
+  }
+  if (n > 1) {
+    c = n - 1;
+    x = lv.count();
+    self0[c] = x;
+    if (two) {
+      y = lv1.count();
+      self1[c] = y;
+      tot0[c] += x > 0 ? x : 0;
+      tot[c] += y > 0 ? y : 0;
+    } else tot[c] += x > 0 ? x : 0;
+  }
+  while (sp > 0) {
+    c = stk[sp--];
+    end[c] = n;
+    tot[stk[sp]] += tot[c];
+    if (two) tot0[stk[sp]] += tot0[c];
+  }
+  end[0] = n;
+  if (two) {
+    for (i = 0; i < n; i++) {
+      x = Math.abs((self1[i] > 0 ? self1[i] : 0) - (self0[i] > 0 ? self0[i] : 0));
+      if (x > maxdelta) maxdelta = x;
+    }
+  }
+  return maxdelta;
+}
+
 /* The tree from the node streams (docs/html.md) in one forward pass: depth from the runs,
  * name from its code, own counts from the leaf and self streams; a node's total goes to its
  * parent when it closes, which also sets its subtree's end. */
@@ -163,106 +277,12 @@ function decode(meta, u8) {
   var t = { n: n, cols: cols, name: new Int32Array(n), depth: md < 65535 ? new Uint16Array(n) : new Int32Array(n),
     end: new Int32Array(n), self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null,
     tot: new Float64Array(n), tot0: cols > 1 ? new Float64Array(n) : null };
-  var name = t.name, dep = t.depth, end = t.end, self0 = t.self0, self1 = t.self1, tot = t.tot, tot0 = t.tot0;
   var fl = meta.floats, alpha = meta.alpha || 0, idw = meta.idw || 1;
-  var nraw = idw ? (S.raw || 0) / idw : 0, rp = at.raw, rj = 0;
-  // alphabets: alpha entries a parent name, allocated as names become parents
-  var astart = new Int32Array(NN).fill(-1), alen = new Uint8Array(NN), apool = new Int32Array(alpha ? 64 * alpha : 1), aused = 0;
-  var stk = new Int32Array(Math.max(md, 1) + 2), sp = 0;
-  var pp = at.pops, qp = at.name, b, mul, v, code, id, pn, d, prevd = 0, c, x, maxdelta = 1;
-  // varints inline (this loop is most of the page's load time)
-  v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-  var zr = v;
-  // own counts: leaves in order, other nodes by distance from the last one
-  var l0 = at.leaf0, l1 = at.leaf1, s0p = at.self0, s0e = at.self0 + (S.self0 || 0), s1p = at.self1, s1e = at.self1 + (S.self1 || 0);
-  var next0 = -1, next1 = -1;
-  function cnt(v) { return v % 2 === 0 ? v / 2 : fl[(v - 1) / 2]; }
-  var rd = varintReader(u8, 0);
-  function rv(p) { rd.p = p; return rd.uv(); }
-  if (s0p < s0e) { next0 = rv(s0p); s0p = rd.p; }
-  if (self1 && s1p < s1e) { next1 = rv(s1p); s1p = rd.p; }
-  function innerSelf(i) {
-    if (i === next0) {
-      x = cnt(rv(s0p)); s0p = rd.p; self0[i] = x;
-      if (tot0) tot0[i] += x > 0 ? x : 0; else tot[i] += x > 0 ? x : 0;
-      if (s0p < s0e) { next0 += rv(s0p); s0p = rd.p; } else next0 = -1;
-    }
-    if (i === next1) {
-      x = cnt(rv(s1p)); s1p = rd.p; self1[i] = x;
-      tot[i] += x > 0 ? x : 0;
-      if (s1p < s1e) { next1 += rv(s1p); s1p = rd.p; } else next1 = -1;
-    }
-  }
-  function leafSelf(i) {
-    v = u8[l0++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[l0++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-    x = v % 2 === 0 ? v / 2 : fl[(v - 1) / 2];
-    self0[i] = x;
-    if (tot0) {
-      tot0[i] += x > 0 ? x : 0;
-      v = u8[l1++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[l1++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-      x = v % 2 === 0 ? v / 2 : fl[(v - 1) / 2];
-      self1[i] = x;
-      tot[i] += x > 0 ? x : 0;
-      x = Math.abs((self1[i] > 0 ? self1[i] : 0) - (self0[i] > 0 ? self0[i] : 0));
-      if (x > maxdelta) maxdelta = x;
-    } else tot[i] += x > 0 ? x : 0;
-  }
-  if (next0 === 0 || next1 === 0) innerSelf(0);
-  for (i = 1; i < n; i++) {
-    if (zr) { zr--; d = prevd + 1; } else {
-      v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-      d = prevd + 1 - v;
-      v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-      zr = v;
-      if (i > 1) leafSelf(i - 1);
-    }
-    // close the nodes this one is not below
-    while (sp >= d) {
-      c = stk[sp--];
-      end[c] = i;
-      tot[stk[sp]] += tot[c];
-      if (tot0) tot0[stk[sp]] += tot0[c];
-    }
-    pn = name[stk[sp]];
-    code = u8[qp++];
-    if (code < alpha) id = apool[astart[pn] + code];
-    else {
-      if (code < 255) id = code - alpha + 1;
-      else {
-        id = 0;
-        for (j = 0, mul = 1; j < idw; j++, mul *= 256) id += u8[rp + j * nraw + rj] * mul;
-        rj++;
-      }
-      if (alpha && alen[pn] < alpha) {
-        if (astart[pn] < 0) {
-          if (aused + alpha > apool.length) { var np = new Int32Array(apool.length * 2); np.set(apool); apool = np; }
-          astart[pn] = aused;
-          aused += alpha;
-        }
-        apool[astart[pn] + alen[pn]++] = id;
-      }
-    }
-    name[i] = id;
-    dep[i] = d;
-    stk[++sp] = i;
-    prevd = d;
-    if (i === next0 || i === next1) innerSelf(i);
-  }
-  if (n > 1) leafSelf(n - 1);
-  while (sp > 0) {
-    c = stk[sp--];
-    end[c] = n;
-    tot[stk[sp]] += tot[c];
-    if (tot0) tot0[stk[sp]] += tot0[c];
-  }
-  end[0] = n;
-  if (tot0) {
-    // inner nodes' own changes too
-    for (i = 0; i < n; i++) {
-      x = Math.abs((self1[i] > 0 ? self1[i] : 0) - (self0[i] > 0 ? self0[i] : 0));
-      if (x > maxdelta) maxdelta = x;
-    }
-  }
+  var nraw = idw ? (S.raw || 0) / idw : 0;
+  var sv = new SelfReader(u8, at.self0, at.self0 + (S.self0 || 0), fl);
+  var sv1 = new SelfReader(u8, at.self1, at.self1 + (S.self1 || 0), fl);
+  var lv = new SelfReader(u8, at.leaf0, 0, fl), lv1 = new SelfReader(u8, at.leaf1, 0, fl);
+  var maxdelta = readTree(u8, at.pops, at.name, at.raw, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, lv1);
   t.maxDepth = md;
   t.maxdelta = maxdelta;
   t.kids = new Map();
@@ -728,14 +748,20 @@ Viewer.prototype.newCanvas = function (cls) {
 };
 
 Viewer.prototype.renderFlame = function () {
-  var V = this, t = V.tree;
-  var wrap = el('div', 'fkflame');
-  V.main.appendChild(wrap);
-  var c = el('canvas');
-  wrap.appendChild(c);
+  var V = this, t = V.tree, g = V.flameGraph;
+  if (!g) {
+    // one canvas for the flame graph, kept across renders (its pixels and listeners)
+    var wrap = el('div', 'fkflame'), c = el('canvas');
+    wrap.appendChild(c);
+    g = V.flameGraph = { wrap: wrap, canvas: c, kind: 'flame' };
+    V.attach(g);
+  }
+  V.main.appendChild(g.wrap);
   var z = V.zoomNode();
-  V.graphs = [{ canvas: c, tree: t, zoom: z, icicle: V.state.icicle, kind: 'flame' }];
-  V.attach(V.graphs[0]);
+  g.tree = t;
+  g.zoom = z;
+  g.icicle = V.state.icicle;
+  V.graphs = [g];
   V.draw();
   V.bReset.disabled = z === 0;
 };
@@ -746,15 +772,23 @@ Viewer.prototype.draw = function () {
   V.lastDrawMs = performance.now() - t1;
 };
 
-/* Children of v, heaviest first (cached on the tree): left-heavy drawing stops at the
- * first one too narrow to see. */
-Viewer.prototype.children = function (t, v) {
+/* The children of v that can be seen at width W (css px) or less: those at least a third
+ * of a pixel wide when v spans all of W, heaviest first, with their offsets from v's start in
+ * name order (counts). Cached on the tree: a redraw then visits only what it draws, and stops
+ * at the first child too narrow. */
+Viewer.prototype.children = function (t, v, W) {
   var ch = t.kids.get(v);
-  if (ch) return ch;
-  var a = [], end = t.end, tot = t.tot;
-  for (var c = v + 1; c < end[v]; c = end[c]) a.push(c);
-  a.sort(function (x, y) { return tot[y] - tot[x] || x - y; });
-  ch = Int32Array.from(a);
+  if (ch && ch.w >= W) return ch;
+  var end = t.end, tot = t.tot, min = tot[v] * 0.33 / W, a = [], off = 0, c;
+  for (c = v + 1; c < end[v]; c = end[c]) {
+    if (tot[c] >= min && tot[c] > 0) a.push(c, off);
+    off += tot[c];
+  }
+  var m = a.length / 2, idx = new Array(m), k;
+  for (k = 0; k < m; k++) idx[k] = k;
+  idx.sort(function (x, y) { return tot[a[2 * y]] - tot[a[2 * x]] || x - y; });
+  ch = { n: new Int32Array(m), x: new Float64Array(m), w: W };
+  for (k = 0; k < m; k++) { ch.n[k] = a[2 * idx[k]]; ch.x[k] = a[2 * idx[k] + 1]; }
   t.kids.set(v, ch);
   return ch;
 };
@@ -780,8 +814,10 @@ Viewer.prototype.framePixel = function (t, i, maxd) {
   }
   return V.rgb[t.name[i]];
 };
+/* The same as a CSS colour (the name's own colour as the library wrote it). */
 Viewer.prototype.frameColor = function (t, i, maxd) {
   var p = this.framePixel(t, i, maxd);
+  if (p === this.rgb[t.name[i]] && !(this.match && this.match.hit[t.name[i]])) return this.colors[t.name[i]];
   return 'rgb(' + (p & 255) + ',' + (p >> 8 & 255) + ',' + (p >> 16 & 255) + ')';
 };
 
@@ -819,18 +855,12 @@ Viewer.prototype.drawGraph = function (g) {
     v = st.n[--sp]; x = st.x[sp]; w = tot[v] * scale;
     L.push(v, x, w);
     if (depth[v] > maxd) maxd = depth[v];
-    var base = sp;
-    if (left) {
-      var ch = V.children(t, v);
-      for (k = 0, cx = x; k < ch.length; k++) {
-        cw = tot[ch[k]] * scale;
-        if (cw < minw) break;
-        if (sp === st.n.length) V.stk = st = growStack(st);
-        st.n[sp] = ch[k]; st.x[sp++] = cx;
-        cx += cw;
-      }
-    } else {
+    var base = sp, ch = left ? V.children(t, v, W) : t.kids.get(v), cn, cxs, many = 0;
+    if (!ch || ch.w < W) {
+      // name order: a few children are scanned in place; a node with many gets a cached
+      // list of those that can be seen, so the narrow ones cost nothing the next time
       for (k = v + 1, cx = x; k < end[v]; k = end[k]) {
+        if (++many > 64) break;
         cw = tot[k] * scale;
         if (cw >= minw) {
           if (sp === st.n.length) V.stk = st = growStack(st);
@@ -838,8 +868,20 @@ Viewer.prototype.drawGraph = function (g) {
         }
         cx += cw;
       }
+      if (many > 64) { sp = base; ch = V.children(t, v, W); } else ch = null;
     }
-    // reversed so the first child is drawn first
+    if (ch) {
+      cn = ch.n; cxs = ch.x;
+      for (k = 0, cx = x; k < cn.length; k++) {
+        cw = tot[cn[k]] * scale;
+        if (cw < minw) break;
+        if (sp === st.n.length) V.stk = st = growStack(st);
+        st.n[sp] = cn[k];
+        st.x[sp++] = left ? cx : x + cxs[k] * scale;
+        cx += cw;
+      }
+    }
+    // reversed so the heaviest child is drawn first
     for (var a = base, b = sp - 1; a < b; a++, b--) {
       var tn = st.n[a], tx = st.x[a];
       st.n[a] = st.n[b]; st.x[a] = st.x[b]; st.n[b] = tn; st.x[b] = tx;
@@ -1170,7 +1212,7 @@ FK.boot = function () {
   var bytes = base64Bytes(doc.getElementById('fkdata').textContent), t1 = performance.now();
   FK.ready = inflate(bytes, meta.raw).then(function (u8) {
     var t2 = performance.now(), d = decode(meta, u8), t3 = performance.now();
-    FK.timing = { base64: t1 - t0, inflate: t2 - t1, decode: t3 - t2 };
+    FK.timing = { boot: t0, base64: t1 - t0, inflate: t2 - t1, decode: t3 - t2 };
     var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, rgb: d.rgb, tree: d.tree, meta: meta, hash: true });
     publish(api(V));
     FK.loadMs = performance.now() - t0;
