@@ -43,6 +43,19 @@ static int put_mem(bytes *s, const void *p, size_t n)
 	return 0;
 }
 
+static inline uint64_t get_uv(const uint8_t **p)
+{
+	uint64_t v = 0;
+	unsigned sh = 0;
+	uint8_t b;
+	do {
+		b = *(*p)++;
+		v |= (uint64_t)(b & 0x7f) << sh;
+		sh += 7;
+	} while (b & 0x80);
+	return v;
+}
+
 enum { S_NAMES, S_COLORS, S_POPS, S_NAME, S_RAW, S_LEAF0, S_LEAF1, S_SELF0, S_SELF1, S_COUNT };
 static const char *const stream_names[S_COUNT] = { "names", "colors", "pops", "name", "raw", "leaf0",
 						    "leaf1", "self0", "self1" };
@@ -68,9 +81,8 @@ typedef struct alpha {
 typedef struct enc {
 	const fk_profile *p;
 	bytes s[S_COUNT];
-	/* the walk, kept: each node's source name and depth */
-	uint32_t *fr, *dp;
-	size_t nfr, fr_cap, dp_cap;
+	uint32_t *fr;       /* the walk, kept: each node's source name */
+	size_t nfr, fr_cap;
 	uint32_t *uses;     /* per source name: nodes carrying it */
 	uint32_t *first;    /* per source name: order of first use + 1 (0 = unused) */
 	uint32_t *by_first; /* order of first use -> source name */
@@ -136,12 +148,11 @@ static int on_open(void *ctx, uint32_t depth, uint32_t frame, const double self[
 	enc *e = ctx;
 	int rc;
 	if (FK_UNLIKELY(e->nfr == e->fr_cap) &&
-	    (FK_GROW(e->fr, e->fr_cap, e->nfr + 1) || FK_GROW(e->dp, e->dp_cap, e->nfr + 1)))
+	    FK_GROW(e->fr, e->fr_cap, e->nfr + 1))
 		return -FK_E_NOMEM;
 	if (e->nodes_out && (rc = put_selfs(e, depth <= e->prev_depth)))
 		return rc;
-	e->fr[e->nfr] = frame;
-	e->dp[e->nfr++] = depth;
+	e->fr[e->nfr++] = frame;
 	if (depth > e->maxdepth)
 		e->maxdepth = depth;
 	if (!e->first[frame]) {
@@ -257,8 +268,37 @@ static int name_codes(enc *e, size_t n, double *bits)
 	codes->n = 0;
 	if (FK_GROW(codes->b, codes->cap, n + 1))
 		return -FK_E_NOMEM;
-	for (size_t i = 0; i < n && !rc; i++) {
-		uint32_t d = e->dp[i], id = e->page[e->fr[i]];
+	uint8_t *out = codes->b;
+	if (!e->nalpha) {
+		/* no alphabets: each name its own code or an escape */
+		for (size_t i = 0; i < n; i++) {
+			uint32_t id = e->page[e->fr[i]];
+			if (id <= direct) {
+				out[i] = (uint8_t)(id - 1);
+				continue;
+			}
+			out[i] = ESC;
+			if (FK_UNLIKELY(nraw == raw_cap) && FK_GROW(raw, raw_cap, nraw + 1)) {
+				rc = -FK_E_NOMEM;
+				break;
+			}
+			raw[nraw++] = id;
+		}
+		codes->n = n;
+	}
+	/* alphabets: each node's parent name, from the depths (the pops runs read back) */
+	const uint8_t *pp = e->s[S_POPS].b;
+	uint64_t run = e->nalpha ? get_uv(&pp) : 0;
+	uint32_t d = 0;
+	for (size_t i = 0; e->nalpha && i < n && !rc; i++) {
+		if (run) {
+			run--;
+			d++;
+		} else {
+			d = d + 1 - (uint32_t)get_uv(&pp);
+			run = get_uv(&pp);
+		}
+		uint32_t id = e->page[e->fr[i]];
 		if (FK_UNLIKELY(d + 1 > stk_cap)) {
 			if (FK_GROW(stk, stk_cap, d + 1)) {
 				rc = -FK_E_NOMEM;
@@ -267,10 +307,8 @@ static int name_codes(enc *e, size_t n, double *bits)
 			stk[0] = 0;
 		}
 		alpha *a = &e->al[stk[d - 1]];
-		unsigned c;
-		if (id <= direct && !e->nalpha) {
-			codes->b[codes->n++] = (uint8_t)(id - 1);
-		} else if (e->nalpha && (c = alpha_code(e, a, id))) {
+		unsigned c = alpha_code(e, a, id);
+		if (c) {
 			codes->b[codes->n++] = (uint8_t)(c - 1);
 		} else {
 			if (id <= direct) {
@@ -283,8 +321,7 @@ static int name_codes(enc *e, size_t n, double *bits)
 				}
 				raw[nraw++] = id;
 			}
-			if (e->nalpha)
-				rc = alpha_add(e, a, id);
+			rc = alpha_add(e, a, id);
 		}
 		stk[d] = id;
 	}
@@ -339,7 +376,7 @@ static int encode_names(enc *e)
 	/* which names go by their own code first: none (each parent name's alphabet first:
 	 * call trees where a function calls a few others) or all (names drawn from everywhere,
 	 * as in b-html.sh's generated profile): whichever codes the first nodes smaller */
-	size_t probe = e->nfr < 1000000 ? e->nfr : 1000000;
+	size_t probe = e->nfr < 250000 ? e->nfr : 250000;
 	double bits[2];
 	int rc = 0;
 	for (int m = 0; m < 2 && !rc; m++) {
@@ -409,7 +446,6 @@ static void enc_free(enc *e)
 	free(e->al);
 	free(e->pool);
 	free(e->fr);
-	free(e->dp);
 	free(e->uses);
 	free(e->first);
 	free(e->by_first);
@@ -436,55 +472,219 @@ static int zrun(z_stream *zs, bytes *z, int flush)
 	}
 }
 
-/* The streams, concatenated, as one zlib stream. Each stream gets the deflate strategy that
- * measured best for it (b-html.sh's profile and perf text): LZ matches pay in the repetitive
- * depth and name codes, raw ids are close to random bytes (Huffman codes only, several times
- * faster). pre[i] goes before stream i (the root's own counts). */
+/* ---- deflate blocks of Huffman codes only (RFC 1951, BTYPE 2), for the two large streams
+ * whose bytes are close to random (name codes, raw ids): LZ matching finds nothing there,
+ * and zlib's byte loop for them was most of the encoder's time. */
+typedef struct bitw {
+	uint8_t *p;     /* next byte to write (room checked by the caller) */
+	uint64_t acc;
+	unsigned n;     /* bits in acc */
+} bitw;
+
+static inline void bw_put(bitw *w, uint32_t bits, unsigned n)
+{
+	w->acc |= (uint64_t)bits << w->n;
+	w->n += n;
+	if (w->n >= 32) {
+		uint32_t v = (uint32_t)w->acc;
+		w->p[0] = (uint8_t)v;
+		w->p[1] = (uint8_t)(v >> 8);
+		w->p[2] = (uint8_t)(v >> 16);
+		w->p[3] = (uint8_t)(v >> 24);
+		w->p += 4;
+		w->acc >>= 32;
+		w->n -= 32;
+	}
+}
+
+/* Writes out the bits left, the last byte padded with zeros. */
+static void bw_flush(bitw *w)
+{
+	while (w->n > 0) {
+		*w->p++ = (uint8_t)w->acc;
+		w->acc >>= 8;
+		w->n = w->n > 8 ? w->n - 8 : 0;
+	}
+	w->acc = 0;
+}
+
+/* Code lengths of a Huffman code for n symbols (f: frequencies, 0 = unused), none longer
+ * than maxbits (frequencies halved until it fits). Two-queue construction over the symbols
+ * sorted by frequency; ties by symbol, so the code is the same for the same counts. */
+static void huff_lengths(const uint32_t *freq, int n, int maxbits, uint8_t *len)
+{
+	uint32_t f[320], w[640];
+	int sym[320], parent[640], depth[640];
+	for (int i = 0; i < n; i++)
+		f[i] = freq[i];
+	for (;;) {
+		int m = 0;
+		for (int i = 0; i < n; i++)
+			if (f[i])
+				sym[m++] = i;
+		/* insertion sort by (frequency, symbol): n <= 286 */
+		for (int i = 1; i < m; i++) {
+			int s = sym[i], j = i;
+			while (j > 0 && (f[sym[j - 1]] > f[s] || (f[sym[j - 1]] == f[s] && sym[j - 1] > s))) {
+				sym[j] = sym[j - 1];
+				j--;
+			}
+			sym[j] = s;
+		}
+		memset(len, 0, (size_t)n);
+		if (m == 1) {
+			len[sym[0]] = 1;
+			return;
+		}
+		/* leaves 0..m-1 (sorted), internal nodes m.. in the order made */
+		for (int i = 0; i < m; i++)
+			w[i] = f[sym[i]];
+		int a = 0, b = m, top = m;
+		for (int k = 0; k < m - 1; k++) {
+			int x[2];
+			for (int t = 0; t < 2; t++)
+				x[t] = (a < m && (b >= top || w[a] <= w[b])) ? a++ : b++;
+			w[top] = w[x[0]] + w[x[1]];
+			parent[x[0]] = parent[x[1]] = top++;
+		}
+		int maxd = 0;
+		depth[top - 1] = 0;
+		for (int i = top - 2; i >= 0; i--) {
+			depth[i] = depth[parent[i]] + 1;
+			if (i < m && depth[i] > maxd)
+				maxd = depth[i];
+		}
+		if (maxd <= maxbits) {
+			for (int i = 0; i < m; i++)
+				len[sym[i]] = (uint8_t)depth[i];
+			return;
+		}
+		for (int i = 0; i < n; i++)
+			if (f[i])
+				f[i] = (f[i] >> 1) | 1;
+	}
+}
+
+/* Canonical codes of the lengths, bit-reversed (deflate sends a code's top bit first). */
+static void huff_codes(const uint8_t *len, int n, uint16_t *code)
+{
+	uint16_t count[16] = { 0 }, next[16];
+	for (int i = 0; i < n; i++)
+		count[len[i]]++;
+	count[0] = 0;
+	unsigned c = 0;
+	for (int b = 1; b < 16; b++) {
+		c = (c + count[b - 1]) << 1;
+		next[b] = (uint16_t)c;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!len[i])
+			continue;
+		unsigned v = next[len[i]]++, r = 0;
+		for (int k = 0; k < len[i]; k++)
+			r |= ((v >> k) & 1u) << (len[i] - 1 - k);
+		code[i] = (uint16_t)r;
+	}
+}
+
+/* One dynamic-Huffman block (not the last) of the n bytes at d: literals and end of block. */
+static void huff_block(bitw *w, const uint8_t *d, size_t n)
+{
+	static const uint8_t order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+	uint32_t freq[286] = { 0 }, cf[19] = { 0 };
+	uint8_t len[288], clen[19];
+	uint16_t code[288], ccode[19];
+	for (size_t i = 0; i < n; i++)
+		freq[d[i]]++;
+	freq[256] = 1;
+	huff_lengths(freq, 257, 15, len);
+	len[257] = len[258] = 1; /* two distance codes of one bit: none is used */
+	for (int i = 0; i < 259; i++)
+		cf[len[i]]++;
+	huff_lengths(cf, 19, 7, clen);
+	huff_codes(len, 257, code);
+	huff_codes(clen, 19, ccode);
+	int hclen = 19;
+	while (hclen > 4 && !clen[order[hclen - 1]])
+		hclen--;
+	bw_put(w, 0 | 2u << 1, 3); /* BFINAL 0, BTYPE 2 */
+	bw_put(w, 0, 5);           /* HLIT: 257 codes */
+	bw_put(w, 1, 5);           /* HDIST: 2 codes */
+	bw_put(w, (uint32_t)(hclen - 4), 4);
+	for (int i = 0; i < hclen; i++)
+		bw_put(w, clen[order[i]], 3);
+	for (int i = 0; i < 259; i++)
+		bw_put(w, ccode[len[i]], clen[len[i]]);
+	for (size_t i = 0; i < n; i++)
+		bw_put(w, code[d[i]], len[d[i]]);
+	bw_put(w, code[256], len[256]);
+}
+
+/* Huffman blocks for the n bytes at d (a block per 128 KB: codes follow the local counts). */
+static int huff_stream(bytes *z, const uint8_t *d, size_t n, bitw *w)
+{
+	for (size_t off = 0; off < n; off += (size_t)128 << 10) {
+		size_t k = n - off < ((size_t)128 << 10) ? n - off : (size_t)128 << 10;
+		size_t at = (size_t)(w->p - z->b);
+		/* room: 15 bits a byte at most, the header, 8 bytes of bits in flight */
+		if (FK_GROW(z->b, z->cap, at + 2 * k + 1024))
+			return -FK_E_NOMEM;
+		w->p = z->b + at;
+		huff_block(w, d + off, k);
+	}
+	return 0;
+}
+
+/* The streams, concatenated, as one raw deflate stream: zlib (LZ and Huffman) for the small
+ * streams, where repeats pay (names, depth runs, counts); Huffman blocks only for the name
+ * codes and each byte plane of the raw ids. Level 4: on b-html.sh's profile level 6 spent
+ * 3x the time in zlib for 0.2% fewer bytes (3.5% on a perf profile of 108k nodes). pre[i] goes before stream i (the root's
+ * own counts). */
 static int deflate_streams(enc *e, bytes *pre, bytes *z)
 {
-	static const int strategy[S_COUNT] = { Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY,
-					       Z_HUFFMAN_ONLY, Z_HUFFMAN_ONLY, Z_DEFAULT_STRATEGY,
-					       Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY, Z_DEFAULT_STRATEGY };
-	const int level = 6;
-	z_stream zs = { 0 };
-	if (deflateInit2(&zs, level, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-		return -FK_E_NOMEM;
-	int rc = 0, cur = -1;
-	for (int i = 0; i < S_COUNT && !rc; i++) {
-		int s = strategy[i];
-		if (pre[i].n + e->s[i].n == 0)
-			continue;
-		if (s != cur && cur >= 0) {
-			/* the data so far in the old strategy, then the switch */
-			if ((rc = zrun(&zs, z, Z_BLOCK)))
+	int rc = 0;
+	for (int part = 0; part < 3 && !rc; part++) {
+		if (part == 1) {
+			/* the name codes, then each plane of the raw ids, in Huffman blocks */
+			bitw w = { z->b + z->n, 0, 0 };
+			size_t nraw = e->idw ? e->s[S_RAW].n / e->idw : 0;
+			rc = huff_stream(z, e->s[S_NAME].b, e->s[S_NAME].n, &w);
+			for (unsigned k = 0; k < e->idw && !rc && nraw; k++)
+				rc = huff_stream(z, e->s[S_RAW].b + k * nraw, nraw, &w);
+			if (rc)
 				break;
-			int r;
-			while ((r = deflateParams(&zs, level, s)) == Z_BUF_ERROR) {
-				if (FK_GROW(z->b, z->cap, z->n + 65536)) {
-					rc = -FK_E_NOMEM;
-					break;
-				}
-				zs.next_out = z->b + z->n;
-				zs.avail_out = (uInt)(z->cap - z->n);
-				(void)deflate(&zs, Z_BLOCK);
-				z->n = z->cap - zs.avail_out;
-			}
-			if (!rc && r != Z_OK)
+			/* an empty stored block: the bits end on a byte boundary */
+			if (FK_GROW(z->b, z->cap, (size_t)(w.p - z->b) + 16)) {
 				rc = -FK_E_NOMEM;
-		} else if (cur < 0 && s != Z_DEFAULT_STRATEGY && deflateParams(&zs, level, s) != Z_OK) {
-			rc = -FK_E_NOMEM;
+				break;
+			}
+			size_t at = (size_t)(w.p - z->b);
+			w.p = z->b + at;
+			bw_put(&w, 0, 3);
+			bw_flush(&w);
+			*w.p++ = 0;
+			*w.p++ = 0;
+			*w.p++ = 0xff;
+			*w.p++ = 0xff;
+			z->n = (size_t)(w.p - z->b);
+			continue;
 		}
-		cur = s;
-		for (int part = 0; part < 2 && !rc; part++) {
-			const bytes *b = part ? &e->s[i] : &pre[i];
-			zs.next_in = b->b;
-			zs.avail_in = (uInt)b->n;
-			rc = zrun(&zs, z, Z_NO_FLUSH);
-		}
+		z_stream zs = { 0 };
+		if (deflateInit2(&zs, 4, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+			return -FK_E_NOMEM;
+		int from = part ? S_LEAF0 : S_NAMES, to = part ? S_COUNT : S_NAME;
+		for (int i = from; i < to && !rc; i++)
+			for (int k = 0; k < 2 && !rc; k++) {
+				const bytes *b = k ? &e->s[i] : &pre[i];
+				zs.next_in = b->b;
+				zs.avail_in = (uInt)b->n;
+				rc = zrun(&zs, z, Z_NO_FLUSH);
+			}
+		/* the first part ends on a byte boundary, not as the last block; the tail is */
+		if (!rc)
+			rc = zrun(&zs, z, part ? Z_FINISH : Z_SYNC_FLUSH);
+		deflateEnd(&zs);
 	}
-	if (!rc)
-		rc = zrun(&zs, z, Z_FINISH);
-	deflateEnd(&zs);
 	return rc;
 }
 

@@ -12,7 +12,7 @@ new Function(fs.readFileSync(path.join(__dirname, '../../common/render/page/view
 const html = fs.readFileSync(process.argv[2], 'utf8');
 const meta = JSON.parse(/<script id="fkmeta" type="application\/json">([\s\S]*?)<\/script>/.exec(html)[1]);
 const b64 = /<script id="fkdata" type="application\/octet-stream">([\s\S]*?)<\/script>/.exec(html)[1];
-const d = window.flamekit.decode(meta, new Uint8Array(zlib.inflateSync(Buffer.from(b64.replace(/\s+/g, ''), 'base64'))));
+const d = window.flamekit.decode(meta, new Uint8Array(zlib.inflateRawSync(Buffer.from(b64.replace(/\s+/g, ''), 'base64'))));
 const t = d.tree, out = [], stack = [];
 for (let i = 1; i < t.n; i++) {
   stack.length = t.depth[i] - 1;

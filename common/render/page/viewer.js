@@ -299,7 +299,7 @@ function base64Bytes(s) {
 /* Inflates into one buffer of the size the meta data gives (no chunk list to join). */
 function inflate(u8, size) {
   var out = new Uint8Array(size), o = 0;
-  var rd = new Blob([u8]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+  var rd = new Blob([u8]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
   function pump() {
     return rd.read().then(function (r) {
       if (r.done) return out;
