@@ -58,6 +58,9 @@ fkp_optset cli_io_set(struct cli_io *io, bool keep_drop)
 
 fkp_optset cli_input_set(fk_parse_opts *po)
 {
+	/* the command line reads big inputs with two threads where there are two CPUs */
+	if (po->threads == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+		po->threads = 2;
 	size_t n;
 	const fk_option *rows = fk_parse_options(&n);
 	return (fkp_optset){ rows, n, po, "input options (any command that reads stacks; gzip and zstd input is\n"
@@ -67,6 +70,7 @@ fkp_optset cli_input_set(fk_parse_opts *po)
 void cli_input_help(FILE *out)
 {
 	fk_parse_opts po;
+	fk_parse_opts_init(&po);
 	fkp_optset set = cli_input_set(&po);
 	fkp_opt_help(out, &set);
 }

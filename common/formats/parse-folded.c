@@ -2,7 +2,11 @@
  * format flamegraph.pl reads: one or two count columns, counts may be
  * fractional. A trailing number after the stack is a second column, as in
  * flamegraph.pl's differential input. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "internal.h"
 
 /* Split "stack COUNT" at the last run of blanks; 0 or -1. */
@@ -182,6 +186,209 @@ static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s
 	return node;
 }
 
+/* One line (its number lineno, without the '\n'). A malformed line is reported when
+ * report, else only flagged in *bad (the second thread leaves it to the first). 0 or a
+ * negative error. */
+static int fold_line(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *line, size_t len,
+		     uint64_t lineno, bool report, bool *bad)
+{
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len == 0 || line[0] == '#')
+		return 0;
+	size_t sl;
+	double count, count2 = 0;
+	const char *why = NULL;
+	if (split_count(line, len, &sl, &count)) {
+		why = "no count at the end of the line";
+		goto malformed;
+	}
+	/* A second trailing number makes it differential: "stack BEFORE AFTER". */
+	size_t b = sl;
+	/* (a count holds no ';' and no more than 64 bytes: no scan through the stack) */
+	while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && sl - b <= 64)
+		b--;
+	bool two = b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, sl - b);
+	if (two) {
+		count2 = count;
+		size_t sl2;
+		split_count(line, sl, &sl2, &count);
+		sl = sl2;
+	}
+	if (sl == 0) {
+		why = "empty stack";
+		goto malformed;
+	}
+	int64_t node = add_stack_cached(c, pc, line, sl, len, seqs);
+	if (node < 0)
+		return (int)node;
+	int rc;
+	if (seqs) {
+		bool h = !fk_name_rules_on(c->o);
+		if ((rc = h ? fk_profile_add_seq_h(c->p, pc->node, pc->n, 0, count, pc->seqhash)
+			    : fk_profile_add_seq(c->p, pc->node, pc->n, 0, count)) ||
+		    (two && (rc = fk_profile_add_seq(c->p, pc->node, pc->n, 1, count2))))
+			return rc;
+		c->st->samples++;
+		return 0;
+	}
+	/* With samples kept, each line is one record in input order (the
+	 * flame chart's x order for folded input). */
+	fk_sample_info info = { .time = __builtin_nan(""), .pid = -1, .tid = -1, .cpu = -1 };
+	bool keep = fk_profile_flags(c->p) & FK_PROFILE_SAMPLES;
+	if ((rc = fk_profile_add_to_node(c->p, (uint32_t)node, 0, count, keep ? &info : NULL)))
+		return rc;
+	if (two && (rc = fk_profile_add_to_node(c->p, (uint32_t)node, 1, count2, keep ? &info : NULL)))
+		return rc;
+	c->st->samples++;
+	return 0;
+malformed:
+	if (!report) {
+		*bad = true;
+		return 0;
+	}
+	fk_bad_line(c, lineno, "%s", why);
+	return 0;
+}
+
+static void pc_free(prefix_cache *pc)
+{
+	free(pc->text);
+	free(pc->end);
+	free(pc->node);
+	free(pc->hash);
+	*pc = (prefix_cache){ 0 };
+}
+
+/* ---- a big regular file by two threads: the second folds the second half into a profile
+ * of its own, which is then merged (stacks and names keep the order one thread gives them:
+ * the first half's, then those new in the second). It stops at a line it would have to
+ * report (malformed, or too long), which the first thread then takes from there on, so
+ * messages keep their order and line numbers. */
+
+/* Lines of buf[pos, end), numbered from *lineno + 1; *stop := where it stopped (end, or
+ * the line a silent pass leaves to the other). 0 or a negative error. */
+static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *buf, size_t pos,
+		       size_t end, uint64_t *lineno, bool report, size_t *stop)
+{
+	/* pages folded are let go as it goes (the mapping is no memory of the process's own:
+	 * nothing points into it, the line before is copied) */
+	size_t done = pos & ~(size_t)4095;
+	while (pos < end) {
+		if (pos - done >= (4u << 20)) {
+			size_t upto = pos & ~(size_t)4095;
+			madvise((void *)(buf + done), upto - done, MADV_DONTNEED);
+			done = upto;
+		}
+		const char *nl = memchr(buf + pos, '\n', end - pos);
+		size_t le = nl ? (size_t)(nl - buf) : end, len = le - pos;
+		bool bad = false;
+		if (len > FK_MAX_LINE) {
+			if (!report) {
+				*stop = pos;
+				return 0;
+			}
+			c->r->long_lines++;
+			fk_warn("%s:%llu: line longer than %u MiB skipped", c->name,
+				(unsigned long long)(*lineno + 1), FK_MAX_LINE >> 20);
+		} else {
+			int rc = fold_line(c, pc, seqs, buf + pos, len, *lineno + 1, report, &bad);
+			if (rc)
+				return rc;
+			if (bad) {
+				*stop = pos;
+				return 0;
+			}
+		}
+		++*lineno;
+		c->st->lines++;
+		pos = nl ? le + 1 : end;
+	}
+	*stop = end;
+	return 0;
+}
+
+struct half {
+	fk_parse_ctx c;
+	fk_parse_stats st;
+	prefix_cache pc;
+	const char *buf;
+	size_t pos, end, stop;
+	uint64_t lines;
+	int rc;
+};
+
+static void *half_run(void *arg)
+{
+	struct half *h = arg;
+	h->rc = fold_region(&h->c, &h->pc, true, h->buf, h->pos, h->end, &h->lines, false, &h->stop);
+	return NULL;
+}
+
+/* The file under the reader, mapped, when two threads should fold it: *start := where the
+ * unread text begins. NULL otherwise. */
+static const char *split_map(fk_parse_ctx *c, size_t *size, size_t *start)
+{
+	fk_reader *r = c->r;
+	if (c->o->threads < 2 || r->mem || r->unzip || r->fd < 0)
+		return NULL;
+	struct stat sb;
+	off_t cur = lseek(r->fd, 0, SEEK_CUR);
+	size_t unread = (size_t)(r->end - r->pos);
+	const char *sm = getenv("FLAMEKIT_SPLIT_MIN"); /* tests split tiny inputs */
+	uint64_t min = sm ? strtoull(sm, NULL, 10) : 8u << 20;
+	if (cur < 0 || fstat(r->fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < cur ||
+	    (uint64_t)cur < unread || (uint64_t)(sb.st_size - cur) + unread < min)
+		return NULL;
+	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	*size = (size_t)sb.st_size;
+	*start = (size_t)cur - unread;
+	return m;
+}
+
+static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t start)
+{
+	prefix_cache pc = { 0 };
+	uint64_t lineno = c->r->lineno;
+	size_t mid = start + (size - start) / 2, stop;
+	const char *nl = memchr(buf + mid, '\n', size - mid);
+	mid = nl ? (size_t)(nl - buf) + 1 : size;
+	struct half h = { .c = *c, .buf = buf, .pos = mid, .end = size };
+	h.c.st = &h.st;
+	h.c.name_buf = NULL;
+	h.c.name_cap = 0;
+	h.c.p = fk_profile_new(0);
+	pthread_t th;
+	bool two = h.c.p && mid < size && pthread_create(&th, NULL, half_run, &h) == 0;
+	int rc = fold_region(c, &pc, true, buf, start, mid, &lineno, true, &stop);
+	size_t from = mid;
+	if (two) {
+		pthread_join(th, NULL);
+		if (!rc && !h.rc) {
+			rc = fk_profile_merge(c->p, h.c.p);
+			c->st->samples += h.st.samples;
+			c->st->lines += h.lines;
+			lineno += h.lines;
+			from = h.stop;
+			pc_free(&pc); /* the line before is the second half's */
+		}
+		/* else (out of memory there): that half again, here */
+	}
+	if (!rc)
+		rc = fold_region(c, &pc, true, buf, from, size, &lineno, true, &stop);
+	c->r->lineno = lineno;
+	c->r->bytes += size - start;
+	c->r->pos = c->r->end;
+	lseek(c->r->fd, (off_t)size, SEEK_SET);
+	pc_free(&pc);
+	pc_free(&h.pc);
+	free(h.c.name_buf);
+	fk_profile_free(h.c.p);
+	return rc;
+}
+
 static int parse(fk_parse_ctx *c)
 {
 	const char *line;
@@ -190,62 +397,20 @@ static int parse(fk_parse_ctx *c)
 	prefix_cache pc = { 0 };
 	/* without samples to keep, into a profile without a tree: unique stacks, no tree */
 	bool seqs = fk_profile_takes_seqs(c->p);
+	size_t size, start;
+	const char *map = seqs ? split_map(c, &size, &start) : NULL;
+	if (map) {
+		rc = parse_split(c, map, size, start);
+		munmap((void *)map, size);
+		return rc;
+	}
 	while ((rc = fk_reader_line(c->r, &line, &len)) > 0) {
 		c->st->lines++;
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (len == 0 || line[0] == '#')
-			continue;
-		size_t sl;
-		double count, count2 = 0;
-		if (split_count(line, len, &sl, &count)) {
-			fk_bad_line(c, c->r->lineno, "no count at the end of the line");
-			continue;
-		}
-		/* A second trailing number makes it differential: "stack BEFORE AFTER". */
-		size_t b = sl;
-		/* (a count holds no ';' and no more than 64 bytes: no scan through the stack) */
-		while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && sl - b <= 64)
-			b--;
-		bool two = b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, sl - b);
-		if (two) {
-			count2 = count;
-			size_t sl2;
-			split_count(line, sl, &sl2, &count);
-			sl = sl2;
-		}
-		if (sl == 0) {
-			fk_bad_line(c, c->r->lineno, "empty stack");
-			continue;
-		}
-		int64_t node = add_stack_cached(c, &pc, line, sl, len, seqs);
-		if (node < 0) {
-			rc = (int)node;
+		bool bad;
+		if ((rc = fold_line(c, &pc, seqs, line, len, c->r->lineno, true, &bad)))
 			break;
-		}
-		if (seqs) {
-			bool h = !fk_name_rules_on(c->o);
-			if ((rc = h ? fk_profile_add_seq_h(c->p, pc.node, pc.n, 0, count, pc.seqhash)
-				    : fk_profile_add_seq(c->p, pc.node, pc.n, 0, count)) ||
-			    (two && (rc = fk_profile_add_seq(c->p, pc.node, pc.n, 1, count2))))
-				break;
-			c->st->samples++;
-			continue;
-		}
-		/* With samples kept, each line is one record in input order (the
-		 * flame chart's x order for folded input). */
-		fk_sample_info info = { .time = __builtin_nan(""), .pid = -1, .tid = -1, .cpu = -1 };
-		bool keep = fk_profile_flags(c->p) & FK_PROFILE_SAMPLES;
-		if ((rc = fk_profile_add_to_node(c->p, (uint32_t)node, 0, count, keep ? &info : NULL)))
-			break;
-		if (two && (rc = fk_profile_add_to_node(c->p, (uint32_t)node, 1, count2, keep ? &info : NULL)))
-			break;
-		c->st->samples++;
 	}
-	free(pc.text);
-	free(pc.end);
-	free(pc.node);
-	free(pc.hash);
+	pc_free(&pc);
 	return rc;
 }
 

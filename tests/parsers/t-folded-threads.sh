@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# t-folded-threads.sh - folded files read by two threads (FLAMEKIT_SPLIT_MIN lowered so small
+# seeded files split) against one thread: the same folded output, SVG and messages (line
+# numbers of malformed lines in either half, in order), the same exit status, for files
+# whose halves share stacks, hold stacks of their own, two count columns, comments, blank
+# and CRLF lines, and malformed lines before, at and after the split.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 > /dev/null || skip "python3 not installed"
+
+gen() { # SEED LINES BAD > folded text (BAD: put malformed lines in)
+	python3 - "$1" "$2" "$3" << 'EOF'
+import random, sys
+seed, n, bad = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == '1'
+r = random.Random(seed)
+names = ["main", "a", "a-x", "a.b", "x::y", "x::y<int>", "run", "loop"] + ["f%d" % i for i in range(300)]
+shared = [";".join(r.choice(names) for _ in range(r.randint(1, 12))) for _ in range(150)]
+two = seed % 3 == 0
+# five malformed lines (all of them shown): two in each half, one near the middle
+badat = {int(n * f) for f in (0.1, 0.3, 0.5, 0.7, 0.9)} if bad else set()
+for i in range(n):
+    k = r.random()
+    if i in badat:
+        print(r.choice(["no_count_here", " 17", "a;b;c x"]))
+        continue
+    if k < 0.02:
+        print("# a comment" if k < 0.01 else "")
+        continue
+    s = r.choice(shared) if k < 0.5 else ";".join(r.choice(names) for _ in range(r.randint(1, 30)))
+    c = "%d %d" % (r.randint(0, 9), r.randint(0, 9)) if two else "%d" % r.randint(1, 99)
+    end = "\r" if k > 0.97 else ""
+    print("%s %s%s" % (s, c, end))
+EOF
+}
+
+for seed in 1 2 3 4 5 6; do
+	bad=$((seed % 2))
+	gen "$seed" $((800 + seed * 377)) "$bad" > "$TMP/in.folded"
+	for t in 1 2; do
+		FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads $t --format folded -o "$TMP/t$t.folded" \
+			"$TMP/in.folded" 2> "$TMP/t$t.err"
+		echo $? > "$TMP/t$t.rc"
+		FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" svg --threads $t -o "$TMP/t$t.svg" "$TMP/in.folded" 2> /dev/null
+	done
+	assert_files_eq "$TMP/t1.folded" "$TMP/t2.folded"
+	assert_files_eq "$TMP/t1.svg" "$TMP/t2.svg"
+	assert_files_eq "$TMP/t1.err" "$TMP/t2.err"
+	assert_files_eq "$TMP/t1.rc" "$TMP/t2.rc"
+	if [ $bad = 1 ]; then
+		# messages name lines of both halves
+		n=$(wc -l < "$TMP/in.folded")
+		last=$(grep -o 'in.folded:[0-9]*' "$TMP/t2.err" | tail -1 | cut -d: -f2)
+		[ "${last:-0}" -gt $((n / 2)) ] || fail "seed $seed: no message from the second half (last line ${last:-none} of $n)"
+		assert_eq "exit status with malformed lines" 3 "$(cat "$TMP/t2.rc")"
+	fi
+	# the sum of every count is kept
+	want=$(awk '/^#/ || NF < 2 { next } { sub(/\r$/, "") } $NF ~ /^[0-9]+$/ && NF >= 2 { s += $NF } END { print s + 0 }' "$TMP/in.folded")
+	got=$(awk '{ s += $NF } END { print s + 0 }' "$TMP/t2.folded")
+	if [ $((seed % 3)) -ne 0 ]; then # (one count column)
+		assert_eq "seed $seed: total" "$want" "$got"
+	fi
+done
+# a file that splits exactly where a line ends, and one of a single line
+printf 'a;b 1\nc 2\n' > "$TMP/two.folded"
+FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/two.out" "$TMP/two.folded" || fail "two lines"
+assert_eq "two lines" "$(printf 'a;b 1\nc 2')" "$(cat "$TMP/two.out")"
+printf 'a;b 5' > "$TMP/one.folded"
+FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/one.out" "$TMP/one.folded" || fail "one line"
+assert_eq "one line without newline" "a;b 5" "$(cat "$TMP/one.out")"
+echo "two-thread folded reading agrees with one thread"
