@@ -159,6 +159,11 @@ FK_HIDDEN bool fk_profile_takes_seqs(const fk_profile *p);
 typedef struct fk_walk_ops {
 	int (*open)(void *ctx, uint32_t depth, uint32_t frame, const double self[2]);
 	int (*close)(void *ctx, uint32_t depth, uint32_t frame, const double total[2]);
+	/* Optional: n frames from `depth` on that one stack alone passes through (each is the
+	 * only child of the one before, the last has the counts self, so every one's total is
+	 * self), given at once instead of their opens and closes (stack mode only). */
+	int (*chain)(void *ctx, uint32_t depth, const uint32_t *frames, uint32_t n,
+		     const double self[2]);
 } fk_walk_ops;
 FK_HIDDEN int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
 /* The root's own counts (stacks with no frame), which the walk does not open. */

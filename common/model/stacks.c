@@ -407,16 +407,36 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 			rc = -FK_E_NOMEM;
 			break;
 		}
-		if (l == 0 && prevn == 0)
+		if (k == 0)
 			op[0] = (struct open){ 0, { 0, 0 } };
-		for (uint32_t j = l; j < n; j++) {
+		/* the frames past what the next stack shares are this stack's alone: a chain,
+		 * each frame's total the stack's count (given whole to ops->chain) */
+		uint32_t m = n;
+		if (ops->chain) {
+			uint32_t l2 = 0;
+			if (k + 1 < ns) {
+				const struct stk *t = &p->stk[ord[k + 1]];
+				const uint32_t *r = p->sid + t->off;
+				uint32_t lim2 = n < t->len ? n : t->len;
+				while (l2 < lim2 && q[l2] == r[l2])
+					l2++;
+			}
+			m = l > l2 ? l : l2;
+		}
+		for (uint32_t j = l; j < m; j++) {
 			const double *self = j + 1 == n ? s->self : zero;
 			op[j + 1] = (struct open){ q[j], { self[0], self[1] } };
 			if (ops->open && (rc = ops->open(ctx, j + 1, q[j], self)))
 				goto out;
 		}
+		if (m < n) {
+			if ((rc = ops->chain(ctx, m + 1, q + m, n - m, s->self)))
+				goto out;
+			op[m].total[0] += s->self[0];
+			op[m].total[1] += s->self[1];
+		}
 		prev = q;
-		prevn = n;
+		prevn = m;
 	}
 	for (uint32_t d = prevn; d > 0 && !rc; d--) {
 		if (ops->close)

@@ -546,6 +546,37 @@ static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2
 	return 0;
 }
 
+/* A chain too narrow to draw (every frame's width is the stack's count) only adds to its
+ * parent; one that could show, or whose frames carry a mark, is opened frame by frame. */
+static int wl_chain(void *vctx, uint32_t d, const uint32_t *frames, uint32_t n, const double self[2])
+{
+	wl *w = vctx;
+	double wd = pos(self[w->col]);
+	bool plain = wd < w->minw && !w->L->diff;
+	for (uint32_t i = 0; plain && i < n; i++)
+		plain = (int64_t)frames[i] != w->markid && (int64_t)frames[i] != w->dashid;
+	if (plain) {
+		struct wopen *up = &w->op[d - 1];
+		w->seq += n; /* pre-order numbers stay those of a walk frame by frame */
+		up->acc += wd;
+		up->tot[0] += pos(self[0]);
+		up->tot[1] += pos(self[1]);
+		return 0;
+	}
+	static const double zero[2] = { 0, 0 };
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = wl_open(w, d + i, frames[i], i + 1 == n ? self : zero);
+		if (rc)
+			return rc;
+	}
+	for (uint32_t i = n; i-- > 0;) {
+		int rc = wl_close(w, d + i, frames[i], NULL);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 struct fseq {
 	size_t seq;
 	fk_svg_frame f;
@@ -607,7 +638,7 @@ static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opt
 	/* the root first (its width is the graph's), then the walk's frames */
 	if ((rc = wl_keep(&w, 0, 0, 0, 0, 0, L->timemax, 0, 0)))
 		goto out;
-	static const fk_walk_ops ops = { wl_open, wl_close };
+	static const fk_walk_ops ops = { wl_open, wl_close, wl_chain };
 	if ((rc = fk_profile_walk(src, &ops, &w)))
 		goto out;
 	double rdelta = o->diff_mode == FK_DIFF_TOTAL ? w.op[0].tot[1] - w.op[0].tot[0] : w.op[0].sdelta;
