@@ -147,6 +147,9 @@ static inline uint64_t fk_seq_hash(uint64_t h, size_t n) { return fk_mix64(h ^ n
 FK_HIDDEN int fk_profile_add_seq_h(fk_profile *p, const uint32_t *ids, size_t n, unsigned col,
 				   double count, uint64_t hash);
 FK_HIDDEN void fk_profile_seq_prefetch(const fk_profile *p, uint64_t hash);
+/* difffolded.pl -n: a BEFORE count v scaled to AFTER's total (t1 BEFORE's, t2 AFTER's), or v
+ * when no scaling applies (model/diff.c). */
+FK_HIDDEN double fk_diff_normalized(double v, double t1, double t2);
 /* Whether fk_profile_add_seq keeps stacks (true) or adds to the tree. */
 FK_HIDDEN bool fk_profile_takes_seqs(const fk_profile *p);
 

@@ -69,8 +69,23 @@ static int diff_run(int argc, char **argv)
 		cli_err("diff: only one of BEFORE and AFTER can be standard input");
 		return FK_EXIT_USAGE;
 	}
-	fk_profile *side[2] = { fk_profile_new(0), fk_profile_new(0) };
 	int status = FK_EXIT_OK;
+	/* two sorted folded files stream through (nothing held); any other input is read whole */
+	if (!strip && strcmp(files[0], "-") && strcmp(files[1], "-") &&
+	    (!out_path || !strcmp(out_path, "-") || fkp_out_is_regular(out_path)) &&
+	    (!po.format || !strcmp(po.format, "folded")) && !po.rust_names && !po.cxx_names) {
+		fkp_out out;
+		if (fkp_out_open(&out, out_path))
+			return FK_EXIT_ERROR;
+		int rc = fk_diff_folded_files(files[0], files[1], normalize, out.f);
+		if (rc <= 0) {
+			if (rc)
+				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
+			return fkp_out_close(&out, rc == 0) || rc ? FK_EXIT_ERROR : FK_EXIT_OK;
+		}
+		fkp_out_close(&out, false);
+	}
+	fk_profile *side[2] = { fk_profile_new(0), fk_profile_new(0) };
 	if (!side[0] || !side[1]) {
 		cli_err("out of memory");
 		status = FK_EXIT_ERROR;

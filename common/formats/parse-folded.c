@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "internal.h"
+#include "base/out.h"
 
 /* Split "stack COUNT" at the last run of blanks; 0 or -1. */
 static int split_count(const char *s, size_t len, size_t *stack_len, double *count)
@@ -411,6 +413,198 @@ static int parse(fk_parse_ctx *c)
 			break;
 	}
 	pc_free(&pc);
+	return rc;
+}
+
+/* ---- a diff of two sorted folded files, streamed (fk_diff_folded_files): the files are
+ * checked first (well-formed, sorted, some count), so a file that is not such a file is
+ * read whole by the caller and nothing was written; then both are walked side by side. */
+struct fside {
+	const char *buf;
+	size_t size, pos, done;
+	const char *stack;    /* the current stack (its lines' counts summed) */
+	size_t sl;
+	double sum;
+	bool have;
+	const char *next;     /* the line read past it, not yet taken */
+	size_t nsl;
+	double ncount;
+	int nrc;              /* next_stack's return for `next` */
+};
+
+/* Stack texts in the order of folded output: bytewise, a prefix first (names hold no ';'). */
+static int text_cmp(const char *a, size_t la, const char *b, size_t lb)
+{
+	int c = memcmp(a, b, la < lb ? la : lb);
+	return c ? c : (la > lb) - (la < lb);
+}
+
+/* The next line holding a stack and its first count (as fk_profile_diff takes column 0):
+ * 1, 0 at the end, -1 for a line the parser would report. */
+static int next_stack(struct fside *f, const char **stack, size_t *sl, double *count)
+{
+	while (f->pos < f->size) {
+		if (f->pos - f->done >= (4u << 20)) { /* pages read are let go */
+			size_t upto = f->pos & ~(size_t)4095;
+			madvise((void *)(f->buf + f->done), upto - f->done, MADV_DONTNEED);
+			f->done = upto;
+		}
+		const char *line = f->buf + f->pos;
+		const char *nl = memchr(line, '\n', f->size - f->pos);
+		size_t len = nl ? (size_t)(nl - line) : f->size - f->pos;
+		f->pos += len + (nl != NULL);
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (len == 0 || line[0] == '#')
+			continue;
+		size_t n, b;
+		double c;
+		if (len > FK_MAX_LINE || split_count(line, len, &n, &c))
+			return -1;
+		b = n;
+		while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && n - b <= 64)
+			b--;
+		if (b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, n - b)) {
+			size_t n2;
+			split_count(line, n, &n2, &c); /* two columns: the first one */
+			n = n2;
+		}
+		if (n == 0)
+			return -1;
+		*stack = line;
+		*sl = n;
+		*count = c;
+		return 1;
+	}
+	return 0;
+}
+
+/* The next stack with every line of it summed: 1, 0 at the end, -1 malformed. */
+static int side_next(struct fside *f)
+{
+	if (!f->next && (f->nrc = next_stack(f, &f->next, &f->nsl, &f->ncount)) <= 0) {
+		f->have = false;
+		return f->nrc;
+	}
+	if (f->nrc < 0)
+		return -1;
+	f->stack = f->next;
+	f->sl = f->nsl;
+	f->sum = 0 + f->ncount;
+	f->have = true;
+	for (;;) {
+		f->next = NULL;
+		int rc = next_stack(f, &f->next, &f->nsl, &f->ncount);
+		f->nrc = rc;
+		if (rc <= 0) {
+			if (rc < 0)
+				f->next = f->buf; /* seen: the next call says -1 */
+			return 1;
+		}
+		if (f->nsl != f->sl || memcmp(f->next, f->stack, f->sl))
+			return 1;
+		f->sum += f->ncount;
+	}
+}
+
+static void side_rewind(struct fside *f)
+{
+	f->pos = 0;
+	f->next = NULL;
+	f->have = false;
+}
+
+/* Well-formed, sorted, with a count somewhere: 0 and the total, else 1. */
+static int side_check(struct fside *f, double *total)
+{
+	const char *prev = NULL;
+	size_t pl = 0;
+	bool counted = false;
+	int rc;
+	*total = 0;
+	while ((rc = side_next(f)) == 1) {
+		if (prev && text_cmp(prev, pl, f->stack, f->sl) >= 0)
+			return 1;
+		prev = f->stack;
+		pl = f->sl;
+		*total += f->sum;
+		counted |= f->sum != 0;
+	}
+	side_rewind(f);
+	return rc < 0 || !counted ? 1 : 0;
+}
+
+static const char *side_map(const char *path, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	void *m = MAP_FAILED;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		*size = (size_t)sb.st_size;
+	}
+	close(fd);
+	if (m == MAP_FAILED)
+		return NULL;
+	size_t head = *size < 65536 ? *size : 65536;
+	const char *fmt = fk_unzip_kind(m, head) ? NULL : fk_detect_format(m, head);
+	if (!fmt || strcmp(fmt, "folded")) {
+		munmap(m, *size);
+		return NULL;
+	}
+	return m;
+}
+
+static void put_line(fk_obuf *o, const char *stack, size_t sl, double a, double b)
+{
+	if (a == 0 && b == 0)
+		return;
+	char num[80];
+	fk_obuf_put(o, stack, sl);
+	num[0] = ' ';
+	int k = fk_format_count(num + 1, 38, a);
+	num[k + 1] = ' ';
+	k += 2 + fk_format_count(num + k + 2, 38, b);
+	num[k++] = '\n';
+	fk_obuf_put(o, num, (size_t)k);
+}
+
+int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out)
+{
+	struct fside s[2] = { { 0 }, { 0 } };
+	s[0].buf = side_map(before, &s[0].size);
+	s[1].buf = s[0].buf ? side_map(after, &s[1].size) : NULL;
+	double t[2];
+	int rc = 1;
+	if (!s[0].buf || !s[1].buf || side_check(&s[0], &t[0]) || side_check(&s[1], &t[1]))
+		goto out;
+	fk_obuf o;
+	if (fk_obuf_init(&o, out)) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
+	side_next(&s[0]);
+	side_next(&s[1]);
+	while (s[0].have || s[1].have) {
+		int c = !s[0].have ? 1 : !s[1].have ? -1
+			: text_cmp(s[0].stack, s[0].sl, s[1].stack, s[1].sl);
+		double a = c <= 0 ? s[0].sum : 0, b = c >= 0 ? s[1].sum : 0;
+		if (normalize)
+			a = fk_diff_normalized(a, t[0], t[1]);
+		const struct fside *w = c <= 0 ? &s[0] : &s[1];
+		put_line(&o, w->stack, w->sl, a, b);
+		if (c <= 0)
+			side_next(&s[0]);
+		if (c >= 0)
+			side_next(&s[1]);
+	}
+	rc = fk_obuf_finish(&o);
+out:
+	for (int k = 0; k < 2; k++)
+		if (s[k].buf)
+			munmap((void *)s[k].buf, s[k].size);
 	return rc;
 }
 

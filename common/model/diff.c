@@ -89,11 +89,16 @@ static int add_side(diff_ctx *d, const fk_profile *src, unsigned col)
 	return rc;
 }
 
+double fk_diff_normalized(double v, double t1, double t2)
+{
+	/* difffolded.pl: int($count1 * $total2 / $total1) */
+	return t1 > 0 && t1 != t2 ? trunc(v * t2 / t1) : v;
+}
+
 static double scale_trunc(double v, void *ctx)
 {
 	const double *t = ctx;
-	/* difffolded.pl: int($count1 * $total2 / $total1) */
-	return trunc(v * t[1] / t[0]);
+	return fk_diff_normalized(v, t[0], t[1]);
 }
 
 fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b, bool normalize,

@@ -398,7 +398,7 @@ static int encode_tree(enc *e)
 	e->page = malloc((nsrc + 1) * sizeof(*e->page));
 	if (!e->uses || !e->first || !e->by_first || !e->page)
 		return -FK_E_NOMEM;
-	fk_walk_ops ops = { on_open, NULL };
+	fk_walk_ops ops = { .open = on_open };
 	int rc = fk_profile_walk(e->p, &ops, e);
 	if (!rc && e->nodes_out)
 		rc = put_selfs(e, true);

@@ -1,0 +1,165 @@
+/* test-diff-stream.c - fk_diff_folded_files (two sorted folded files streamed) against
+ * fk_profile_diff of the same files read whole: byte-identical output, with and without
+ * normalising, for files with adjacent repeats of a stack, two count columns, comments,
+ * blank and CRLF lines, zero and negative counts, stacks on one side only and names that
+ * sort differently by name and by text; and 1 with nothing written for files that are not
+ * such files (unsorted, malformed, compressed-looking, no count). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "flamekit.h"
+
+static int failures;
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static unsigned next(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+static const char *const names[] = { "a", "a-x", "a.b", "ab", "a b", "main", "ma", "x::y",
+				     "x::y<int>", "f1", "f10", "f2", "[unknown]", "0xff" };
+#define NN (sizeof(names) / sizeof(names[0]))
+
+/* Random stacks, sorted as folded output (a profile's writer sorts them). */
+static char *sorted_stacks(int n, size_t *len)
+{
+	fk_profile *p = fk_profile_new(0);
+	char buf[256];
+	for (int i = 0; i < n; i++) {
+		size_t l = 0;
+		int d = 1 + (int)next(5);
+		for (int k = 0; k < d; k++)
+			l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s", k ? ";" : "", names[next(NN)]);
+		CHECK(fk_profile_add_folded(p, buf, l, 0, (double)next(20)) >= 0);
+	}
+	char *out = NULL;
+	FILE *f = open_memstream(&out, len);
+	CHECK(fk_profile_write_folded(p, f) == 0);
+	fclose(f);
+	fk_profile_free(p);
+	return out;
+}
+
+/* The sorted lines, dressed up: some repeated (split counts), two columns, comments,
+ * blank and CRLF lines, zero and negative counts. */
+static char *dress(const char *in, bool two)
+{
+	char *out = NULL;
+	size_t len;
+	FILE *f = open_memstream(&out, &len);
+	fputs("# a comment\n", f);
+	for (const char *s = in; *s;) {
+		const char *nl = strchr(s, '\n');
+		size_t l = (size_t)(nl - s);
+		const char *sp = s + l;
+		while (sp > s && sp[-1] != ' ')
+			sp--;
+		int stack = (int)(sp - s - 1);
+		long c = strtol(sp, NULL, 10);
+		unsigned k = next(10);
+		if (k == 0 && c > 1) { /* one stack on two lines */
+			fprintf(f, "%.*s %ld\n%.*s %ld\n", stack, s, c / 2, stack, s, c - c / 2);
+		} else if (k == 1) {
+			fprintf(f, "%.*s %ld\r\n", stack, s, -c);
+		} else if (k == 2) {
+			fprintf(f, "\n%.*s 0\n", stack, s);
+		} else if (two) {
+			fprintf(f, "%.*s %ld %u\n", stack, s, c, next(9));
+		} else {
+			fprintf(f, "%.*s %ld\n", stack, s, c);
+		}
+		s = nl + 1;
+	}
+	fclose(f);
+	return out;
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *general(const char *a, const char *b, bool normalize, size_t *len)
+{
+	fk_profile *x = fk_profile_new(0), *y = fk_profile_new(0);
+	CHECK(fk_parse_file(x, a, NULL, NULL) == 0 && fk_parse_file(y, b, NULL, NULL) == 0);
+	fk_profile *d = fk_profile_diff(x, y, normalize, false);
+	char *out = NULL;
+	FILE *f = open_memstream(&out, len);
+	CHECK(d && fk_profile_write_folded(d, f) == 0);
+	fclose(f);
+	fk_profile_free(d);
+	fk_profile_free(x);
+	fk_profile_free(y);
+	return out;
+}
+
+static int streamed(const char *a, const char *b, bool normalize, char **out, size_t *len)
+{
+	FILE *f = open_memstream(out, len);
+	int rc = fk_diff_folded_files(a, b, normalize, f);
+	fclose(f);
+	return rc;
+}
+
+int main(void)
+{
+	char a[] = "/tmp/fk-diff-a.XXXXXX", b[] = "/tmp/fk-diff-b.XXXXXX";
+	close(mkstemp(a));
+	close(mkstemp(b));
+	for (int round = 0; round < 30; round++) {
+		size_t la, lb;
+		char *sa = sorted_stacks(50 + (int)next(300), &la), *sb = sorted_stacks(50 + (int)next(300), &lb);
+		char *da = dress(sa, false), *db = dress(sb, round % 3 == 0);
+		put(a, da);
+		put(b, db);
+		for (int n = 0; n < 2; n++) {
+			size_t l1, l2;
+			char *g = general(a, b, n, &l1), *s = NULL;
+			CHECK(streamed(a, b, n, &s, &l2) == 0);
+			CHECK(l1 == l2 && !memcmp(g, s, l1));
+			free(g);
+			free(s);
+		}
+		/* not such files: unsorted, malformed, no count at all */
+		char *s = NULL;
+		size_t l;
+		char *swapped = malloc(strlen(db) + 32);
+		sprintf(swapped, "zzz;last 1\n%s", db);
+		put(b, swapped);
+		CHECK(streamed(a, b, false, &s, &l) == 1 && l == 0);
+		free(s);
+		sprintf(swapped, "%sno count here\n", db);
+		put(b, swapped);
+		CHECK(streamed(a, b, false, &s, &l) == 1 && l == 0);
+		free(s);
+		put(b, "a;b 0\nc 0\n");
+		CHECK(streamed(a, b, false, &s, &l) == 1 && l == 0);
+		free(s);
+		free(swapped);
+		free(sa);
+		free(sb);
+		free(da);
+		free(db);
+	}
+	put(b, "\x1f\x8b\x08 not really gzip\n");
+	char *s = NULL;
+	size_t l;
+	CHECK(streamed(a, b, false, &s, &l) == 1 && l == 0);
+	free(s);
+	CHECK(streamed(a, "/nonexistent/file", false, &s, &l) == 1 && l == 0);
+	free(s);
+	unlink(a);
+	unlink(b);
+	if (failures)
+		return 1;
+	printf("test-diff-stream: the streamed diff agrees with the whole one\n");
+	return 0;
+}
