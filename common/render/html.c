@@ -56,9 +56,9 @@ static inline uint64_t get_uv(const uint8_t **p)
 	return v;
 }
 
-enum { S_NAMES, S_COLORS, S_POPS, S_NAME, S_RAW, S_LEAF0, S_LEAF1, S_SELF0, S_SELF1, S_COUNT };
+enum { S_NAMES, S_COLORS, S_POPS, S_NAME, S_RAW, S_LEAF0, S_LEAF1, S_SELF0, S_SELF1, S_OFFCOLORS, S_COUNT };
 static const char *const stream_names[S_COUNT] = { "names", "colors", "pops", "name", "raw", "leaf0",
-						    "leaf1", "self0", "self1" };
+						    "leaf1", "self0", "self1", "offcolors" };
 
 /* Names: page name 0 is the root's "", the frames' names follow by how many nodes carry them
  * (most first; a tie in the order of first use in the walk), so the common names have small
@@ -105,6 +105,7 @@ typedef struct enc {
 	double root_self[2];
 	double pend[2];     /* own counts of the last node opened */
 	unsigned ncols;
+	int64_t offmark;    /* page name of FK_OFFCPU_MARK, -1 if none */
 } enc;
 
 /* Counts: an integer v as 2v, anything else as 2i+1 (i indexes the floats table). */
@@ -415,23 +416,30 @@ static int encode_tree(enc *e)
 	return encode_names(e);
 }
 
-/* rrggbb bytes per page name: the colours fk_render_svg gives the same names. */
+/* rrggbb bytes per page name: the colours fk_render_svg gives the same names; in combined
+ * on/off-CPU graphs (a frame named FK_OFFCPU_MARK) also the off-CPU colour of each name. */
 static int encode_colors(enc *e, const fk_svg_opts *o)
 {
 	fk_palette *pal = fk_palette_new(o);
 	if (!pal)
 		return errno == ENOMEM || errno == FK_E_NOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
-	bytes *s = &e->s[S_COLORS];
-	int rc = FK_GROW(s->b, s->cap, (size_t)e->nnames * 3) ? -FK_E_NOMEM : 0;
-	for (uint32_t i = 0; i < e->nnames && !rc; i++) {
-		size_t len = 0;
-		const char *name = e->src_of[i] == UINT32_MAX ? "" : fk_profile_name(e->p, e->src_of[i], &len);
-		uint32_t c = fk_palette_fixed(name, len);
-		if (c == UINT32_MAX)
-			c = fk_palette_color(pal, name, len, false);
-		s->b[s->n++] = (uint8_t)(c >> 16);
-		s->b[s->n++] = (uint8_t)(c >> 8);
-		s->b[s->n++] = (uint8_t)c;
+	int64_t mark = e->ncols > 1 ? -1 : fk_profile_find_name(e->p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
+	e->offmark = mark >= 0 && e->first[mark] ? (int64_t)e->page[mark] : -1;
+	int rc = 0;
+	for (int k = 0; k < (e->offmark >= 0 ? 2 : 1) && !rc; k++) {
+		bytes *s = &e->s[k ? S_OFFCOLORS : S_COLORS];
+		if (FK_GROW(s->b, s->cap, (size_t)e->nnames * 3))
+			rc = -FK_E_NOMEM;
+		for (uint32_t i = 0; i < e->nnames && !rc; i++) {
+			size_t len = 0;
+			const char *name = e->src_of[i] == UINT32_MAX ? "" : fk_profile_name(e->p, e->src_of[i], &len);
+			uint32_t c = fk_palette_fixed(name, len);
+			if (c == UINT32_MAX)
+				c = k ? fk_palette_offcpu_color(pal, name, len) : fk_palette_color(pal, name, len, false);
+			s->b[s->n++] = (uint8_t)(c >> 16);
+			s->b[s->n++] = (uint8_t)(c >> 8);
+			s->b[s->n++] = (uint8_t)c;
+		}
 	}
 	if (!rc)
 		rc = fk_palette_save(pal);
@@ -758,10 +766,13 @@ static int write_page(fk_obuf *b, const enc *e, const fk_svg_opts *o, const byte
 	put_json_num(b, "factor", o->factor);
 	fk_obuf_printf(b, ",\"bg\":[\"%s\",\"%s\"],\"inverted\":%s,\"reverse\":%s,\"negate\":%s,"
 			  "\"tl\":%s,\"cols\":%u,\"nodes\":%llu,\"depth\":%u,\"names\":%u,\"alpha\":%u,"
-			  "\"idw\":%u,\"raw\":%zu,\"streams\":{",
+			  "\"idw\":%u,\"raw\":%zu,",
 		       bg1, bg2, o->inverted ? "true" : "false", o->reverse ? "true" : "false",
 		       o->negate ? "true" : "false", o->truncate == FK_TRUNC_LEFT ? "true" : "false", ncols,
 		       (unsigned long long)e->nodes_out + 1, e->maxdepth, e->nnames, e->nalpha, e->idw, raw_len);
+	if (e->offmark >= 0)
+		fk_obuf_printf(b, "\"offmark\":%lld,", (long long)e->offmark);
+	fk_obuf_puts(b, "\"streams\":{");
 	for (int i = 0; i < S_COUNT; i++)
 		fk_obuf_printf(b, "%s\"%s\":%zu", i ? "," : "", stream_names[i], sizes[i]);
 	fk_obuf_puts(b, "},\"floats\":[");
@@ -799,7 +810,7 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	if ((rc = fk_svg_derive(p, &o, &owned)))
 		return rc;
 	const fk_profile *src = owned ? owned : p;
-	enc e = { .p = src, .ncols = fk_profile_columns(src) > 1 ? 2 : 1 };
+	enc e = { .p = src, .ncols = fk_profile_columns(src) > 1 ? 2 : 1, .offmark = -1 };
 	bytes pre[S_COUNT] = { { 0 } }, z = { 0 };
 	if (fk_profile_total(src, 0) == 0 && fk_profile_total(src, 1) == 0) {
 		rc = -FK_E_EMPTY;

@@ -3,6 +3,7 @@
 // usage: node browser.js page PAGE.html INPUT.folded [SHOT.png]   (tests/html/data/mixed.folded)
 //        node browser.js share PAGE.html INPUT.folded...   (any input; two columns: differential)
 //        node browser.js same PAGE1.html PAGE2.html...   (same data: table, shares, stacks)
+//        node browser.js colors PAGE.html SVG...   (every frame drawn in the SVG: same colours)
 // Prints "ok" and exits 0, or prints what failed and exits 1.
 'use strict';
 const fs = require('fs');
@@ -284,6 +285,36 @@ async function sameChecks(ctx, url1, url2, errors) {
   console.log('compared ' + x.stacks.length + ' stacks, ' + x.top.length + ' functions');
 }
 
+// The page's frame colours are the SVG's (for an input small enough that the SVG draws every
+// frame: its rects are the frames in the same pre-order), and the canvas shows them: the
+// pixel inside each frame wide enough to have one.
+async function colorChecks(ctx, url, svg, errors) {
+  const page = await open(ctx, url, errors);
+  const want = [...fs.readFileSync(svg, 'utf8').split('<g id="frames">')[1].split('</g>')[0]
+    .matchAll(/<rect [^>]*fill="([^"]*)"/g)].map((m) => m[1]);
+  const got = await page.evaluate(() => {
+    const V = flamekit.viewer, t = V.tree, g = V.graphs[0], L = g.hit.L, out = { fill: [], px: [] };
+    for (let i = 0; i < t.n; i++) out.fill.push(V.frameColor(t, i, t.maxdelta));
+    const cx = g.canvas.getContext('2d'), dpr = window.devicePixelRatio || 1;
+    for (let k = 0; k < L.n; k++) {
+      const v = L.ns[k];
+      if (L.ws[k] < 4) continue;
+      const y = g.icicle ? g.hit.PAD + t.depth[v] * g.hit.FH : g.hit.H - g.hit.PAD - (t.depth[v] + 1) * g.hit.FH;
+      const d = cx.getImageData(Math.floor((L.xs[k] + 1) * dpr), Math.floor((y + 2) * dpr), 1, 1).data;
+      const p = V.framePixel(t, v, t.maxdelta);
+      out.px.push([v, d[0], d[1], d[2], p & 255, p >> 8 & 255, p >> 16 & 255]);
+    }
+    return out;
+  });
+  const hex = (c) => c.startsWith('#') ? c.toLowerCase() : '#' + c.match(/\d+/g).map((x) => (+x).toString(16).padStart(2, '0')).join('');
+  check(got.fill.length === want.length, 'frames: page ' + got.fill.length + ', svg ' + want.length);
+  for (let i = 0; i < Math.min(got.fill.length, want.length); i++)
+    check(hex(got.fill[i]) === hex(want[i]), 'colour of frame ' + i + ': page ' + got.fill[i] + ', svg ' + want[i]);
+  check(got.px.length > 3, 'frames with pixels: ' + got.px.length);
+  for (const x of got.px) check(x[1] === x[4] && x[2] === x[5] && x[3] === x[6], 'pixel of frame ' + x[0] + ': ' + x.slice(1).join(','));
+  console.log(got.fill.length + ' frame colours as in the SVG, ' + got.px.length + ' drawn as computed');
+}
+
 (async () => {
   const [mode, a1, a2, a3] = process.argv.slice(2), rest = process.argv.slice(3);
   const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'fk-chromium-'));
@@ -306,6 +337,7 @@ async function sameChecks(ctx, url1, url2, errors) {
     const url = (f) => f.startsWith('file:') ? f : 'file://' + path.resolve(f);
     // same and share take any number of argument pairs
     if (mode === 'same') for (let k = 0; k + 1 < rest.length; k += 2) await sameChecks(ctx, url(rest[k]), url(rest[k + 1]), errors);
+    else if (mode === 'colors') await colorChecks(ctx, url(a1), a2, errors);
     else if (mode === 'share') for (let k = 0; k + 1 < rest.length; k += 2) await shareChecks(ctx, url(rest[k]), rest[k + 1], errors);
     else await pageChecks(ctx, 'file://' + path.resolve(a1), a2, errors, a3);
   } finally {

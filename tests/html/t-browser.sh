@@ -2,8 +2,8 @@
 # `flamekit html` pages in real headless Chromium (browser.js): exact Matched shares,
 # sandwich totals, the functions table and transforms against figures computed from
 # the folded input; zoom, hover, keys, URL round trip, no network, hostile names inert.
-# Then a generated profile with thousands of frames narrower than a pixel, and a
-# two-column (differential) input.
+# Frame colours as flamekit svg's (off-CPU ones too). Then a generated profile with
+# thousands of frames narrower than a pixel, and a two-column (differential) input.
 . "$(dirname "$0")/../lib.sh"
 command -v node > /dev/null || skip "node not installed"
 [ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
@@ -14,6 +14,18 @@ SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
 "$FLAMEKIT" html "$D/mixed.folded" -o "$TMP/mixed.html" || fail "render mixed"
 node "$FK_TOP/tests/html/browser.js" page "$TMP/mixed.html" "$D/mixed.folded" ${SHOTS:+"$SHOTS/html-mixed.png"} ||
 	fail "browser checks on mixed.folded"
+
+# colours: those of flamekit svg for the same frames (small inputs: the SVG draws every
+# frame), on the canvas too; a combined on/off-CPU graph draws its off-CPU frames in the
+# off-CPU colours as the SVG does
+printf '%s\n' 'main;work;compute 30' 'main;work;io 5' '[off-cpu];main;work;io;read 20' \
+	'[off-cpu];main;sleep 10' '[off-cpu];other;wait 4' 'main;sleep 1' > "$TMP/onoff.folded"
+for f in "$D/mixed.folded" "$TMP/onoff.folded"; do
+	b=$(basename "$f" .folded)
+	"$FLAMEKIT" svg "$f" -o "$TMP/$b.svg" || fail "svg $b"
+	"$FLAMEKIT" html "$f" -o "$TMP/$b-c.html" || fail "html $b"
+	node "$FK_TOP/tests/html/browser.js" colors "$TMP/$b-c.html" "$TMP/$b.svg" || fail "colours of $b differ from the SVG's"
+done
 
 # a generated profile: thousands of frames narrower than a pixel, all counted; and a
 # differential page (flamekit diff of two of them)

@@ -263,16 +263,21 @@ function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, l
  * name from its code, own counts from the leaf and self streams; a node's total goes to its
  * parent when it closes, which also sets its subtree's end. */
 function decode(meta, u8) {
-  var S = meta.streams, off = 0, at = {}, K = ['names', 'colors', 'pops', 'name', 'raw', 'leaf0', 'leaf1', 'self0', 'self1'];
+  var S = meta.streams, off = 0, at = {}, K = ['names', 'colors', 'pops', 'name', 'raw', 'leaf0', 'leaf1', 'self0', 'self1', 'offcolors'];
   K.forEach(function (k) { at[k] = off; off += S[k] || 0; });
   var NN = meta.names, names = readNames(u8, at.names, NN);
-  var colors = new Array(NN), rgb = new Uint32Array(NN), hex = '0123456789abcdef', i, j;
-  for (i = 0; i < NN; i++) {
-    var q = at.colors + 3 * i, s = '#';
-    for (j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
-    colors[i] = s;
-    rgb[i] = 0xff000000 | u8[q + 2] << 16 | u8[q + 1] << 8 | u8[q]; // ABGR: canvas pixels little-endian
+  var hex = '0123456789abcdef', i, j;
+  function palette(at) {
+    var colors = new Array(NN), rgb = new Uint32Array(NN);
+    for (i = 0; i < NN; i++) {
+      var q = at + 3 * i, s = '#';
+      for (j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
+      colors[i] = s;
+      rgb[i] = 0xff000000 | u8[q + 2] << 16 | u8[q + 1] << 8 | u8[q]; // ABGR: canvas pixels little-endian
+    }
+    return { colors: colors, rgb: rgb };
   }
+  var pal = palette(at.colors), colors = pal.colors, rgb = pal.rgb, off = S.offcolors ? palette(at.offcolors) : null;
   var n = meta.nodes, cols = meta.cols, md = meta.depth || 0;
   var t = { n: n, cols: cols, name: new Int32Array(n), depth: md < 65535 ? new Uint16Array(n) : new Int32Array(n),
     end: new Int32Array(n), self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null,
@@ -286,7 +291,7 @@ function decode(meta, u8) {
   t.maxDepth = md;
   t.maxdelta = maxdelta;
   t.kids = new Map();
-  return { tree: t, names: names, colors: colors, rgb: rgb };
+  return { tree: t, names: names, colors: colors, rgb: rgb, offColors: off && off.colors, offRgb: off && off.rgb };
 }
 
 function base64Bytes(s) {
@@ -336,6 +341,10 @@ function Viewer(root, opts) {
   V.names = opts.names.slice();
   V.colors = opts.colors.slice();
   V.rgb = opts.rgb ? Array.from(opts.rgb) : V.colors.map(function (s) { return cssAbgr(s, 0xffc8c8c8); });
+  // combined on/off-CPU graphs: frames whose time is all off-CPU in their own colours
+  V.offMark = V.meta.offmark >= 0 && opts.offRgb ? V.meta.offmark : -1;
+  V.offColors = opts.offColors ? opts.offColors.slice() : [];
+  V.offRgb = opts.offRgb ? Array.from(opts.offRgb) : [];
   V.base = opts.tree;             // the tree as read
   V.tree = opts.tree;             // after the transforms
   V.useHash = !!opts.hash;
@@ -519,6 +528,8 @@ Viewer.prototype.nameId = function (s, add) {
     V.names.push(s);
     V.colors.push('#c8c8c8');
     V.rgb.push(0xffc8c8c8);
+    V.offColors.push('#c8c8c8');
+    V.offRgb.push(0xffc8c8c8);
     V.nameIndex.set(s, id);
   }
   return id === undefined ? -1 : id;
@@ -801,9 +812,39 @@ function cssAbgr(s, dflt) {
 }
 var MATCH = abgr(230, 0, 230);
 
+/* Off-CPU frames of a tree with the FK_OFFCPU_MARK frame (as flamekit svg colours them):
+ * the mark and all below it, and every frame whose whole time lies under marks. One pass,
+ * a frame's off-CPU time going to its parent when it closes; cached on the tree. */
+function offFlags(t, mark) {
+  if (t.offFlags) return t.offFlags;
+  var n = t.n, f = new Uint8Array(n), name = t.name, depth = t.depth, end = t.end, tot = t.tot;
+  var md = 0, i;
+  for (i = 0; i < n; i++) if (depth[i] > md) md = depth[i];
+  var st = new Int32Array(md + 2), acc = new Float64Array(md + 2), sp = 0, inEnd = -1, c, a, d;
+  function close() {
+    c = st[sp];
+    a = name[c] === mark ? tot[c] : acc[sp];
+    if (c > 0 && tot[c] > 0 && a >= tot[c]) f[c] = 1;
+    sp--;
+    acc[sp] += a;
+  }
+  for (i = 1; i < n; i++) {
+    d = depth[i];
+    while (sp >= d) close();
+    st[++sp] = i;
+    acc[sp] = 0;
+    if (i < inEnd) f[i] = 1;
+    else if (name[i] === mark) inEnd = end[i];
+  }
+  while (sp > 0) close();
+  t.offFlags = f;
+  return f;
+}
+
 Viewer.prototype.framePixel = function (t, i, maxd) {
   var V = this;
   if (V.match && V.match.hit[t.name[i]]) return MATCH;
+  if (V.offMark >= 0 && !t.tot0 && offFlags(t, V.offMark)[i]) return V.offRgb[t.name[i]];
   if (t.cols > 1 && t.tot0) {
     var d = (t.self1[i] > 0 ? t.self1[i] : 0) - (t.self0[i] > 0 ? t.self0[i] : 0);
     if (V.meta.negate) d = -d;
@@ -818,6 +859,7 @@ Viewer.prototype.framePixel = function (t, i, maxd) {
 Viewer.prototype.frameColor = function (t, i, maxd) {
   var p = this.framePixel(t, i, maxd);
   if (p === this.rgb[t.name[i]] && !(this.match && this.match.hit[t.name[i]])) return this.colors[t.name[i]];
+  if (p === this.offRgb[t.name[i]] && this.offMark >= 0 && offFlags(t, this.offMark)[i]) return this.offColors[t.name[i]];
   return 'rgb(' + (p & 255) + ',' + (p >> 8 & 255) + ',' + (p >> 16 & 255) + ')';
 };
 
@@ -1196,6 +1238,7 @@ FK.Viewer = Viewer;
 FK.Builder = Builder;
 FK.finishTree = finishTree;
 FK.decode = decode;
+FK.offFlags = offFlags;
 /* The scripting object's members become window.flamekit's (one viewer a page). */
 function publish(a) {
   for (var k in a) {
@@ -1213,7 +1256,7 @@ FK.boot = function () {
   FK.ready = inflate(bytes, meta.raw).then(function (u8) {
     var t2 = performance.now(), d = decode(meta, u8), t3 = performance.now();
     FK.timing = { boot: t0, base64: t1 - t0, inflate: t2 - t1, decode: t3 - t2 };
-    var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, rgb: d.rgb, tree: d.tree, meta: meta, hash: true });
+    var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, rgb: d.rgb, offColors: d.offColors, offRgb: d.offRgb, tree: d.tree, meta: meta, hash: true });
     publish(api(V));
     FK.loadMs = performance.now() - t0;
     FK.timing.view = performance.now() - t3;
