@@ -41,7 +41,7 @@ function finishTree(t) {
   }
   t.tot = tot;
   t.tot0 = tot0;
-  t.kids = new Map(); // node -> its children, heaviest first (filled as frames are drawn)
+  t.kids = new Map(); // node -> its children that can be seen (filled as frames are drawn)
   t.maxDepth = md;
   t.maxdelta = maxdelta; // differential colour scale: the largest change of a frame's own count
   return t;
@@ -356,7 +356,7 @@ function Viewer(root, opts) {
   V.applyTransforms();
   V.render();
   if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
-  window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.draw(); }, 100); });
+  window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.draw(); }, 100); });
 }
 
 /* A new tree to show (the heat map's next range): transforms, search, zoom kept. */
@@ -661,8 +661,10 @@ Viewer.prototype.searchTree = function (t, re) {
   var sum = 0, matches = [], name = t.name, end = t.end, tot = t.tot, i = 1, n = t.n;
   if (any) {
     while (i < n) {
-      if (tot[i] === 0) i = end[i];
-      else if (hit[name[i]]) { sum += tot[i]; matches.push(i); i = end[i]; } else i++;
+      if (hit[name[i]]) {
+        if (tot[i] > 0) { sum += tot[i]; matches.push(i); }
+        i = end[i];
+      } else i++;
     }
   }
   return { hit: hit, sum: sum, total: tot[0], matches: matches };
@@ -784,23 +786,28 @@ Viewer.prototype.draw = function () {
 };
 
 /* The children of v that can be seen at width W (css px) or less: those at least a third
- * of a pixel wide when v spans all of W, heaviest first, with their offsets from v's start in
- * name order (counts). Cached on the tree: a redraw then visits only what it draws, and stops
- * at the first child too narrow. */
-Viewer.prototype.children = function (t, v, W) {
-  var ch = t.kids.get(v);
+ * of a pixel wide when v spans all of W, in name order with their offsets from v's start
+ * (counts); left-heavy: heaviest first. Cached on the tree: children lie far apart in
+ * memory, so a redraw then visits only what it can draw. */
+Viewer.prototype.children = function (t, v, W, heavy) {
+  var kids = heavy ? (t.hkids || (t.hkids = new Map())) : t.kids, ch = kids.get(v);
   if (ch && ch.w >= W) return ch;
-  var end = t.end, tot = t.tot, min = tot[v] * 0.33 / W, a = [], off = 0, c;
+  var end = t.end, tot = t.tot, min = tot[v] * 0.33 / W, a = [], off = 0, c, m, k;
   for (c = v + 1; c < end[v]; c = end[c]) {
     if (tot[c] >= min && tot[c] > 0) a.push(c, off);
     off += tot[c];
   }
-  var m = a.length / 2, idx = new Array(m), k;
-  for (k = 0; k < m; k++) idx[k] = k;
-  idx.sort(function (x, y) { return tot[a[2 * y]] - tot[a[2 * x]] || x - y; });
+  m = a.length / 2;
   ch = { n: new Int32Array(m), x: new Float64Array(m), w: W };
-  for (k = 0; k < m; k++) { ch.n[k] = a[2 * idx[k]]; ch.x[k] = a[2 * idx[k] + 1]; }
-  t.kids.set(v, ch);
+  if (heavy) {
+    var idx = new Array(m);
+    for (k = 0; k < m; k++) idx[k] = k;
+    idx.sort(function (x, y) { return tot[a[2 * y]] - tot[a[2 * x]] || x - y; });
+    for (k = 0; k < m; k++) { ch.n[k] = a[2 * idx[k]]; ch.x[k] = a[2 * idx[k] + 1]; }
+  } else {
+    for (k = 0; k < m; k++) { ch.n[k] = a[2 * k]; ch.x[k] = a[2 * k + 1]; }
+  }
+  kids.set(v, ch);
   return ch;
 };
 
@@ -880,7 +887,8 @@ FrameList.prototype.push = function (n, x, w) {
  * copied down the row's height and put on the canvas; then the labels. */
 Viewer.prototype.drawGraph = function (g) {
   var V = this, t = g.tree, c = g.canvas, meta = V.meta;
-  var dpr = window.devicePixelRatio || 1, W = Math.max(200, c.parentNode.clientWidth || 800);
+  // the width is read once (reading it forces a layout), again after a resize
+  var dpr = window.devicePixelRatio || 1, W = V.W || (V.W = Math.max(200, c.parentNode.clientWidth || 800));
   var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
   var z = g.zoom, zt = t.tot[z], anc = z > 0 ? ancestors(t, z) : [];
   var tot = t.tot, end = t.end, depth = t.depth, left = V.state.left;
@@ -897,33 +905,35 @@ Viewer.prototype.drawGraph = function (g) {
     v = st.n[--sp]; x = st.x[sp]; w = tot[v] * scale;
     L.push(v, x, w);
     if (depth[v] > maxd) maxd = depth[v];
-    var base = sp, ch = left ? V.children(t, v, W) : t.kids.get(v), cn, cxs, many = 0;
-    if (!ch || ch.w < W) {
-      // name order: a few children are scanned in place; a node with many gets a cached
-      // list of those that can be seen, so the narrow ones cost nothing the next time
-      for (k = v + 1, cx = x; k < end[v]; k = end[k]) {
-        if (++many > 64) break;
-        cw = tot[k] * scale;
-        if (cw >= minw) {
-          if (sp === st.n.length) V.stk = st = growStack(st);
-          st.n[sp] = k; st.x[sp++] = cx;
-        }
-        cx += cw;
+    var base = sp, ch = null, cn, cxs;
+    k = v + 1;
+    if (k < end[v] && end[k] === end[v]) {
+      // one child (most nodes of deep stacks): next to its parent, no list needed
+      cw = tot[k] * scale;
+      if (cw >= minw) {
+        if (sp === st.n.length) V.stk = st = growStack(st);
+        st.n[sp] = k; st.x[sp++] = x;
       }
-      if (many > 64) { sp = base; ch = V.children(t, v, W); } else ch = null;
+    } else if (k < end[v]) {
+      // more: the cached list of those that can be seen, heaviest first (children are
+      // far apart in memory, a scan of them is slow to repeat)
+      ch = V.children(t, v, W, left);
     }
     if (ch) {
       cn = ch.n; cxs = ch.x;
       for (k = 0, cx = x; k < cn.length; k++) {
         cw = tot[cn[k]] * scale;
-        if (cw < minw) break;
+        if (cw < minw) {
+          if (left) break; // heaviest first: the rest are narrower
+          continue;
+        }
         if (sp === st.n.length) V.stk = st = growStack(st);
         st.n[sp] = cn[k];
         st.x[sp++] = left ? cx : x + cxs[k] * scale;
         cx += cw;
       }
     }
-    // reversed so the heaviest child is drawn first
+    // reversed so the first child is drawn first
     for (var a = base, b = sp - 1; a < b; a++, b--) {
       var tn = st.n[a], tx = st.x[a];
       st.n[a] = st.n[b]; st.x[a] = st.x[b]; st.n[b] = tn; st.x[b] = tx;
@@ -935,8 +945,14 @@ Viewer.prototype.drawGraph = function (g) {
   c.style.width = W + 'px';
   c.style.height = H + 'px';
   var cx2 = c.getContext('2d');
-  var cs = getComputedStyle(V.root), bgs = cs.getPropertyValue('--fk-bg') || '#ffffff';
-  var bg = cssAbgr(bgs, 0xffffffff);
+  // the theme's colours, read once a theme (a style read forces a style recalculation)
+  var th = V.theme && V.theme.dark === V.state.dark ? V.theme : null;
+  if (!th) {
+    var cs = getComputedStyle(V.root);
+    th = V.theme = { dark: V.state.dark, bgs: cs.getPropertyValue('--fk-bg') || '#ffffff',
+      txt: cs.getPropertyValue('--fk-frame-text') || '#000' };
+  }
+  var bgs = th.bgs, bg = cssAbgr(bgs, 0xffffffff);
   cx2.setTransform(1, 0, 0, 1, 0, 0);
   cx2.fillStyle = bgs;
   cx2.fillRect(0, 0, pw, ph);
@@ -949,12 +965,14 @@ Viewer.prototype.drawGraph = function (g) {
   var rowh = Math.max(1, Math.round(FH * dpr)), fh = Math.max(1, Math.round((FH - 1) * dpr));
   var img = g.img && g.img.width === pw && g.img.height === rowh ? g.img : (g.img = cx2.createImageData(pw, rowh));
   var u32 = new Uint32Array(img.data.buffer), line = new Uint32Array(pw), maxdelta = t.maxdelta, nanc = anc.length;
+  // plain colours (no search, diff or off-CPU frames): each name's own, looked up here
+  var plain = !V.match && !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb, tname = t.name;
   for (var r = 0; r < rows; r++) {
     if (cnt[r] === cnt[r + 1]) continue;
     line.fill(bg);
     for (k = cnt[r]; k < cnt[r + 1]; k++) {
       i = ord[k];
-      var p = V.framePixel(t, L.ns[i], maxdelta);
+      var p = plain ? rgb[tname[L.ns[i]]] : V.framePixel(t, L.ns[i], maxdelta);
       if (i < nanc) p = fade(p, bg);
       var x0 = Math.floor(L.xs[i] * dpr), x1 = Math.floor((L.xs[i] + L.ws[i]) * dpr);
       if (x1 - x0 >= 3) x1--; // a gap between frames wide enough to show one
@@ -972,7 +990,7 @@ Viewer.prototype.drawGraph = function (g) {
   cx2.font = FS + 'px ' + (meta.font || 'Verdana') + ', sans-serif';
   cx2.textBaseline = 'middle';
   var cw1 = V.cw1 || (V.cw1 = cx2.measureText('mmmmmmmmmm').width / 10 || FS * 0.6), minl = 3 * cw1 + 6;
-  cx2.fillStyle = cs.getPropertyValue('--fk-frame-text') || '#000';
+  cx2.fillStyle = th.txt;
   for (i = 0; i < n; i++) {
     if (L.ws[i] <= minl) continue;
     v = L.ns[i];
