@@ -2,9 +2,10 @@
 # b-html.sh - `flamekit html` on a 500k-stack profile of about 10M tree nodes
 # (bench/gen-stacks.py bushy): time and peak memory (medians of 3 runs, round-robin
 # with the baselines `cat` and `flamekit collapse` of the same file and, when present,
-# inferno-flamegraph), page bytes per tree node, and in headless Chromium: first paint,
-# exact search, redraw after zoom and search (p50/p95), JS heap. Then a 1M-node profile's
-# load time. FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the files;
+# inferno-flamegraph), page bytes per tree node, and in headless Chromium (html-page.js):
+# first paint, exact search, redraw after zoom and after search (p50/p95, timed until the
+# canvas pixels can be read), JS heap and the tree's typed arrays. Then a 1M-node profile's
+# first paint. Output is checked byte-identical over two runs. FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the files;
 # FK_INFERNO points at an inferno-flamegraph binary.
 set -eu
 cd "$(dirname "$0")/.."
@@ -29,6 +30,9 @@ else
 fi
 python3 bench/timeit.py 3 "${jobs[@]}" > "$W/times"
 "$FLAMEKIT" html "$IN" -o "$W/out.html"
+"$FLAMEKIT" html "$IN" -o "$W/out2.html"
+cmp -s "$W/out.html" "$W/out2.html" || echo "  html: NOT DETERMINISTIC (two runs differ)"
+rm -f "$W/out2.html"
 "$FLAMEKIT" html "$SMALL" -o "$W/small.html"
 col() { awk -v l="$1" -v i="$2" '$1 == l {print $i}' "$W/times"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b <= 0) b = 0.000001; printf "%.2f", a / b}'; }
@@ -40,6 +44,7 @@ for l in cat collapse html inferno; do
 	[ -n "$(col $l 1)" ] || continue
 	printf '  %-9s %8s s wall %8s s cpu %8.1f MB\n' "$l" "$(col $l 4)" "$(col $l 5)" "$(awk -v k="$(col $l 6)" 'BEGIN {print k / 1024}')"
 done
+echo "  html: $(col html 4) s wall, $(col html 5) s cpu (target < 1.5 s)"
 echo "  html / collapse: $(ratio "$(col html 4)" "$(col collapse 4)")x wall, $(ratio "$(col html 5)" "$(col collapse 5)")x cpu"
 if [ -n "$why" ]; then
 	echo "  html / inferno: $why"
