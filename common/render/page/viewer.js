@@ -658,25 +658,38 @@ Viewer.prototype.regex = function () {
 Viewer.prototype.searchTree = function (t, re) {
   var V = this, names = V.names, hit = new Uint8Array(names.length), any = false;
   for (var k = 0; k < names.length; k++) if (re.test(names[k])) { hit[k] = 1; any = true; }
-  var sum = 0, matches = [], name = t.name, end = t.end, tot = t.tot, i = 1, n = t.n;
+  var sum = 0, count = 0, name = t.name, end = t.end, tot = t.tot, i = 1, n = t.n;
   if (any) {
     while (i < n) {
       if (hit[name[i]]) {
-        if (tot[i] > 0) { sum += tot[i]; matches.push(i); }
+        if (tot[i] > 0) { sum += tot[i]; count++; }
         i = end[i];
       } else i++;
     }
   }
-  return { hit: hit, sum: sum, total: tot[0], matches: matches };
+  return { hit: hit, sum: sum, total: tot[0], count: count, tree: t, list: null };
+};
+/* The matching frames the search counted (the outermost ones), in order: made when the
+ * next/previous match is asked for, not by every search. */
+function matchList(m) {
+  if (m.list) return m.list;
+  var t = m.tree, hit = m.hit, name = t.name, end = t.end, tot = t.tot, n = t.n, i = 1, a = new Int32Array(m.count), k = 0;
+  while (i < n) {
+    if (hit[name[i]]) {
+      if (tot[i] > 0) a[k++] = i;
+      i = end[i];
+    } else i++;
+  }
+  return (m.list = a);
 };
 
 Viewer.prototype.nextMatch = function (dir) {
   var V = this, m = V.match;
-  if (!m || !m.matches.length) return;
-  var cur = V.zoomNode(), k;
-  if (dir > 0) { for (k = 0; k < m.matches.length && m.matches[k] <= cur; k++); if (k === m.matches.length) k = 0; }
-  else { for (k = m.matches.length - 1; k >= 0 && m.matches[k] >= cur; k--); if (k < 0) k = m.matches.length - 1; }
-  V.set({ zoom: V.pathOf(m.matches[k]), view: 'flame' });
+  if (!m || !m.count) return;
+  var cur = V.zoomNode(), k, ms = matchList(m);
+  if (dir > 0) { for (k = 0; k < ms.length && ms[k] <= cur; k++); if (k === ms.length) k = 0; }
+  else { for (k = ms.length - 1; k >= 0 && ms[k] >= cur; k--); if (k < 0) k = ms.length - 1; }
+  V.set({ zoom: V.pathOf(ms[k]), view: 'flame' });
 };
 
 /* ---------------------------------------------------------------- paths */
@@ -725,11 +738,15 @@ Viewer.prototype.render = function () {
   V.bCase.classList.toggle('on', !s.ic);
   if (V.search.value !== s.search && doc.activeElement !== V.search) V.search.value = s.search;
   var re = V.regex(), t0 = performance.now();
-  V.match = re ? V.searchTree(V.tree, re) : null;
-  V.searchMs = re ? performance.now() - t0 : 0;
+  // the same search over the same tree (a zoom, a view change) is not run again
+  if (!(re && V.match && V.match.tree === V.tree && V.match.re === re.source + '/' + re.flags && V.match.nn === V.names.length)) {
+    V.match = re ? V.searchTree(V.tree, re) : null;
+    V.searchMs = re ? performance.now() - t0 : 0;
+    if (V.match) { V.match.re = re.source + '/' + re.flags; V.match.nn = V.names.length; }
+  }
   V.matched.classList.toggle('bad', re === false);
   V.matched.textContent = re === false ? 'bad regex' : V.match ? 'Matched: ' + pct(V.match.sum, V.match.total) +
-    ' (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.matches.length + ' frames)' : '';
+    ' (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)' : '';
   V.renderTransforms();
   V.main.textContent = '';
   V.canvases = [];
@@ -1229,7 +1246,7 @@ function api(V) {
       V.set({ search: re instanceof RegExp ? re.source : String(re || ''), ic: re instanceof RegExp ? re.ignoreCase : !!ignoreCase });
       return V.match ? V.match.sum / V.match.total : re ? 0 : null;
     },
-    searchStats: function () { return V.match ? { sum: V.match.sum, total: V.match.total, frames: V.match.matches.length, ms: V.searchMs } : null; },
+    searchStats: function () { return V.match ? { sum: V.match.sum, total: V.match.total, frames: V.match.count, ms: V.searchMs } : null; },
     next: function () { V.nextMatch(1); return V.state.zoom.slice(); },
     previous: function () { V.nextMatch(-1); return V.state.zoom.slice(); },
     zoom: function (path) {
