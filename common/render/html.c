@@ -124,6 +124,8 @@ static int put_count(enc *e, bytes *s, double v)
  * distance in nodes from the last such node. */
 static int put_selfs(enc *e, bool leaf)
 {
+	if (!leaf && e->pend[0] == 0 && e->pend[1] == 0)
+		return 0; /* most inner nodes */
 	for (unsigned c = 0; c < 2; c++) {
 		double v = e->pend[c];
 		int rc = 0;
