@@ -5,7 +5,7 @@
 # folded`, `merge` and `diff` (against a copy with other counts and some stacks gone), as
 # ratios to `sort` of the same file and, when FK_INFERNO names a directory holding
 # inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run.
-# FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
+# flamekit reads with two threads on two CPUs (svg-1thread: one). FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
 # FK_BENCH_SHAPES picks some of "wide huge names";
 # FK_BENCH_WIDE_CACHE (/tmp/fk-bench-wide) keeps the generated files. Peak RSS is also shown
 # per tree node of the input (the issue's target: 16-24 bytes where the tree is kept).
@@ -87,6 +87,7 @@ for IN in "${INS[@]}"; do
 	[ -s "$IN2" ] || awk 'NR % 7 { $NF = NR % 3 ? $NF : $NF * 2 + 1; print }' "$IN" > "$IN2"
 	cat "$IN" "$IN2" > /dev/null
 	cmds=(sort="sort -o /dev/null $IN" svg="$FLAMEKIT svg -o /dev/null $IN"
+		svg-1thread="$FLAMEKIT svg --threads 1 -o /dev/null $IN"
 		collapse="$FLAMEKIT collapse --format folded -o /dev/null $IN"
 		merge="$FLAMEKIT merge -o /dev/null $IN $IN2" diff="$FLAMEKIT diff -o /dev/null $IN $IN2")
 	[ -n "$INFERNO" ] && cmds+=(inferno-svg="$INFERNO/inferno-flamegraph $IN"
@@ -96,7 +97,8 @@ for IN in "${INS[@]}"; do
 	awk -v inf="$INFERNO" -v nodes="$nodes" '
 		{ bw[$1] = $2; mw[$1] = $4; rss[$1] = $6; order[++n] = $1 }
 		END {
-			peer["svg"] = "inferno-svg"; peer["diff"] = "inferno-diff"
+			peer["svg"] = "inferno-svg"; peer["svg-1thread"] = "inferno-svg"
+			peer["diff"] = "inferno-diff"
 			for (i = 1; i <= n; i++) {
 				l = order[i]
 				line = sprintf("  %-12s wall best %7.3f s  median %7.3f s  rss %5d MB (%4.0f B/node)  median/sort %6.2fx", l, bw[l], mw[l], rss[l] / 1024, rss[l] * 1024 / nodes, mw[l] / mw["sort"])
