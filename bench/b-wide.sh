@@ -5,7 +5,8 @@
 # folded`, `merge` and `diff` (against a copy with other counts and some stacks gone), as
 # ratios to `sort` of the same file and, when FK_INFERNO names a directory holding
 # inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run.
-# flamekit reads with two threads on two CPUs (svg-1thread: one). FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
+# flamekit reads with two threads on two CPUs (svg-1thread: one).
+# FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
 # FK_BENCH_SHAPES picks some of "wide huge names";
 # FK_BENCH_WIDE_CACHE (/tmp/fk-bench-wide) keeps the generated files. Peak RSS is also shown
 # per tree node of the input (the target: 16-24 bytes where the tree is kept).
