@@ -70,55 +70,50 @@ static int diff_run(int argc, char **argv)
 		return FK_EXIT_USAGE;
 	}
 	int status = FK_EXIT_OK;
+	fk_profile *side[2] = { NULL, NULL };
+	/* the output is open from the start (a temp file renamed only when all went well):
+	 * the streamed diff writes as it reads */
+	fkp_out out;
+	if (fkp_out_open(&out, out_path))
+		return FK_EXIT_ERROR;
+	int rc = 1;
 	/* two sorted folded files stream through (nothing held); any other input is read whole */
 	if (!strip && strcmp(files[0], "-") && strcmp(files[1], "-") &&
-	    (!out_path || !strcmp(out_path, "-") || fkp_out_is_regular(out_path)) &&
-	    (!po.format || !strcmp(po.format, "folded")) && !po.rust_names && !po.cxx_names) {
-		fkp_out out;
-		if (fkp_out_open(&out, out_path))
-			return FK_EXIT_ERROR;
-		int rc = fk_diff_folded_files(files[0], files[1], normalize, out.f);
-		if (rc <= 0) {
-			if (rc)
-				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
-			return fkp_out_close(&out, rc == 0) || rc ? FK_EXIT_ERROR : FK_EXIT_OK;
-		}
-		fkp_out_close(&out, false);
-	}
-	fk_profile *side[2] = { fk_profile_new(0), fk_profile_new(0) };
-	if (!side[0] || !side[1]) {
-		cli_err("out of memory");
-		status = FK_EXIT_ERROR;
-		goto done;
-	}
-	for (int k = 0; k < 2; k++) {
-		int s = cli_load(side[k], &files[k], 1, &po);
-		if (s == FK_EXIT_ERROR) {
-			status = s;
+	    (!po.format || !strcmp(po.format, "folded")) && !po.rust_names && !po.cxx_names)
+		rc = fk_diff_folded_files(files[0], files[1], normalize, out.f);
+	if (rc == 1) {
+		side[0] = fk_profile_new(0);
+		side[1] = fk_profile_new(0);
+		if (!side[0] || !side[1]) {
+			cli_err("out of memory");
+			status = FK_EXIT_ERROR;
 			goto done;
 		}
-		if (s == FK_EXIT_SKIPPED)
-			status = s;
-	}
-	fk_profile *d = fk_profile_diff(side[0], side[1], normalize, strip);
-	if (!d) {
-		cli_err("diff: %s", fk_strerror(errno));
-		status = FK_EXIT_ERROR;
-		goto done;
-	}
-	fkp_out out;
-	if (fkp_out_open(&out, out_path)) {
+		for (int k = 0; k < 2; k++) {
+			int st = cli_load(side[k], &files[k], 1, &po);
+			if (st == FK_EXIT_ERROR) {
+				status = st;
+				goto done;
+			}
+			if (st == FK_EXIT_SKIPPED)
+				status = st;
+		}
+		fk_profile *d = fk_profile_diff(side[0], side[1], normalize, strip);
+		if (!d) {
+			cli_err("diff: %s", fk_strerror(errno));
+			status = FK_EXIT_ERROR;
+			goto done;
+		}
+		rc = fk_profile_write_folded(d, out.f);
 		fk_profile_free(d);
-		status = FK_EXIT_ERROR;
-		goto done;
 	}
-	int rc = fk_profile_write_folded(d, out.f);
-	fk_profile_free(d);
 	if (rc)
 		cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
-	if (fkp_out_close(&out, rc == 0) || rc)
+	if (rc)
 		status = FK_EXIT_ERROR;
 done:
+	if (fkp_out_close(&out, status != FK_EXIT_ERROR) && status != FK_EXIT_ERROR)
+		status = FK_EXIT_ERROR;
 	fk_profile_free(side[0]);
 	fk_profile_free(side[1]);
 	return status;
