@@ -982,8 +982,17 @@ Viewer.prototype.drawGraph = function (g) {
   var rowh = Math.max(1, Math.round(FH * dpr)), fh = Math.max(1, Math.round((FH - 1) * dpr));
   var img = g.img && g.img.width === pw && g.img.height === rowh ? g.img : (g.img = cx2.createImageData(pw, rowh));
   var u32 = new Uint32Array(img.data.buffer), line = new Uint32Array(pw), maxdelta = t.maxdelta, nanc = anc.length;
-  // plain colours (no search, diff or off-CPU frames): each name's own, looked up here
-  var plain = !V.match && !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb, tname = t.name;
+  // colours by name alone (no diff or off-CPU frames): a table of each name's colour, the
+  // search's matches in theirs, looked up here
+  var plain = !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb, tname = t.name;
+  if (plain && V.match) {
+    var mt = V.match;
+    if (!mt.rgb || mt.rgb.length !== rgb.length) {
+      mt.rgb = Uint32Array.from(rgb);
+      for (k = 0; k < mt.hit.length && k < rgb.length; k++) if (mt.hit[k]) mt.rgb[k] = MATCH;
+    }
+    rgb = mt.rgb;
+  }
   for (var r = 0; r < rows; r++) {
     if (cnt[r] === cnt[r + 1]) continue;
     line.fill(bg);
