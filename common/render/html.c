@@ -64,9 +64,10 @@ static const char *const stream_names[S_COUNT] = { "names", "colors", "pops", "n
  * (most first; a tie in the order of first use in the walk), so the common names have small
  * ids. Name codes, one byte a node: 0..alpha-1 = entry k of the alphabet of the parent's name
  * (the names seen under that name, in order of first use), alpha..254 = page name
- * code - alpha + 1, ESC = any name: its id follows in `raw` (idw bytes, stored as byte
- * planes: all low bytes, then the next, ...). A name not coded from the alphabet joins it
- * while it has room. */
+ * code - alpha + 1, ESC = any other name: its id follows in `raw` (idw bytes, stored as
+ * byte planes: all low bytes, then the next, ...). A name not coded from the alphabet joins
+ * it while it has room. alpha is ALPHA or 0 (no alphabets), whichever codes a probe of the
+ * first nodes smaller. */
 enum { ALPHA = 32, ESC = 255 };
 
 /* One parent name's alphabet as a small open-addressing table inside one pool: slots hold
@@ -91,7 +92,7 @@ typedef struct enc {
 	uint32_t *src_of;   /* page name id -> source name id (page name 0: the root's "") */
 	uint32_t nnames;
 	unsigned idw;       /* bytes of a raw id */
-	unsigned nalpha;
+	unsigned nalpha;    /* alphabet size: ALPHA or 0 */
 	alpha *al;
 	uint64_t *pool;
 	size_t npool, pool_cap;

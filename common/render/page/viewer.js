@@ -279,7 +279,7 @@ function decode(meta, u8) {
   }
   var pal = palette(at.colors), colors = pal.colors, rgb = pal.rgb, off = S.offcolors ? palette(at.offcolors) : null;
   var n = meta.nodes, cols = meta.cols, md = meta.depth || 0;
-  var t = { n: n, cols: cols, name: new Int32Array(n), depth: md < 65535 ? new Uint16Array(n) : new Int32Array(n),
+  var t = { n: n, cols: cols, name: new Int32Array(n), depth: md < 256 ? new Uint8Array(n) : md < 65535 ? new Uint16Array(n) : new Int32Array(n),
     end: new Int32Array(n), self0: new Float64Array(n), self1: cols > 1 ? new Float64Array(n) : null,
     tot: new Float64Array(n), tot0: cols > 1 ? new Float64Array(n) : null };
   var fl = meta.floats, alpha = meta.alpha || 0, idw = meta.idw || 1;
