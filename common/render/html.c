@@ -274,9 +274,11 @@ static int name_codes(enc *e, size_t n, double *bits)
 		return -FK_E_NOMEM;
 	uint8_t *out = codes->b;
 	if (!e->nalpha) {
-		/* no alphabets: each name its own code or an escape */
+		/* no alphabets: each name its own code or an escape (the arrays in locals: the
+		 * byte stores could alias them otherwise) */
+		const uint32_t *fr = e->fr, *page = e->page;
 		for (size_t i = 0; i < n; i++) {
-			uint32_t id = e->page[e->fr[i]];
+			uint32_t id = page[fr[i]];
 			if (id <= direct) {
 				out[i] = (uint8_t)(id - 1);
 				continue;
@@ -626,7 +628,40 @@ static void huff_block(bitw *w, const uint8_t *d, size_t n)
 		bw_put(w, clen[order[i]], 3);
 	for (int i = 0; i < 259; i++)
 		bw_put(w, ccode[len[i]], clen[len[i]]);
-	for (size_t i = 0; i < n; i++)
+	/* the symbols: three at a time into the 64-bit accumulator (at most 7 + 45 bits), then
+	 * its whole bytes stored at once */
+	size_t i = 0;
+	bw_put(w, 0, 0);
+	while (w->n >= 8) { /* bw_put leaves up to 31 bits: down to fewer than 8 */
+		*w->p++ = (uint8_t)w->acc;
+		w->acc >>= 8;
+		w->n -= 8;
+	}
+	uint64_t acc = w->acc;
+	unsigned nb = w->n;
+	uint8_t *q = w->p;
+	for (; i + 3 <= n; i += 3) {
+		uint8_t a = d[i], b = d[i + 1], c = d[i + 2];
+		acc |= (uint64_t)code[a] << nb;
+		nb += len[a];
+		acc |= (uint64_t)code[b] << nb;
+		nb += len[b];
+		acc |= (uint64_t)code[c] << nb;
+		nb += len[c];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		memcpy(q, &acc, 8);
+#else
+		for (unsigned k = 0; k < 8; k++)
+			q[k] = (uint8_t)(acc >> (8 * k));
+#endif
+		q += nb >> 3;
+		acc >>= nb & ~7u;
+		nb &= 7;
+	}
+	w->p = q;
+	w->acc = acc;
+	w->n = nb;
+	for (; i < n; i++)
 		bw_put(w, code[d[i]], len[d[i]]);
 	bw_put(w, code[256], len[256]);
 }
