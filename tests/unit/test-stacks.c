@@ -100,7 +100,7 @@ static char *walk_text(const fk_profile *p, size_t *len)
 {
 	struct wtext w = { .p = p };
 	w.f = open_memstream(&w.buf, &w.len);
-	static const fk_walk_ops ops = { w_open, w_close };
+	static const fk_walk_ops ops = { .open = w_open, .close = w_close };
 	CHECK(fk_profile_walk(p, &ops, &w) == 0);
 	fclose(w.f);
 	*len = w.len;
