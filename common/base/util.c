@@ -82,6 +82,31 @@ int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 }
 
 /* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */
+void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2, uint32_t *tmp)
+{
+	uint32_t cnt[2048];
+	for (unsigned sh = 0; sh < bits && n; sh += 11) {
+		memset(cnt, 0, sizeof(cnt));
+		for (size_t i = 0; i < n; i++)
+			cnt[key[i] >> sh & 2047]++;
+		if (cnt[key[0] >> sh & 2047] == n)
+			continue; /* every key has this digit: the order stands */
+		uint32_t sum = 0;
+		for (size_t b = 0; b < 2048; b++) {
+			uint32_t c = cnt[b];
+			cnt[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			uint32_t o = cnt[key[i] >> sh & 2047]++;
+			k2[o] = key[i];
+			tmp[o] = ord[i];
+		}
+		memcpy(key, k2, n * sizeof(*key));
+		memcpy(ord, tmp, n * sizeof(*ord));
+	}
+}
+
 uint64_t fk_hash(const void *p, size_t len)
 {
 	const unsigned char *s = p;

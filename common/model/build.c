@@ -41,27 +41,7 @@ static void sort_seqs_at(uint32_t *ord, size_t ns, const fk_seqs *sc, uint32_t d
 		}
 		key[i] = k;
 	}
-	uint32_t cnt[2048];
-	for (unsigned sh = 0; sh < 63; sh += 11) {
-		memset(cnt, 0, sizeof(cnt));
-		for (size_t i = 0; i < ns; i++)
-			cnt[key[i] >> sh & 2047]++;
-		if (cnt[key[0] >> sh & 2047] == ns)
-			continue; /* every key has this digit: the order stands */
-		uint32_t sum = 0;
-		for (size_t b = 0; b < 2048; b++) {
-			uint32_t c = cnt[b];
-			cnt[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < ns; i++) {
-			uint32_t o = cnt[key[i] >> sh & 2047]++;
-			k2[o] = key[i];
-			tmp[o] = ord[i];
-		}
-		memcpy(key, k2, ns * sizeof(*key));
-		memcpy(ord, tmp, ns * sizeof(*ord));
-	}
+	fk_radix64(key, ord, ns, 63, k2, tmp);
 	for (size_t i = 0; i < ns;) {
 		size_t j = i + 1;
 		while (j < ns && key[j] == key[i])

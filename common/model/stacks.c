@@ -213,34 +213,7 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 		ord[i] = (uint32_t)i;
 		key[i] = entry_key(p, order, (uint32_t)i);
 	}
-	uint32_t *cnt = malloc((1 << 16) * sizeof(*cnt));
-	if (!cnt)
-		goto out;
-	for (unsigned sh = 0; sh < 64; sh += 16) {
-		memset(cnt, 0, (1 << 16) * sizeof(*cnt));
-		for (size_t i = 0; i < n; i++)
-			cnt[key[i] >> sh & 0xffff]++;
-		if (n && cnt[key[0] >> sh & 0xffff] == n)
-			continue;
-		uint32_t sum = 0;
-		for (size_t b = 0; b < (1 << 16); b++) {
-			uint32_t c = cnt[b];
-			cnt[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++) {
-			uint32_t o = cnt[key[i] >> sh & 0xffff]++;
-			k2[o] = key[i];
-			tmp[o] = ord[i];
-		}
-		uint64_t *kt = key;
-		key = k2;
-		k2 = kt;
-		uint32_t *ot = ord;
-		ord = tmp;
-		tmp = ot;
-	}
-	free(cnt);
+	fk_radix64(key, ord, n, 64, k2, tmp);
 	struct rank_ctx c = { p, order };
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
@@ -313,28 +286,7 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 			k = k << c->bits | (j < s->len ? (uint64_t)elem(c, q, s->len, j) + 1 : 0);
 		key[i] = k;
 	}
-	uint32_t cnt[2048];
-	unsigned top = c->bits * c->per;
-	for (unsigned sh = 0; sh < top; sh += 11) {
-		memset(cnt, 0, sizeof(cnt));
-		for (size_t i = 0; i < ns; i++)
-			cnt[key[i] >> sh & 2047]++;
-		if (cnt[key[0] >> sh & 2047] == ns)
-			continue;
-		uint32_t sum = 0;
-		for (size_t b = 0; b < 2048; b++) {
-			uint32_t t = cnt[b];
-			cnt[b] = sum;
-			sum += t;
-		}
-		for (size_t i = 0; i < ns; i++) {
-			uint32_t o = cnt[key[i] >> sh & 2047]++;
-			k2[o] = key[i];
-			tmp[o] = ord[i];
-		}
-		memcpy(key, k2, ns * sizeof(*key));
-		memcpy(ord, tmp, ns * sizeof(*ord));
-	}
+	fk_radix64(key, ord, ns, c->bits * c->per, k2, tmp);
 	for (size_t i = 0; i < ns;) {
 		size_t j = i + 1;
 		while (j < ns && key[j] == key[i])

@@ -40,12 +40,13 @@ static int entry_cmp(const void *a, const void *b, void *ctx)
 	return x->own != y->own ? (x->own ? -1 : 1) : 0;
 }
 
-static void put_counts(fk_obuf *o, const fk_profile *p, const fk_node *nd)
+/* " COUNT[ COUNT2]\n": the counts of a line, one per column of the profile. */
+static void put_counts(fk_obuf *o, const fk_profile *p, const double *self)
 {
 	char num[64];
 	for (unsigned c = 0; c < p->ncols; c++) {
 		num[0] = ' ';
-		int k = fk_format_count(num + 1, sizeof(num) - 1, nd->self[c]);
+		int k = fk_format_count(num + 1, sizeof(num) - 1, self[c]);
 		fk_obuf_put(o, num, (size_t)k + 1);
 	}
 	fk_obuf_put(o, "\n", 1);
@@ -109,13 +110,7 @@ static int write_folded_stacks(const fk_profile *p, fk_obuf *o)
 			end[j] = pl;
 		}
 		fk_obuf_put(o, path, pl);
-		char num[64];
-		for (unsigned c = 0; c < p->ncols; c++) {
-			num[0] = ' ';
-			int nk = fk_format_count(num + 1, sizeof(num) - 1, s->self[c]);
-			fk_obuf_put(o, num, (size_t)nk + 1);
-		}
-		fk_obuf_put(o, "\n", 1);
+		put_counts(o, p, s->self);
 		if (o->err)
 			err = o->err;
 		prev = q;
@@ -183,7 +178,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			pl += ne->len;
 			if (e.own) {
 				fk_obuf_put(&o, path, pl);
-				put_counts(&o, p, &p->nodes[e.node]);
+				put_counts(&o, p, p->nodes[e.node].self);
 				if (o.err) {
 					err = o.err;
 					goto out;

@@ -685,6 +685,9 @@ static int cmp_double_desc(const void *a, const void *b)
 
 static size_t default_max_frames(void) { return 50000; }
 
+/* The width past which max_frames frames are kept (the size guard): the widest ones; a
+ * child is never wider than its parent, so a width threshold keeps every kept frame's
+ * ancestors. 0 when the frames fit. */
 static double guard_width(const fk_svg_layout *L, size_t maxf, int *err)
 {
 	*err = 0;
@@ -727,11 +730,6 @@ static void set_timemax(fk_svg_layout *L, const fk_svg_opts *o)
 	}
 }
 
-/* The width past which max_frames frames are kept (the size guard): the widest ones; a
- * child is never wider than its parent, so a width threshold keeps every kept frame's
- * ancestors. 0 when the frames fit. */
-static double guard_width(const fk_svg_layout *L, size_t maxf, int *err);
-
 /* The merged graph (any order but by weight, any view but the flame chart), from the walk. */
 static int layout_merged(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts *o, stream *s,
 			 unsigned col, bool use_samples)
@@ -758,7 +756,7 @@ static int layout_merged(fk_svg_layout *L, const fk_profile *p, const fk_svg_opt
 	double minw = minw_of(L, o);
 	if ((rc = layout_walk(L, src, o, col, minw)))
 		return rc;
-	size_t maxf = o->max_frames ? o->max_frames : 50000;
+	size_t maxf = o->max_frames ? o->max_frames : default_max_frames();
 	double th = guard_width(L, maxf < 1 ? 1 : maxf, &rc);
 	if (rc)
 		return rc;
@@ -856,20 +854,8 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		rc = -FK_E_EMPTY;
 		goto out;
 	}
-	L->timemax = L->total;
-	if (o->total > L->total) {
-		L->timemax = o->total;
-	} else if (o->total > 0 && o->total < L->total && o->total / L->total > 0.02) {
-		char a[32], b[32];
-		fk_format_count(a, sizeof(a), o->total);
-		fk_format_count(b, sizeof(b), L->total);
-		fk_warn("--total %s is less than the actual total %s, so ignored", a, b);
-	}
-	int width = o->width > 0 ? o->width : 1200;
-	double widthpertime = (width - 2.0 * XPAD) / L->timemax;
-	double minw = o->minwidth_pct ? L->timemax * o->minwidth / 100 : o->minwidth / widthpertime;
-	if (!(minw > 0))
-		minw = 0x1p-1074; /* zero-width frames are never drawn */
+	set_timemax(L, o);
+	double minw = minw_of(L, o);
 	L->maxdelta = 1;
 	if (L->diff) {
 		double m = 0;
@@ -888,27 +874,12 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 	if ((rc = layout_tree(L, &t, o, col, minw)))
 		goto out;
 	size_t maxf = o->max_frames ? o->max_frames : default_max_frames();
-	if (maxf < 1)
-		maxf = 1;
-	if (L->n > maxf) {
-		/* size guard: keep the widest frames; a child is never wider than its
-		 * parent, so a width threshold keeps every kept frame's ancestors */
+	double th = guard_width(L, maxf < 1 ? 1 : maxf, &rc);
+	if (rc)
+		goto out;
+	if (th > 0) {
+		/* size guard (see guard_width) */
 		size_t before = L->n;
-		double *ws = malloc(L->n * sizeof(double));
-		if (!ws) {
-			rc = -FK_E_NOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < L->n; i++)
-			ws[i] = L->frames[i].w;
-		qsort(ws, L->n, sizeof(double), cmp_double_desc);
-		double th = ws[maxf - 1];
-		size_t ge = maxf;
-		while (ge < L->n && ws[ge] >= th)
-			ge++;
-		free(ws);
-		if (ge > maxf)
-			th = nextafter(th, INFINITY);
 		if (th > minw)
 			minw = th;
 		if ((rc = layout_tree(L, &t, o, col, minw)))
