@@ -102,7 +102,6 @@ typedef struct enc {
 	size_t nfloats, floats_cap;
 	uint64_t nodes_out;
 	uint64_t last_self[2];
-	double selfsum[2];  /* own counts of all frames: the root's own count is what is left */
 	double root_self[2];
 	double pend[2];     /* own counts of the last node opened */
 	unsigned ncols;
@@ -178,8 +177,6 @@ static int on_open(void *ctx, uint32_t depth, uint32_t frame, const double self[
 	e->nodes_out++;
 	e->pend[0] = self[0];
 	e->pend[1] = self[1];
-	e->selfsum[0] += self[0];
-	e->selfsum[1] += self[1];
 	return 0;
 }
 
@@ -412,12 +409,7 @@ static int encode_tree(enc *e)
 		rc = -FK_E_NOMEM;
 	if (rc)
 		return rc;
-	/* the root's own count (stacks of no frame): the total less every frame's own count
-	 * (the rounding of a sum of fractions is not a count) */
-	for (unsigned c = 0; c < 2; c++) {
-		double t = fk_profile_total(e->p, c), r = t - e->selfsum[c];
-		e->root_self[c] = fabs(r) > 1e-9 * fmax(fabs(t), 1) ? r : 0;
-	}
+	fk_profile_root_self(e->p, e->root_self); /* stacks of no frame (the walk opens none) */
 	return encode_names(e);
 }
 
