@@ -34,6 +34,29 @@ static bool is_count_token(const char *s, size_t len)
 	return len && fk_parse_count(s, len, &d) == 0;
 }
 
+/* A line of folded stacks (no '\n', a trailing '\r' dropped by the caller, not a comment):
+ * the stack's length and its one or two counts (*two: a second trailing number makes it
+ * differential, "stack BEFORE AFTER"). NULL, or why the line is malformed. */
+static const char *split_line(const char *line, size_t len, size_t *sl, double *count,
+			      double *count2, bool *two)
+{
+	if (split_count(line, len, sl, count))
+		return "no count at the end of the line";
+	size_t b = *sl;
+	/* (a count holds no ';' and no more than 64 bytes: no scan through the stack) */
+	while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && *sl - b <= 64)
+		b--;
+	*two = b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, *sl - b);
+	*count2 = 0;
+	if (*two) {
+		*count2 = *count;
+		size_t sl2;
+		split_count(line, *sl, &sl2, count);
+		*sl = sl2;
+	}
+	return *sl == 0 ? "empty stack" : NULL;
+}
+
 static int probe(const char *buf, size_t len)
 {
 	int good = 0, lines = 0;
@@ -199,28 +222,11 @@ static int fold_line(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *l
 	if (len == 0 || line[0] == '#')
 		return 0;
 	size_t sl;
-	double count, count2 = 0;
-	const char *why = NULL;
-	if (split_count(line, len, &sl, &count)) {
-		why = "no count at the end of the line";
+	double count, count2;
+	bool two;
+	const char *why = split_line(line, len, &sl, &count, &count2, &two);
+	if (why)
 		goto malformed;
-	}
-	/* A second trailing number makes it differential: "stack BEFORE AFTER". */
-	size_t b = sl;
-	/* (a count holds no ';' and no more than 64 bytes: no scan through the stack) */
-	while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && sl - b <= 64)
-		b--;
-	bool two = b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, sl - b);
-	if (two) {
-		count2 = count;
-		size_t sl2;
-		split_count(line, sl, &sl2, &count);
-		sl = sl2;
-	}
-	if (sl == 0) {
-		why = "empty stack";
-		goto malformed;
-	}
 	int64_t node = add_stack_cached(c, pc, line, sl, len, seqs);
 	if (node < 0)
 		return (int)node;
@@ -268,20 +274,25 @@ static void pc_free(prefix_cache *pc)
  * report (malformed, or too long), which the first thread then takes from there on, so
  * messages keep their order and line numbers. */
 
+/* A file mapped for reading lets go of the pages read once 4 MB are behind pos: it is no
+ * memory of the process's own (nothing points into it; the line before is copied). */
+static inline void let_go(const char *buf, size_t pos, size_t *done)
+{
+	if (pos - *done >= (4u << 20)) {
+		size_t upto = pos & ~(size_t)4095;
+		madvise((void *)(buf + *done), upto - *done, MADV_DONTNEED);
+		*done = upto;
+	}
+}
+
 /* Lines of buf[pos, end), numbered from *lineno + 1; *stop := where it stopped (end, or
  * the line a silent pass leaves to the other). 0 or a negative error. */
 static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *buf, size_t pos,
 		       size_t end, uint64_t *lineno, bool report, size_t *stop)
 {
-	/* pages folded are let go as it goes (the mapping is no memory of the process's own:
-	 * nothing points into it, the line before is copied) */
 	size_t done = pos & ~(size_t)4095;
 	while (pos < end) {
-		if (pos - done >= (4u << 20)) {
-			size_t upto = pos & ~(size_t)4095;
-			madvise((void *)(buf + done), upto - done, MADV_DONTNEED);
-			done = upto;
-		}
+		let_go(buf, pos, &done);
 		const char *nl = memchr(buf + pos, '\n', end - pos);
 		size_t le = nl ? (size_t)(nl - buf) : end, len = le - pos;
 		bool bad = false;
@@ -444,11 +455,7 @@ static int text_cmp(const char *a, size_t la, const char *b, size_t lb)
 static int next_stack(struct fside *f, const char **stack, size_t *sl, double *count)
 {
 	while (f->pos < f->size) {
-		if (f->pos - f->done >= (4u << 20)) { /* pages read are let go */
-			size_t upto = f->pos & ~(size_t)4095;
-			madvise((void *)(f->buf + f->done), upto - f->done, MADV_DONTNEED);
-			f->done = upto;
-		}
+		let_go(f->buf, f->pos, &f->done);
 		const char *line = f->buf + f->pos;
 		const char *nl = memchr(line, '\n', f->size - f->pos);
 		size_t len = nl ? (size_t)(nl - line) : f->size - f->pos;
@@ -457,23 +464,12 @@ static int next_stack(struct fside *f, const char **stack, size_t *sl, double *c
 			len--;
 		if (len == 0 || line[0] == '#')
 			continue;
-		size_t n, b;
-		double c;
-		if (len > FK_MAX_LINE || split_count(line, len, &n, &c))
-			return -1;
-		b = n;
-		while (b && !fk_is_space(line[b - 1]) && line[b - 1] != ';' && n - b <= 64)
-			b--;
-		if (b > 0 && fk_is_space(line[b - 1]) && is_count_token(line + b, n - b)) {
-			size_t n2;
-			split_count(line, n, &n2, &c); /* two columns: the first one */
-			n = n2;
-		}
-		if (n == 0)
+		double c2;
+		bool two;
+		/* two columns: the first one counts (as fk_profile_diff takes column 0) */
+		if (len > FK_MAX_LINE || split_line(line, len, sl, count, &c2, &two))
 			return -1;
 		*stack = line;
-		*sl = n;
-		*count = c;
 		return 1;
 	}
 	return 0;

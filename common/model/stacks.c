@@ -338,15 +338,21 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 	struct open { uint32_t frame; double total[2]; } *op = NULL;
 	size_t ocap = 0;
 	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord) : -FK_E_NOMEM;
-	const uint32_t *prev = NULL;
-	uint32_t prevn = 0;
+	uint32_t prevn = 0, l = 0; /* l: frames this stack shares with the one before */
 	static const double zero[2] = { 0, 0 };
 	for (size_t k = 0; k < ns && !rc; k++) {
 		const struct stk *s = &p->stk[ord[k]];
 		const uint32_t *q = p->sid + s->off;
-		uint32_t n = s->len, l = 0, lim = n < prevn ? n : prevn;
-		while (l < lim && q[l] == prev[l])
-			l++;
+		uint32_t n = s->len;
+		/* frames it shares with the next stack (the next one's l) */
+		uint32_t l2 = 0;
+		if (k + 1 < ns) {
+			const struct stk *t = &p->stk[ord[k + 1]];
+			const uint32_t *r = p->sid + t->off;
+			uint32_t lim2 = n < t->len ? n : t->len;
+			while (l2 < lim2 && q[l2] == r[l2])
+				l2++;
+		}
 		/* close what this stack leaves (depths prevn .. l + 1) */
 		for (uint32_t d = prevn; d > l; d--) {
 			struct open *o = &op[d];
@@ -363,18 +369,7 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 			op[0] = (struct open){ 0, { 0, 0 } };
 		/* the frames past what the next stack shares are this stack's alone: a chain,
 		 * each frame's total the stack's count (given whole to ops->chain) */
-		uint32_t m = n;
-		if (ops->chain) {
-			uint32_t l2 = 0;
-			if (k + 1 < ns) {
-				const struct stk *t = &p->stk[ord[k + 1]];
-				const uint32_t *r = p->sid + t->off;
-				uint32_t lim2 = n < t->len ? n : t->len;
-				while (l2 < lim2 && q[l2] == r[l2])
-					l2++;
-			}
-			m = l > l2 ? l : l2;
-		}
+		uint32_t m = ops->chain ? (l > l2 ? l : l2) : n;
 		for (uint32_t j = l; j < m; j++) {
 			const double *self = j + 1 == n ? s->self : zero;
 			op[j + 1] = (struct open){ q[j], { self[0], self[1] } };
@@ -387,8 +382,8 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 			op[m].total[0] += s->self[0];
 			op[m].total[1] += s->self[1];
 		}
-		prev = q;
 		prevn = m;
+		l = l2; /* at most m: the next stack's shared frames are still open */
 	}
 	for (uint32_t d = prevn; d > 0 && !rc; d--) {
 		if (ops->close)
