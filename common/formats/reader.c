@@ -124,6 +124,32 @@ static ssize_t source_read(fk_reader *r, char *dst, size_t n)
 /* Read more input after the unread bytes (at most `most`). Grows the buffer when it
  * is full (a long line) up to FK_MAX_LINE + one chunk. 1 = got bytes, 0 = EOF or
  * buffer at its limit, negative = error. */
+/* The unread bytes moved to the buffer's start, and the buffer doubled when less than a
+ * quarter chunk is free, while it holds no more than limit + one chunk. 1 = room to read,
+ * 0 = at the limit, or -FK_E_NOMEM. */
+static int make_room(fk_reader *r, size_t limit)
+{
+	size_t unread = (size_t)(r->end - r->pos);
+	if (r->pos != r->buf) {
+		memmove(r->buf, r->pos, unread);
+		r->pos = r->buf;
+		r->end = r->buf + unread;
+	}
+	if (r->cap - 1 - unread < READ_CHUNK / 4) {
+		if (r->cap > limit + READ_CHUNK)
+			return 0;
+		size_t ncap = r->cap * 2;
+		char *nb = realloc(r->buf, ncap);
+		if (!nb)
+			return -FK_E_NOMEM;
+		r->buf = nb;
+		r->cap = ncap;
+		r->pos = nb;
+		r->end = nb + unread;
+	}
+	return 1;
+}
+
 static int fill_at_most(fk_reader *r, size_t most)
 {
 	if (r->mem || r->eof)
@@ -138,25 +164,10 @@ static int fill_at_most(fk_reader *r, size_t most)
 		if (r->eof)
 			return 0;
 	}
-	size_t unread = (size_t)(r->end - r->pos);
-	if (r->pos != r->buf) {
-		memmove(r->buf, r->pos, unread);
-		r->pos = r->buf;
-		r->end = r->buf + unread;
-	}
-	if (r->cap - 1 - unread < READ_CHUNK / 4) {
-		if (r->cap > FK_MAX_LINE + READ_CHUNK)
-			return 0;
-		size_t ncap = r->cap * 2;
-		char *nb = realloc(r->buf, ncap);
-		if (!nb)
-			return -FK_E_NOMEM;
-		r->buf = nb;
-		r->cap = ncap;
-		r->pos = nb;
-		r->end = nb + unread;
-	}
-	size_t room = r->cap - 1 - unread;
+	int rc = make_room(r, FK_MAX_LINE);
+	if (rc <= 0)
+		return rc;
+	size_t room = r->cap - 1 - (size_t)(r->end - r->pos);
 	for (;;) {
 		ssize_t n = source_read(r, (char *)r->end, room < most ? room : most);
 		if (n < 0) {
@@ -295,24 +306,10 @@ int fk_reader_all(fk_reader *r, size_t limit, const char **buf, size_t *len)
 			return rc;
 	}
 	while (!r->mem && !r->eof) {
-		size_t unread = (size_t)(r->end - r->pos);
-		if (r->pos != r->buf) {
-			memmove(r->buf, r->pos, unread);
-			r->pos = r->buf;
-			r->end = r->buf + unread;
-		}
-		if (r->cap - 1 - unread < READ_CHUNK / 4) {
-			if (r->cap > limit + READ_CHUNK)
-				return -FK_E_TOOBIG;
-			char *nb = realloc(r->buf, r->cap * 2);
-			if (!nb)
-				return -FK_E_NOMEM;
-			r->buf = nb;
-			r->pos = nb;
-			r->end = nb + unread;
-			r->cap *= 2;
-		}
-		ssize_t n = source_read(r, (char *)r->end, r->cap - 1 - unread);
+		int rc = make_room(r, limit);
+		if (rc <= 0)
+			return rc ? rc : -FK_E_TOOBIG;
+		ssize_t n = source_read(r, (char *)r->end, r->cap - 1 - (size_t)(r->end - r->pos));
 		if (n < 0)
 			return r->err = (int)n;
 		if (n == 0)
