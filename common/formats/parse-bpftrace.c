@@ -488,13 +488,11 @@ static int parse(fk_parse_ctx *c)
 
 static int probe(const char *buf, size_t len)
 {
-	const char *s = buf, *end = buf + len;
+	const char *p = buf, *end = buf + len, *s;
+	size_t l;
 	int opens = 0, closes = 0, lines = 0;
 	bool attaching = false;
-	while (s < end && lines < 400) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		l = fk_chomp_cr(s, l);
+	while (lines < 400 && fk_probe_line(&p, end, &s, &l)) {
 		size_t at;
 		double cnt;
 		lines++;
@@ -504,9 +502,6 @@ static int probe(const char *buf, size_t len)
 			opens++;
 		if (entry_close(s, l, &at, &cnt))
 			closes++;
-		if (!nl)
-			break;
-		s = nl + 1;
 	}
 	if (opens && closes)
 		return attaching ? 95 : 85;

@@ -133,12 +133,10 @@ static int parse(fk_parse_ctx *c)
 
 static int probe(const char *buf, size_t len)
 {
-	const char *s = buf, *end = buf + len;
+	const char *p = buf, *end = buf + len, *s;
+	size_t l;
 	int pids = 0, tids = 0, frames = 0, lines = 0;
-	while (s < end && lines < 400) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		l = fk_chomp_cr(s, l);
+	while (lines < 400 && fk_probe_line(&p, end, &s, &l)) {
 		const char *name;
 		size_t nlen;
 		lines++;
@@ -148,9 +146,6 @@ static int probe(const char *buf, size_t len)
 			tids++;
 		else if (frame_line(s, l, &name, &nlen))
 			frames++;
-		if (!nl)
-			break;
-		s = nl + 1;
 	}
 	if (tids && frames)
 		return pids ? 95 : 90;

@@ -193,13 +193,11 @@ static int parse(fk_parse_ctx *c)
 
 static int probe(const char *buf, size_t len)
 {
-	const char *s = buf, *end = buf + len;
+	const char *p = buf, *end = buf + len, *s;
+	size_t l;
 	int threads = 0, states = 0, frames = 0, lines = 0;
 	bool dump = false;
-	while (s < end && lines < 400) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		l = fk_chomp_cr(s, l);
+	while (lines < 400 && fk_probe_line(&p, end, &s, &l)) {
 		lines++;
 		size_t i = 0;
 		while (i < l && fk_is_space(s[i]))
@@ -212,9 +210,6 @@ static int probe(const char *buf, size_t len)
 			states++;
 		else if (i && l - i > 3 && !memcmp(s + i, "at ", 3) && memchr(s, '(', l))
 			frames++;
-		if (!nl)
-			break;
-		s = nl + 1;
 	}
 	if (threads && states)
 		return dump ? 95 : 85;

@@ -243,13 +243,11 @@ static int parse(fk_parse_ctx *c)
 
 static int probe(const char *buf, size_t len)
 {
-	const char *s = buf, *end = buf + len;
+	const char *p = buf, *end = buf + len, *s;
+	size_t l;
 	int lines = 0, samples = 0;
 	bool head = false, samp = false, locs = false;
-	while (s < end && lines < 400) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		l = fk_chomp_cr(s, l);
+	while (lines < 400 && fk_probe_line(&p, end, &s, &l)) {
 		double cnt;
 		const char *ids;
 		size_t idl;
@@ -262,9 +260,6 @@ static int probe(const char *buf, size_t len)
 			locs = true;
 		else if (samp && sample_line(s, l, &cnt, &ids, &idl))
 			samples++;
-		if (!nl)
-			break;
-		s = nl + 1;
 	}
 	if (samp && (samples || locs))
 		return head ? 95 : 85;

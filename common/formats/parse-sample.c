@@ -209,13 +209,11 @@ static int parse(fk_parse_ctx *c)
 
 static int probe(const char *buf, size_t len)
 {
-	const char *s = buf, *end = buf + len;
+	const char *p = buf, *end = buf + len, *s;
+	size_t l;
 	int lines = 0, calls = 0;
 	bool head = false, graph = false;
-	while (s < end && lines < 400) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t l = nl ? (size_t)(nl - s) : (size_t)(end - s);
-		l = fk_chomp_cr(s, l);
+	while (lines < 400 && fk_probe_line(&p, end, &s, &l)) {
 		lines++;
 		if (starts(s, l, "Analysis of sampling "))
 			head = true;
@@ -223,9 +221,6 @@ static int probe(const char *buf, size_t len)
 			graph = true;
 		else if (graph && starts(s, l, "    ") && l > 4 && s[4] != ' ')
 			calls++;
-		if (!nl)
-			break;
-		s = nl + 1;
 	}
 	if (graph && calls)
 		return head ? 95 : 85;

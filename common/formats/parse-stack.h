@@ -64,6 +64,19 @@ static inline size_t fk_chomp_cr(const char *s, size_t len)
 	return len && s[len - 1] == '\r' ? len - 1 : len;
 }
 
+/* A probe's walk over the first lines of a buffer: the line at *p (before end) into line and
+ * len (without its "\n" or "\r\n"), *p past it; false at the end. */
+static inline bool fk_probe_line(const char **p, const char *end, const char **line, size_t *len)
+{
+	if (*p >= end)
+		return false;
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	*line = *p;
+	*len = fk_chomp_cr(*p, nl ? (size_t)(nl - *p) : (size_t)(end - *p));
+	*p = nl ? nl + 1 : end;
+	return true;
+}
+
 /* True if [s, s+len) is optional blanks then one or more ASCII digits: the
  * count line of the stap and dtrace formats (perl's /^\s*(\d+)+$/). */
 static inline bool fk_is_count_line(const char *s, size_t len, double *count)
