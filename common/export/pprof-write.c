@@ -234,6 +234,20 @@ static int check_labels(const fk_pprof_opts *o)
 	return 0;
 }
 
+/* A label root frame "key=value" (name id): its key, and its value when it has a '='. */
+static bool label_split(const fk_profile *p, uint32_t id, const char **key, size_t *kl,
+			const char **val, size_t *vl)
+{
+	size_t len;
+	const char *s = fk_profile_name(p, id, &len);
+	const char *eq = memchr(s, '=', len);
+	*key = s;
+	*kl = eq ? (size_t)(eq - s) : len;
+	*val = eq ? eq + 1 : NULL;
+	*vl = eq ? len - *kl - 1 : 0;
+	return eq != NULL;
+}
+
 /* The encoded message into *out (plain protobuf). */
 static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 {
@@ -302,13 +316,12 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 		if (!w.lab_key[id])
 			continue;
 		/* "key=value": both halves are strings of the table */
-		size_t len;
-		const char *s = fk_profile_name(p, (uint32_t)id, &len);
-		const char *eq = memchr(s, '=', len);
-		size_t kl = eq ? (size_t)(eq - s) : len;
+		const char *s, *v;
+		size_t kl, vl;
+		bool has = label_split(p, (uint32_t)id, &s, &kl, &v, &vl);
 		w.strs[ns++] = (strref){ s, (uint32_t)kl, 0 };
-		if (eq)
-			w.strs[ns++] = (strref){ eq + 1, (uint32_t)(len - kl - 1), 0 };
+		if (has)
+			w.strs[ns++] = (strref){ v, (uint32_t)vl, 0 };
 	}
 	for (size_t i = 0; i < nsamples; i++)
 		if (w.samples[i].comm)
@@ -358,12 +371,11 @@ static int encode(const fk_profile *p, const fk_pprof_opts *o, pb_buf *out)
 	for (size_t id = 0; id < nnames; id++) {
 		if (!w.lab_key[id])
 			continue;
-		size_t len;
-		const char *s = fk_profile_name(p, (uint32_t)id, &len);
-		const char *eq = memchr(s, '=', len);
-		size_t kl = eq ? (size_t)(eq - s) : len;
+		const char *s, *v;
+		size_t kl, vl;
+		bool has = label_split(p, (uint32_t)id, &s, &kl, &v, &vl);
 		w.lab_key[id] = str_find(&w, s, kl);
-		w.lab_val[id] = eq ? str_find(&w, eq + 1, len - kl - 1) : 0;
+		w.lab_val[id] = has ? str_find(&w, v, vl) : 0;
 	}
 	lp = labelbuf;
 	for (size_t i = 0; i < o->nlabels; i++) {
