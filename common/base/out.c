@@ -253,22 +253,36 @@ static inline void xml_char(fk_obuf *b, uint32_t cp, const unsigned char *raw, s
 	fk_obuf_put(b, (const char *)raw, len);
 }
 
+/* The escapers copy the longest run of bytes that need nothing at once: from s[i], those
+ * plain() takes; where the run stops. */
+static inline size_t put_plain(fk_obuf *b, const char *s, size_t i, size_t n,
+			       bool (*plain)(unsigned char c))
+{
+	size_t j = i;
+	while (j < n && plain((unsigned char)s[j]))
+		j++;
+	if (j > i)
+		fk_obuf_put(b, s + i, j - i);
+	return j;
+}
+
+static inline bool xml_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+}
+
+static inline bool js_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&';
+}
+
 void fk_obuf_xml(fk_obuf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
 	while (i < n) {
-		/* copy the longest run of plain bytes at once */
-		size_t j = i;
-		while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '&' && p[j] != '<' &&
-		       p[j] != '>' && p[j] != '"' && p[j] != '\'')
-			j++;
-		if (j > i) {
-			fk_obuf_put(b, s + i, j - i);
-			i = j;
-			if (i == n)
-				break;
-		}
+		if ((i = put_plain(b, s, i, n, xml_plain)) == n)
+			break;
 		uint32_t cp;
 		size_t k = fk_utf8_next(p + i, n - i, &cp);
 		xml_char(b, cp, p + i, k);
@@ -350,16 +364,8 @@ void fk_obuf_js(fk_obuf *b, const char *s, size_t n)
 	putc1(b, '"');
 	size_t i = 0;
 	while (i < n) {
-		size_t j = i;
-		while (j < n && p[j] >= 0x20 && p[j] < 0x80 && p[j] != '"' && p[j] != '\\' &&
-		       p[j] != '<' && p[j] != '>' && p[j] != '&')
-			j++;
-		if (j > i) {
-			fk_obuf_put(b, s + i, j - i);
-			i = j;
-			if (i == n)
-				break;
-		}
+		if ((i = put_plain(b, s, i, n, js_plain)) == n)
+			break;
 		uint32_t cp;
 		size_t k = fk_utf8_next(p + i, n - i, &cp);
 		if (cp == '"') {
