@@ -654,34 +654,35 @@ Viewer.prototype.regex = function () {
   if (!s.search) return null;
   try { return new RegExp(s.search, s.ic ? 'i' : ''); } catch (e) { return false; }
 };
-/* Exact share of the tree under the matching frames (a match's subtree counted once). */
+/* The outermost frames whose names are hit (a match's subtree counted once), in order:
+ * forward, jumping past each match's subtree. Each node's end and total are read as the pass
+ * goes, hit or not: read only at a match they would be a cache miss each (twice as slow).
+ * Returns their count and the sum of their totals; list, when given, gets their indexes. */
+function outerMatches(t, hit, list) {
+  var name = t.name, end = t.end, tot = t.tot, n = t.n, sum = 0, count = 0, i = 1, e, x;
+  while (i < n) {
+    e = end[i];
+    x = tot[i];
+    if (hit[name[i]] === 1) {
+      if (x > 0) { if (list) list[count] = i; sum += x; count++; }
+      i = e;
+    } else i++;
+  }
+  return { sum: sum, count: count };
+}
+/* Exact share of the tree under the matching frames: each name tested once, then the pass. */
 Viewer.prototype.searchTree = function (t, re) {
   var V = this, names = V.names, hit = new Uint8Array(names.length), any = false;
   for (var k = 0; k < names.length; k++) if (re.test(names[k])) { hit[k] = 1; any = true; }
-  var sum = 0, count = 0, name = t.name, end = t.end, tot = t.tot, i = 1, n = t.n;
-  if (any) {
-    while (i < n) {
-      if (hit[name[i]]) {
-        if (tot[i] > 0) { sum += tot[i]; count++; }
-        i = end[i];
-      } else i++;
-    }
-  }
-  return { hit: hit, sum: sum, total: tot[0], count: count, tree: t, list: null };
+  var r = any ? outerMatches(t, hit, null) : { sum: 0, count: 0 };
+  return { hit: hit, sum: r.sum, total: t.tot[0], count: r.count, tree: t, list: null };
 };
-/* The matching frames the search counted (the outermost ones), in order: made when the
- * next/previous match is asked for, not by every search. */
+/* The matching frames the search counted, in order: made when the next/previous match is
+ * asked for, not by every search. */
 function matchList(m) {
-  if (m.list) return m.list;
-  var t = m.tree, hit = m.hit, name = t.name, end = t.end, tot = t.tot, n = t.n, i = 1, a = new Int32Array(m.count), k = 0;
-  while (i < n) {
-    if (hit[name[i]]) {
-      if (tot[i] > 0) a[k++] = i;
-      i = end[i];
-    } else i++;
-  }
-  return (m.list = a);
-};
+  if (!m.list) outerMatches(m.tree, m.hit, (m.list = new Int32Array(m.count)));
+  return m.list;
+}
 
 Viewer.prototype.nextMatch = function (dir) {
   var V = this, m = V.match;
@@ -803,28 +804,26 @@ Viewer.prototype.draw = function () {
 };
 
 /* The children of v that can be seen at width W (css px) or less: those at least a third
- * of a pixel wide when v spans all of W, in name order with their offsets from v's start
- * (counts); left-heavy: heaviest first. Cached on the tree: children lie far apart in
- * memory, so a redraw then visits only what it can draw. */
-Viewer.prototype.children = function (t, v, W, heavy) {
-  var kids = heavy ? (t.hkids || (t.hkids = new Map())) : t.kids, ch = kids.get(v);
-  if (ch && ch.w >= W) return ch;
+ * of a pixel wide when v spans all of W, heaviest first (ties in name order), each with
+ * its total and its offset from v's start in name order (counts). A redraw reads down the
+ * list until a child is too narrow, so a narrow frame with many children costs no more than
+ * what it shows. Cached on the tree: children lie far apart in memory, a scan of them is
+ * slow to repeat. */
+Viewer.prototype.children = function (t, v, W) {
+  var ch = t.kids.get(v);
+  if (ch && ch.W >= W) return ch;
   var end = t.end, tot = t.tot, min = tot[v] * 0.33 / W, a = [], off = 0, c, m, k;
   for (c = v + 1; c < end[v]; c = end[c]) {
     if (tot[c] >= min && tot[c] > 0) a.push(c, off);
     off += tot[c];
   }
   m = a.length / 2;
-  ch = { n: new Int32Array(m), x: new Float64Array(m), w: W };
-  if (heavy) {
-    var idx = new Array(m);
-    for (k = 0; k < m; k++) idx[k] = k;
-    idx.sort(function (x, y) { return tot[a[2 * y]] - tot[a[2 * x]] || x - y; });
-    for (k = 0; k < m; k++) { ch.n[k] = a[2 * idx[k]]; ch.x[k] = a[2 * idx[k] + 1]; }
-  } else {
-    for (k = 0; k < m; k++) { ch.n[k] = a[2 * k]; ch.x[k] = a[2 * k + 1]; }
-  }
-  kids.set(v, ch);
+  var idx = new Array(m);
+  for (k = 0; k < m; k++) idx[k] = k;
+  idx.sort(function (x, y) { return tot[a[2 * y]] - tot[a[2 * x]] || x - y; });
+  ch = { n: new Int32Array(m), x: new Float64Array(m), t: new Float64Array(m), W: W };
+  for (k = 0; k < m; k++) { c = a[2 * idx[k]]; ch.n[k] = c; ch.x[k] = a[2 * idx[k] + 1]; ch.t[k] = tot[c]; }
+  t.kids.set(v, ch);
   return ch;
 };
 
@@ -922,7 +921,7 @@ Viewer.prototype.drawGraph = function (g) {
     v = st.n[--sp]; x = st.x[sp]; w = tot[v] * scale;
     L.push(v, x, w);
     if (depth[v] > maxd) maxd = depth[v];
-    var base = sp, ch = null, cn, cxs;
+    var base = sp, ch, cn, cxs, cts;
     k = v + 1;
     if (k < end[v] && end[k] === end[v]) {
       // one child (most nodes of deep stacks): next to its parent, no list needed
@@ -932,35 +931,37 @@ Viewer.prototype.drawGraph = function (g) {
         st.n[sp] = k; st.x[sp++] = x;
       }
     } else if (k < end[v]) {
-      // more: the cached list of those that can be seen, heaviest first (children are
-      // far apart in memory, a scan of them is slow to repeat)
-      ch = V.children(t, v, W, left);
-    }
-    if (ch) {
-      cn = ch.n; cxs = ch.x;
+      // more: the cached list of those that can be seen, heaviest first; in name order
+      // each has its place from its offset, left-heavy they are laid out in list order
+      ch = V.children(t, v, W);
+      cn = ch.n; cxs = ch.x; cts = ch.t;
       for (k = 0, cx = x; k < cn.length; k++) {
-        cw = tot[cn[k]] * scale;
-        if (cw < minw) {
-          if (left) break; // heaviest first: the rest are narrower
-          continue;
-        }
+        cw = cts[k] * scale;
+        if (cw < minw) break;
         if (sp === st.n.length) V.stk = st = growStack(st);
         st.n[sp] = cn[k];
         st.x[sp++] = left ? cx : x + cxs[k] * scale;
         cx += cw;
       }
-    }
-    // reversed so the first child is drawn first
-    for (var a = base, b = sp - 1; a < b; a++, b--) {
-      var tn = st.n[a], tx = st.x[a];
-      st.n[a] = st.n[b]; st.x[a] = st.x[b]; st.n[b] = tn; st.x[b] = tx;
+      // the first child on top of the stack: left-heavy the heaviest, else the leftmost
+      if (left) reverseStack(st, base, sp);
+      else sortStack(st, base, sp);
     }
   }
+  // the graph is H css px high; the canvas at least that (CH): a canvas of a new size costs
+  // a new bitmap and more than a whole redraw, so it only grows, and its wrapper (overflow
+  // hidden) shows the graph's part of it, the bottom rows of a flame graph, the top of an icicle
   var rows = maxd + 1, H = rows * FH + 2 * PAD;
-  var pw = Math.round(W * dpr), ph = Math.round(H * dpr);
-  if (c.width !== pw || c.height !== ph) { c.width = pw; c.height = ph; }
-  c.style.width = W + 'px';
-  c.style.height = H + 'px';
+  var pw = Math.round(W * dpr), ph = Math.round(H * dpr), CH = g.CH;
+  if (c.width !== pw || !(CH >= H)) {
+    c.width = pw; c.height = ph;
+    c.style.width = W + 'px';
+    c.style.height = H + 'px';
+    CH = g.CH = H;
+  }
+  if (g.wrapH !== H) { c.parentNode.style.height = H + 'px'; g.wrapH = H; }
+  if (g.ici !== g.icicle) { c.style.top = g.icicle ? '0' : ''; c.style.bottom = g.icicle ? '' : '0'; g.ici = g.icicle; }
+  var y0 = g.icicle ? 0 : CH - H; // where the graph starts on the canvas (css px)
   var cx2 = c.getContext('2d');
   // the theme's colours, read once a theme (a style read forces a style recalculation)
   var th = V.theme && V.theme.dark === V.state.dark ? V.theme : null;
@@ -972,7 +973,7 @@ Viewer.prototype.drawGraph = function (g) {
   var bgs = th.bgs, bg = cssAbgr(bgs, 0xffffffff);
   cx2.setTransform(1, 0, 0, 1, 0, 0);
   cx2.fillStyle = bgs;
-  cx2.fillRect(0, 0, pw, ph);
+  cx2.fillRect(0, Math.round(y0 * dpr), pw, ph);
   // frames by depth (a counting sort of the list)
   var n = L.n, cnt = new Int32Array(rows + 1), ord = new Int32Array(n);
   for (i = 0; i < n; i++) cnt[depth[L.ns[i]] + 1]++;
@@ -1008,7 +1009,7 @@ Viewer.prototype.drawGraph = function (g) {
     }
     for (k = 0; k < fh; k++) u32.set(line, k * pw);
     if (fh < rowh) u32.fill(bg, fh * pw);
-    var y = g.icicle ? PAD + r * FH : H - PAD - (r + 1) * FH;
+    var y = g.icicle ? PAD + r * FH : CH - PAD - (r + 1) * FH;
     cx2.putImageData(img, 0, Math.round(y * dpr));
   }
   // labels
@@ -1020,17 +1021,40 @@ Viewer.prototype.drawGraph = function (g) {
   for (i = 0; i < n; i++) {
     if (L.ws[i] <= minl) continue;
     v = L.ns[i];
-    var dep = depth[v], yy = g.icicle ? PAD + dep * FH : H - PAD - (dep + 1) * FH;
+    var dep = depth[v], yy = g.icicle ? PAD + dep * FH : CH - PAD - (dep + 1) * FH;
     var label = v === 0 ? 'all' : V.names[t.name[v]], fit = Math.floor((L.ws[i] - 6) / cw1);
     if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
     cx2.fillText(label, L.xs[i] + 3, yy + FH / 2);
   }
-  g.hit = { L: L, H: H, FH: FH, PAD: PAD, icicle: g.icicle };
+  g.hit = { L: L, H: CH, FH: FH, PAD: PAD, icicle: g.icicle };
 };
 function growStack(st) {
   var n = new Int32Array(st.n.length * 2), x = new Float64Array(st.n.length * 2);
   n.set(st.n); x.set(st.x);
   return { n: n, x: x };
+}
+function reverseStack(st, a, b) {
+  for (b--; a < b; a++, b--) {
+    var tn = st.n[a], tx = st.x[a];
+    st.n[a] = st.n[b]; st.x[a] = st.x[b]; st.n[b] = tn; st.x[b] = tx;
+  }
+}
+/* Entries a..b-1 of the walk's stack by x, largest first (the leftmost pops first). */
+function sortStack(st, a, b) {
+  var i, j, tn, tx;
+  if (b - a > 48) {
+    var idx = [];
+    for (i = a; i < b; i++) idx.push(i);
+    idx.sort(function (p, q) { return st.x[q] - st.x[p]; });
+    var ns = idx.map(function (p) { return st.n[p]; }), xs = idx.map(function (p) { return st.x[p]; });
+    for (i = a; i < b; i++) { st.n[i] = ns[i - a]; st.x[i] = xs[i - a]; }
+    return;
+  }
+  for (i = a + 1; i < b; i++) {
+    tn = st.n[i]; tx = st.x[i];
+    for (j = i - 1; j >= a && st.x[j] < tx; j--) { st.n[j + 1] = st.n[j]; st.x[j + 1] = st.x[j]; }
+    st.n[j + 1] = tn; st.x[j + 1] = tx;
+  }
 }
 /* An ancestor of the zoomed frame: its colour 55% over the background. */
 function fade(p, bg) {
