@@ -28,6 +28,61 @@ function readFolded(file) {
   return stacks;
 }
 const sum = (st) => st.reduce((t, s) => t + s.n, 0);
+// The frames a graph of width W (css px) shows when zoomed to path: [depth, x, width, name],
+// by depth then x. Children in bytewise name order at their offset among all siblings, or
+// heaviest first laid side by side (left-heavy); a frame narrower than a third of a pixel is
+// not drawn, nor anything below it; the zoomed frame's ancestors span the whole width.
+function trieOf(stacks) {
+  const root = { name: '', tot: 0, kids: new Map() };
+  for (const s of stacks) {
+    let n = root;
+    root.tot += s.n;
+    for (const f of s.frames) {
+      let c = n.kids.get(f);
+      if (!c) n.kids.set(f, (c = { name: f, tot: 0, kids: new Map() }));
+      c.tot += s.n;
+      n = c;
+    }
+  }
+  return root;
+}
+const byName = (a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
+// The paths of the outermost frames matching re, in preorder (children in name order).
+function matchPaths(stacks, re) {
+  const out = [];
+  (function rec(n, p) {
+    for (const k of [...n.kids.values()].sort(byName)) {
+      if (re.test(k.name)) { if (k.tot > 0) out.push(p.concat([k.name])); } else rec(k, p.concat([k.name]));
+    }
+  })(trieOf(stacks), []);
+  return out;
+}
+function drawn(stacks, zpath, W, left) {
+  const root = trieOf(stacks), PAD = 4, out = [];
+  let z = root;
+  zpath.forEach((f, d) => { out.push([d, PAD, W - 2 * PAD, z.name]); z = z.kids.get(f); });
+  const scale = (W - 2 * PAD) / z.tot;
+  (function rec(n, x, d) {
+    out.push([d, x, n.tot * scale, n.name]);
+    const ks = [...n.kids.values()].sort(byName);
+    if (left) {
+      ks.sort((a, b) => b.tot - a.tot); // stable: ties stay in name order
+      let cx = x;
+      for (const k of ks) {
+        if (k.tot * scale < 0.33) break;
+        rec(k, cx, d + 1);
+        cx += k.tot * scale;
+      }
+    } else {
+      let off = 0;
+      for (const k of ks) {
+        if (k.tot * scale >= 0.33 && k.tot > 0) rec(k, x + off * scale, d + 1);
+        off += k.tot;
+      }
+    }
+  })(z, PAD, zpath.length);
+  return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
 function share(stacks, re) {
   return sum(stacks.filter((s) => s.frames.some((f) => re.test(f)))) / sum(stacks);
 }
@@ -192,11 +247,16 @@ async function pageChecks(ctx, url, input, errors, shot) {
     flamekit.search('EVAL|<img', true);
     flamekit.zoom('app-10;main');
   });
-  const state = await view(page), link = await page.evaluate(() => location.href);
+  const state = await view(page), link = await page.evaluate(() => flamekit.link());
+  check(link === await page.evaluate(() => location.href), 'flamekit.link() is the address');
   const p2 = await open(ctx, link, errors);
   const state2 = await view(p2);
   check(JSON.stringify(state2) === JSON.stringify(state), 'URL round trip:\n' + JSON.stringify(state) + '\n' + JSON.stringify(state2));
   check(await p2.evaluate(() => window.pwned) === undefined, 'a name in the URL ran script');
+  // without link(), the address follows a moment after a change
+  await p2.evaluate(() => flamekit.zoom('app-10'));
+  const moved = await p2.waitForFunction(() => /[#&]z=/.test(location.hash) && !/main/.test(decodeURIComponent(location.hash)), null, { timeout: 5000 }).then(() => true, () => false);
+  check(moved, 'the address after a zoom: ' + await p2.evaluate(() => location.hash));
   await p2.close();
 
   // hostile names are text in the table, the tooltip and the selection bar
@@ -269,6 +329,31 @@ async function shareChecks(ctx, url, input, errors) {
     });
     check(c.red > 0 && c.blue > 0 && c.bad.length === 0, 'diff colours: ' + JSON.stringify(c).slice(0, 300));
   } else {
+    // next and previous match: the outermost matches in order
+    const mp = matchPaths(raw, /Handler/);
+    const steps = await page.evaluate(() => { flamekit.search('Handler'); return [flamekit.next(), flamekit.next(), flamekit.next(), flamekit.previous()]; });
+    check(mp.length > 3 && JSON.stringify(steps) === JSON.stringify([mp[0], mp[1], mp[2], mp[1]]),
+      'next/previous match: ' + JSON.stringify(steps) + ' vs ' + JSON.stringify(mp.slice(0, 3)));
+    await page.evaluate(() => flamekit.search(''));
+    // the frames drawn, zoomed and not, in name order and left-heavy, against the reference
+    const top = [...new Set(raw.map((s) => s.frames[0]))].sort().slice(0, 3);
+    const deep = raw.reduce((a, s) => (s.frames.length > a.length ? s.frames : a), []).slice(0, 4);
+    for (const zp of [[], ...top.map((f) => [f]), deep]) {
+      for (const left of [false, true]) {
+        const got = await page.evaluate(([zp, left]) => {
+          flamekit.set({ zoom: zp, left: left, view: 'flame' });
+          const V = flamekit.viewer, L = V.graphs[0].hit.L, out = [];
+          for (let i = 0; i < L.n; i++) out.push([L.ds[i], L.xs[i], L.ws[i], V.names[L.nm[i]]]);
+          return { W: V.W, frames: out.sort((a, b) => a[0] - b[0] || a[1] - b[1]) };
+        }, [zp, left]);
+        const want = drawn(raw, zp, got.W, left), what = 'drawn frames at ' + (zp.join(';') || 'the root') + (left ? ', left-heavy' : '');
+        check(got.frames.length === want.length, what + ': ' + got.frames.length + ' vs ' + want.length);
+        const bad = want.findIndex((w, i) => !got.frames[i] || got.frames[i][0] !== w[0] || got.frames[i][3] !== w[3] ||
+          Math.abs(got.frames[i][1] - w[1]) > 1e-6 || Math.abs(got.frames[i][2] - w[2]) > 1e-6);
+        check(bad < 0, what + ': frame ' + bad + ' is ' + JSON.stringify(got.frames[bad]) + ', not ' + JSON.stringify(want[bad]));
+      }
+    }
+    await page.evaluate(() => flamekit.set({ zoom: [], left: false }));
     const got = await page.evaluate(() => { flamekit.set({ transforms: [['merge', 'Handler::run_3'], ['rec', '']] }); return flamekit.folded(); });
     const want = folded(raw.map((s) => ({ frames: s.frames.filter((f) => f !== 'Handler::run_3').filter((f, i, a) => a.indexOf(f) === i), n: s.n })));
     check(JSON.stringify(got) === JSON.stringify(want), 'transforms on ' + input + ': ' + got.length + ' vs ' + want.length + ' lines');

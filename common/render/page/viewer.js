@@ -355,6 +355,7 @@ function Viewer(root, opts) {
   if (V.useHash) V.readHash();
   V.applyTransforms();
   V.render();
+  if (V.useHash) window.addEventListener('pagehide', function () { V.flushHash(); });
   if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
   window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.draw(); }, 100); });
 }
@@ -464,7 +465,19 @@ Viewer.prototype.set = function (ch) {
   }
   if (retransform) V.applyTransforms();
   V.render();
-  V.writeHash();
+  V.hashSoon();
+};
+
+/* The URL follows the state a moment later, once for a burst of changes: each
+ * history.replaceState is work for the browser's own process that stalled the page's
+ * redraws (a zoom's p95 went from 8 to 20 ms), and the browser throttles a burst of them. */
+Viewer.prototype.hashSoon = function () {
+  var V = this;
+  if (!V.useHash || V.hashTimer) return;
+  V.hashTimer = setTimeout(function () { V.hashTimer = 0; V.writeHash(); }, 100);
+};
+Viewer.prototype.flushHash = function () {
+  if (this.hashTimer) { clearTimeout(this.hashTimer); this.hashTimer = 0; this.writeHash(); }
 };
 
 /* ---- state in the URL: #v=flame&z=a;b&s=re&ic=1&l=1&i=1&w=name&t=[...]&th=dark */
@@ -803,29 +816,40 @@ Viewer.prototype.draw = function () {
   V.lastDrawMs = performance.now() - t1;
 };
 
-/* The children of v that can be seen at width W (css px) or less: those at least a third
- * of a pixel wide when v spans all of W, heaviest first (ties in name order), each with
- * its total and its offset from v's start in name order (counts). A redraw reads down the
- * list until a child is too narrow, so a narrow frame with many children costs no more than
- * what it shows. Cached on the tree: children lie far apart in memory, a scan of them is
- * slow to repeat. */
-Viewer.prototype.children = function (t, v, W) {
-  var ch = t.kids.get(v);
-  if (ch && ch.W >= W) return ch;
-  var end = t.end, tot = t.tot, min = tot[v] * 0.33 / W, a = [], off = 0, c, m, k;
-  for (c = v + 1; c < end[v]; c = end[c]) {
-    if (tot[c] >= min && tot[c] > 0) a.push(c, off);
-    off += tot[c];
+/* The children lists of frames vs (those of one level of a redraw that have two children or
+ * more and no list good at width W): each frame's children that can be seen at width W (css
+ * px) or less, at least a third of a pixel wide when the frame spans all of W, heaviest
+ * first (ties in name order), each with its total and its offset from the frame's start in
+ * name order (counts). A redraw reads down a list until a child is too narrow, so a narrow
+ * frame with many children costs no more than what it shows. Cached on the tree. Children
+ * lie far apart in memory, and each is found from the one before (its end): the frames'
+ * scans go in step, one child of each a round, so that their cache misses overlap. */
+function makeKids(t, vs, W) {
+  var m = vs.length, end = t.end, tot = t.tot, j, q, k, c, e, x, na = m;
+  var cur = new Int32Array(m), stop = new Int32Array(m), act = new Int32Array(m);
+  var min = new Float64Array(m), off = new Float64Array(m), acc = new Array(m);
+  for (j = 0; j < m; j++) {
+    cur[j] = vs[j] + 1; stop[j] = end[vs[j]]; min[j] = tot[vs[j]] * 0.33 / W; acc[j] = []; act[j] = j;
   }
-  m = a.length / 2;
-  var idx = new Array(m);
-  for (k = 0; k < m; k++) idx[k] = k;
-  idx.sort(function (x, y) { return tot[a[2 * y]] - tot[a[2 * x]] || x - y; });
-  ch = { n: new Int32Array(m), x: new Float64Array(m), t: new Float64Array(m), W: W };
-  for (k = 0; k < m; k++) { c = a[2 * idx[k]]; ch.n[k] = c; ch.x[k] = a[2 * idx[k] + 1]; ch.t[k] = tot[c]; }
-  t.kids.set(v, ch);
-  return ch;
-};
+  while (na) {
+    for (q = 0, k = 0; q < na; q++) {
+      j = act[q]; c = cur[j]; x = tot[c]; e = end[c];
+      if (x >= min[j] && x > 0) acc[j].push(c, off[j]);
+      off[j] += x;
+      cur[j] = e;
+      if (e < stop[j]) act[k++] = j;
+    }
+    na = k;
+  }
+  for (j = 0; j < m; j++) {
+    var a = acc[j], n = a.length / 2, idx = new Array(n);
+    for (k = 0; k < n; k++) idx[k] = k;
+    idx.sort(function (p, r) { return tot[a[2 * r]] - tot[a[2 * p]] || p - r; });
+    var ch = { n: new Int32Array(n), x: new Float64Array(n), t: new Float64Array(n), W: W };
+    for (k = 0; k < n; k++) { c = a[2 * idx[k]]; ch.n[k] = c; ch.x[k] = a[2 * idx[k] + 1]; ch.t[k] = tot[c]; }
+    t.kids.set(vs[j], ch);
+  }
+}
 
 /* A frame's colour as canvas pixel bytes (ABGR in a little-endian Uint32). */
 function abgr(r, g, b) { return (0xff000000 | b << 16 | g << 8 | r) >>> 0; }
@@ -886,16 +910,35 @@ Viewer.prototype.frameColor = function (t, i, maxd) {
   return 'rgb(' + (p & 255) + ',' + (p >> 8 & 255) + ',' + (p >> 16 & 255) + ')';
 };
 
-/* Growable typed arrays for the visible frames of a redraw (kept between redraws). */
+/* Growable typed arrays for the visible frames of a redraw (kept between redraws): node,
+ * x and width (css px), depth and name. */
 function FrameList() { this.n = 0; this.grow(4096); }
 FrameList.prototype.grow = function (cap) {
-  var ns = new Int32Array(cap), xs = new Float64Array(cap), ws = new Float64Array(cap);
-  if (this.ns) { ns.set(this.ns); xs.set(this.xs); ws.set(this.ws); }
-  this.ns = ns; this.xs = xs; this.ws = ws;
+  var ns = new Int32Array(cap), xs = new Float64Array(cap), ws = new Float64Array(cap), ds = new Int32Array(cap), nm = new Int32Array(cap);
+  if (this.ns) { ns.set(this.ns); xs.set(this.xs); ws.set(this.ws); ds.set(this.ds); nm.set(this.nm); }
+  this.ns = ns; this.xs = xs; this.ws = ws; this.ds = ds; this.nm = nm;
 };
-FrameList.prototype.push = function (n, x, w) {
+FrameList.prototype.push = function (n, x, w, d, nm) {
   if (this.n === this.ns.length) this.grow(this.n * 2);
-  this.ns[this.n] = n; this.xs[this.n] = x; this.ws[this.n++] = w;
+  var i = this.n++;
+  this.ns[i] = n; this.xs[i] = x; this.ws[i] = w; this.ds[i] = d; this.nm[i] = nm;
+};
+/* Entries a..b-1 (one frame's children, of one depth) in x order. */
+FrameList.prototype.sortX = function (a, b) {
+  var ns = this.ns, xs = this.xs, ws = this.ws, i, j, tn, tx, tw;
+  if (b - a > 48) {
+    var idx = [];
+    for (i = a; i < b; i++) idx.push(i);
+    idx.sort(function (p, q) { return xs[p] - xs[q]; });
+    var n2 = idx.map(function (p) { return ns[p]; }), x2 = idx.map(function (p) { return xs[p]; }), w2 = idx.map(function (p) { return ws[p]; });
+    for (i = a; i < b; i++) { ns[i] = n2[i - a]; xs[i] = x2[i - a]; ws[i] = w2[i - a]; }
+    return;
+  }
+  for (i = a + 1; i < b; i++) {
+    tn = ns[i]; tx = xs[i]; tw = ws[i];
+    for (j = i - 1; j >= a && xs[j] > tx; j--) { ns[j + 1] = ns[j]; xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; }
+    ns[j + 1] = tn; xs[j + 1] = tx; ws[j + 1] = tw;
+  }
 };
 
 /* Draws graph g: the visible frames (subtrees narrower than a third of a pixel skipped in
@@ -907,47 +950,47 @@ Viewer.prototype.drawGraph = function (g) {
   var dpr = window.devicePixelRatio || 1, W = V.W || (V.W = Math.max(200, c.parentNode.clientWidth || 800));
   var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
   var z = g.zoom, zt = t.tot[z], anc = z > 0 ? ancestors(t, z) : [];
-  var tot = t.tot, end = t.end, depth = t.depth, left = V.state.left;
-  var i, k, v, x, w, cx, cw, maxd = 0;
+  var tot = t.tot, end = t.end, name = t.name, left = V.state.left;
+  var i, k, v, x, cx, cw, a, b, d, ch, cn, cxs, cts, s0;
   var L = g.frames || (g.frames = new FrameList());
   L.n = 0;
   var scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
-  for (i = 0; i < anc.length; i++) L.push(anc[i], PAD, W - 2 * PAD);
-  // depth-first from the zoomed frame; children at their place in name order (or
-  // heaviest first when left-heavy), the narrow ones skipped
-  var st = V.stk || (V.stk = { n: new Int32Array(1024), x: new Float64Array(1024) }), sp = 0;
-  if (zt > 0) { st.n[0] = z; st.x[0] = PAD; sp = 1; }
-  while (sp) {
-    v = st.n[--sp]; x = st.x[sp]; w = tot[v] * scale;
-    L.push(v, x, w);
-    if (depth[v] > maxd) maxd = depth[v];
-    var base = sp, ch, cn, cxs, cts;
-    k = v + 1;
-    if (k < end[v] && end[k] === end[v]) {
-      // one child (most nodes of deep stacks): next to its parent, no list needed
-      cw = tot[k] * scale;
-      if (cw >= minw) {
-        if (sp === st.n.length) V.stk = st = growStack(st);
-        st.n[sp] = k; st.x[sp++] = x;
+  for (i = 0; i < anc.length; i++) L.push(anc[i], PAD, W - 2 * PAD, i, name[anc[i]]);
+  // level by level from the zoomed frame, each level's frames left to right: children at
+  // their place in name order (or heaviest first when left-heavy), the narrow ones skipped.
+  // A level's frames are independent of each other, so their reads from the tree overlap.
+  if (zt > 0) L.push(z, PAD, zt * scale, anc.length, name[z]);
+  var need = V.need || (V.need = []);
+  for (a = anc.length, b = L.n, d = anc.length + 1; a < b; a = b, b = L.n, d++) {
+    need.length = 0;
+    for (i = a; i < b; i++) {
+      v = L.ns[i]; k = v + 1;
+      if (k < end[v] && end[k] !== end[v] && !((ch = t.kids.get(v)) && ch.W >= W)) need.push(v);
+    }
+    if (need.length) makeKids(t, need, W);
+    for (i = a; i < b; i++) {
+      v = L.ns[i]; x = L.xs[i]; k = v + 1;
+      if (k >= end[v]) continue;
+      if (end[k] === end[v]) {
+        // one child (most nodes of deep stacks): next to its parent, no list needed
+        cw = tot[k] * scale;
+        if (cw >= minw) L.push(k, x, cw, d, name[k]);
+        continue;
       }
-    } else if (k < end[v]) {
-      // more: the cached list of those that can be seen, heaviest first; in name order
-      // each has its place from its offset, left-heavy they are laid out in list order
-      ch = V.children(t, v, W);
-      cn = ch.n; cxs = ch.x; cts = ch.t;
+      // more: the list of those that can be seen, heaviest first; in name order each has
+      // its place from its offset, left-heavy they are laid out in list order
+      ch = t.kids.get(v); cn = ch.n; cxs = ch.x; cts = ch.t; s0 = L.n;
       for (k = 0, cx = x; k < cn.length; k++) {
         cw = cts[k] * scale;
         if (cw < minw) break;
-        if (sp === st.n.length) V.stk = st = growStack(st);
-        st.n[sp] = cn[k];
-        st.x[sp++] = left ? cx : x + cxs[k] * scale;
+        L.push(cn[k], left ? cx : x + cxs[k] * scale, cw, d, 0);
         cx += cw;
       }
-      // the first child on top of the stack: left-heavy the heaviest, else the leftmost
-      if (left) reverseStack(st, base, sp);
-      else sortStack(st, base, sp);
+      if (!left) L.sortX(s0, L.n);
+      for (k = s0; k < L.n; k++) L.nm[k] = name[L.ns[k]];
     }
   }
+  var n = L.n, maxd = n ? L.ds[n - 1] : 0;
   // the graph is H css px high; the canvas at least that (CH): a canvas of a new size costs
   // a new bitmap and more than a whole redraw, so it only grows, and its wrapper (overflow
   // hidden) shows the graph's part of it, the bottom rows of a flame graph, the top of an icicle
@@ -974,18 +1017,12 @@ Viewer.prototype.drawGraph = function (g) {
   cx2.setTransform(1, 0, 0, 1, 0, 0);
   cx2.fillStyle = bgs;
   cx2.fillRect(0, Math.round(y0 * dpr), pw, ph);
-  // frames by depth (a counting sort of the list)
-  var n = L.n, cnt = new Int32Array(rows + 1), ord = new Int32Array(n);
-  for (i = 0; i < n; i++) cnt[depth[L.ns[i]] + 1]++;
-  for (i = 0; i < rows; i++) cnt[i + 1] += cnt[i];
-  var pos = cnt.slice();
-  for (i = 0; i < n; i++) ord[pos[depth[L.ns[i]]]++] = i;
   var rowh = Math.max(1, Math.round(FH * dpr)), fh = Math.max(1, Math.round((FH - 1) * dpr));
   var img = g.img && g.img.width === pw && g.img.height === rowh ? g.img : (g.img = cx2.createImageData(pw, rowh));
   var u32 = new Uint32Array(img.data.buffer), line = new Uint32Array(pw), maxdelta = t.maxdelta, nanc = anc.length;
   // colours by name alone (no diff or off-CPU frames): a table of each name's colour, the
   // search's matches in theirs, looked up here
-  var plain = !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb, tname = t.name;
+  var plain = !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb;
   if (plain && V.match) {
     var mt = V.match;
     if (!mt.rgb || mt.rgb.length !== rgb.length) {
@@ -994,12 +1031,13 @@ Viewer.prototype.drawGraph = function (g) {
     }
     rgb = mt.rgb;
   }
-  for (var r = 0; r < rows; r++) {
-    if (cnt[r] === cnt[r + 1]) continue;
+  // the list holds the rows in order (ancestors, then the levels)
+  for (var r = 0, e = 0, s1; r < rows; r++) {
+    for (s1 = e; e < n && L.ds[e] === r; e++);
+    if (s1 === e) continue;
     line.fill(bg);
-    for (k = cnt[r]; k < cnt[r + 1]; k++) {
-      i = ord[k];
-      var p = plain ? rgb[tname[L.ns[i]]] : V.framePixel(t, L.ns[i], maxdelta);
+    for (i = s1; i < e; i++) {
+      var p = plain ? rgb[L.nm[i]] : V.framePixel(t, L.ns[i], maxdelta);
       if (i < nanc) p = fade(p, bg);
       var x0 = Math.floor(L.xs[i] * dpr), x1 = Math.floor((L.xs[i] + L.ws[i]) * dpr);
       if (x1 - x0 >= 3) x1--; // a gap between frames wide enough to show one
@@ -1020,43 +1058,13 @@ Viewer.prototype.drawGraph = function (g) {
   cx2.fillStyle = th.txt;
   for (i = 0; i < n; i++) {
     if (L.ws[i] <= minl) continue;
-    v = L.ns[i];
-    var dep = depth[v], yy = g.icicle ? PAD + dep * FH : CH - PAD - (dep + 1) * FH;
-    var label = v === 0 ? 'all' : V.names[t.name[v]], fit = Math.floor((L.ws[i] - 6) / cw1);
+    var dep = L.ds[i], yy = g.icicle ? PAD + dep * FH : CH - PAD - (dep + 1) * FH;
+    var label = L.ns[i] === 0 ? 'all' : V.names[L.nm[i]], fit = Math.floor((L.ws[i] - 6) / cw1);
     if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
     cx2.fillText(label, L.xs[i] + 3, yy + FH / 2);
   }
   g.hit = { L: L, H: CH, FH: FH, PAD: PAD, icicle: g.icicle };
 };
-function growStack(st) {
-  var n = new Int32Array(st.n.length * 2), x = new Float64Array(st.n.length * 2);
-  n.set(st.n); x.set(st.x);
-  return { n: n, x: x };
-}
-function reverseStack(st, a, b) {
-  for (b--; a < b; a++, b--) {
-    var tn = st.n[a], tx = st.x[a];
-    st.n[a] = st.n[b]; st.x[a] = st.x[b]; st.n[b] = tn; st.x[b] = tx;
-  }
-}
-/* Entries a..b-1 of the walk's stack by x, largest first (the leftmost pops first). */
-function sortStack(st, a, b) {
-  var i, j, tn, tx;
-  if (b - a > 48) {
-    var idx = [];
-    for (i = a; i < b; i++) idx.push(i);
-    idx.sort(function (p, q) { return st.x[q] - st.x[p]; });
-    var ns = idx.map(function (p) { return st.n[p]; }), xs = idx.map(function (p) { return st.x[p]; });
-    for (i = a; i < b; i++) { st.n[i] = ns[i - a]; st.x[i] = xs[i - a]; }
-    return;
-  }
-  for (i = a + 1; i < b; i++) {
-    tn = st.n[i]; tx = st.x[i];
-    for (j = i - 1; j >= a && st.x[j] < tx; j--) { st.n[j + 1] = st.n[j]; st.x[j + 1] = st.x[j]; }
-    st.n[j + 1] = tn; st.x[j + 1] = tx;
-  }
-}
-/* An ancestor of the zoomed frame: its colour 55% over the background. */
 function fade(p, bg) {
   var o = 0, s;
   for (s = 0; s < 24; s += 8) o |= Math.round(((p >> s) & 255) * 0.55 + ((bg >> s) & 255) * 0.45) << s;
@@ -1068,7 +1076,7 @@ Viewer.prototype.nodeAt = function (g, x, y) {
   if (!h) return -1;
   var t = g.tree, L = h.L, dep = h.icicle ? Math.floor((y - h.PAD) / h.FH) : Math.floor((h.H - h.PAD - y) / h.FH);
   for (var i = L.n - 1; i >= 0; i--)
-    if (t.depth[L.ns[i]] === dep && x >= L.xs[i] && x < L.xs[i] + Math.max(L.ws[i], 1)) return L.ns[i];
+    if (L.ds[i] === dep && x >= L.xs[i] && x < L.xs[i] + Math.max(L.ws[i], 1)) return L.ns[i];
   return -1;
 };
 
@@ -1275,6 +1283,7 @@ function api(V) {
         nodes: t.n, transforms: s.transforms.map(function (x) { return x.slice(); }) };
     },
     get transforms() { return V.state.transforms.map(function (x) { return x.slice(); }); },
+    link: function () { V.flushHash(); return location.href; },
     search: function (re, ignoreCase) {
       V.set({ search: re instanceof RegExp ? re.source : String(re || ''), ic: re instanceof RegExp ? re.ignoreCase : !!ignoreCase });
       return V.match ? V.match.sum / V.match.total : re ? 0 : null;
