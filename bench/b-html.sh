@@ -4,9 +4,10 @@
 # with the baselines `cat` and `flamekit collapse` of the same file and, when present,
 # inferno-flamegraph), page bytes per tree node, and in headless Chromium (html-page.js):
 # first paint, exact search, redraw after zoom and after search (p50/p95, timed until the
-# canvas pixels can be read), JS heap and the tree's typed arrays. Then a 1M-node profile's
-# first paint. Output is checked byte-identical over two runs. FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the files;
-# FK_INFERNO points at an inferno-flamegraph binary.
+# canvas pixels can be read; in each of three loads, medians over them), JS heap and the
+# tree's typed arrays. Then a 1M-node profile's first paint. Output is checked
+# byte-identical over two runs. FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the
+# files; FK_INFERNO points at an inferno-flamegraph binary.
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-$PWD/build}
