@@ -355,7 +355,6 @@ function Viewer(root, opts) {
   if (V.useHash) V.readHash();
   V.applyTransforms();
   V.render();
-  if (V.useHash) window.addEventListener('pagehide', function () { V.flushHash(); });
   if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
   window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.draw(); }, 100); });
 }
