@@ -450,6 +450,8 @@ FK_API int fk_render_for_path(const fk_profile *p, const fk_svg_opts *o, const c
  * column 0 of b's in column 1. normalize scales a's counts to b's total
  * (truncated to integers, as difffolded.pl -n); strip_hex rewrites every
  * 0x<hex> in frame names as "0x...". NULL + errno on failure. */
+FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
+				   bool normalize, bool strip_hex);
 /* The same diff, written as folded stacks, streamed from two files of folded stacks that
  * are both sorted by stack text (as collapse tools write them; lines of one stack next to
  * each other are summed): memory does not grow with the input. 0; 1 when the files are not
@@ -457,8 +459,6 @@ FK_API int fk_render_for_path(const fk_profile *p, const fk_svg_opts *o, const c
  * all): then nothing was written, and the caller reads them whole (fk_profile_diff); or a
  * negative error. Hex addresses are not stripped here. */
 FK_API int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out);
-FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
-				   bool normalize, bool strip_hex);
 
 /* ------------------------------------------------------------------ pprof output
  * The profile as pprof's profile.proto message, gzipped as pprof files are (what

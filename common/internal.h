@@ -40,6 +40,15 @@ FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 FK_HIDDEN void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
 			  uint32_t *tmp);
 
+/* Byte strings in their bytes' order, a prefix before what extends it (the order of names
+ * among siblings, and of folded lines). */
+static inline int fk_bytes_cmp(const void *a, size_t la, const void *b, size_t lb)
+{
+	size_t n = la < lb ? la : lb;
+	int c = n ? memcmp(a, b, n) : 0;
+	return c ? c : (la > lb) - (la < lb);
+}
+
 /* ---- hashing (fast, not cryptographic; deterministic across runs) */
 FK_HIDDEN uint64_t fk_hash(const void *p, size_t len);
 static inline uint64_t fk_mix64(uint64_t x)
@@ -224,6 +233,9 @@ FK_HIDDEN int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk
 FK_HIDDEN int fk_reader_init_mem(fk_reader *r, const char *buf, size_t len, const char *name,
 				 const fk_parse_opts *o);
 FK_HIDDEN void fk_reader_fini(fk_reader *r);
+/* Line lineno was longer than FK_MAX_LINE and is skipped: counted and said (for a parser
+ * that reads the text itself). */
+FK_HIDDEN void fk_reader_long_line(fk_reader *r, uint64_t lineno);
 /* Next line: 1 with line and len set, 0 at end of input, negative on error. */
 FK_HIDDEN int fk_reader_line(fk_reader *r, const char **line, size_t *len);
 /* Peek at up to `want` bytes of the start of the input without consuming

@@ -148,6 +148,17 @@ void fk_obuf_exact(fk_obuf *b, double v)
 		fk_obuf_put(b, tmp, (size_t)n);
 }
 
+void fk_obuf_counts(fk_obuf *b, const double *v, unsigned n)
+{
+	char num[64];
+	for (unsigned c = 0; c < n; c++) {
+		num[0] = ' ';
+		int k = fk_format_count(num + 1, sizeof(num) - 1, v[c]);
+		fk_obuf_put(b, num, (size_t)k + 1);
+	}
+	fk_obuf_put(b, "\n", 1);
+}
+
 size_t fk_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned c = s[0];

@@ -32,6 +32,8 @@ FK_HIDDEN void fk_obuf_fixed1(fk_obuf *b, double v);
 FK_HIDDEN void fk_obuf_num(fk_obuf *b, double v);
 /* Shortest text that reads back as the same double (JS data). */
 FK_HIDDEN void fk_obuf_exact(fk_obuf *b, double v);
+/* " V0[ V1 ...]\n": the counts that end a folded line, n of them. */
+FK_HIDDEN void fk_obuf_counts(fk_obuf *b, const double *v, unsigned n);
 /* XML text/attribute content: escapes & < > " ', replaces invalid UTF-8 and
  * characters XML forbids with U+FFFD. */
 FK_HIDDEN void fk_obuf_xml(fk_obuf *b, const char *s, size_t n);

@@ -81,7 +81,6 @@ int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */
 void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2, uint32_t *tmp)
 {
 	uint32_t cnt[2048];
@@ -107,6 +106,7 @@ void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t 
 	}
 }
 
+/* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */
 uint64_t fk_hash(const void *p, size_t len)
 {
 	const unsigned char *s = p;

@@ -50,11 +50,7 @@ typedef struct strref {
 static int cmp_str(const void *a, const void *b)
 {
 	const strref *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = n ? memcmp(x->s, y->s, n) : 0;
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	return fk_bytes_cmp(x->s, x->len, y->s, y->len);
 }
 
 typedef struct wctx {

@@ -41,9 +41,7 @@ typedef struct nameref {
 static int cmp_name(const void *a, const void *b)
 {
 	const nameref *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = n ? memcmp(x->s, y->s, n) : 0;
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return fk_bytes_cmp(x->s, x->len, y->s, y->len);
 }
 
 static int cmp_child(const void *a, const void *b, void *ctx)

@@ -301,9 +301,7 @@ static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char 
 				*stop = pos;
 				return 0;
 			}
-			c->r->long_lines++;
-			fk_warn("%s:%llu: line longer than %u MiB skipped", c->name,
-				(unsigned long long)(*lineno + 1), FK_MAX_LINE >> 20);
+			fk_reader_long_line(c->r, *lineno + 1);
 		} else {
 			int rc = fold_line(c, pc, seqs, buf + pos, len, *lineno + 1, report, &bad);
 			if (rc)
@@ -443,13 +441,6 @@ struct fside {
 	int nrc;              /* next_stack's return for `next` */
 };
 
-/* Stack texts in the order of folded output: bytewise, a prefix first (names hold no ';'). */
-static int text_cmp(const char *a, size_t la, const char *b, size_t lb)
-{
-	int c = memcmp(a, b, la < lb ? la : lb);
-	return c ? c : (la > lb) - (la < lb);
-}
-
 /* The next line holding a stack and its first count (as fk_profile_diff takes column 0):
  * 1, 0 at the end, -1 for a line the parser would report. */
 static int next_stack(struct fside *f, const char **stack, size_t *sl, double *count)
@@ -519,7 +510,7 @@ static int side_check(struct fside *f, double *total)
 	int rc;
 	*total = 0;
 	while ((rc = side_next(f)) == 1) {
-		if (prev && text_cmp(prev, pl, f->stack, f->sl) >= 0)
+		if (prev && fk_bytes_cmp(prev, pl, f->stack, f->sl) >= 0)
 			return 1;
 		prev = f->stack;
 		pl = f->sl;
@@ -557,14 +548,8 @@ static void put_line(fk_obuf *o, const char *stack, size_t sl, double a, double 
 {
 	if (a == 0 && b == 0)
 		return;
-	char num[80];
 	fk_obuf_put(o, stack, sl);
-	num[0] = ' ';
-	int k = fk_format_count(num + 1, 38, a);
-	num[k + 1] = ' ';
-	k += 2 + fk_format_count(num + k + 2, 38, b);
-	num[k++] = '\n';
-	fk_obuf_put(o, num, (size_t)k);
+	fk_obuf_counts(o, (const double[2]){ a, b }, 2);
 }
 
 int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out)
@@ -585,7 +570,7 @@ int fk_diff_folded_files(const char *before, const char *after, bool normalize, 
 	side_next(&s[1]);
 	while (s[0].have || s[1].have) {
 		int c = !s[0].have ? 1 : !s[1].have ? -1
-			: text_cmp(s[0].stack, s[0].sl, s[1].stack, s[1].sl);
+			: fk_bytes_cmp(s[0].stack, s[0].sl, s[1].stack, s[1].sl);
 		double a = c <= 0 ? s[0].sum : 0, b = c >= 0 ? s[1].sum : 0;
 		if (normalize)
 			a = fk_diff_normalized(a, t[0], t[1]);

@@ -121,9 +121,6 @@ static ssize_t source_read(fk_reader *r, char *dst, size_t n)
 	return k;
 }
 
-/* Read more input after the unread bytes (at most `most`). Grows the buffer when it
- * is full (a long line) up to FK_MAX_LINE + one chunk. 1 = got bytes, 0 = EOF or
- * buffer at its limit, negative = error. */
 /* The unread bytes moved to the buffer's start, and the buffer doubled when less than a
  * quarter chunk is free, while it holds no more than limit + one chunk. 1 = room to read,
  * 0 = at the limit, or -FK_E_NOMEM. */
@@ -150,6 +147,9 @@ static int make_room(fk_reader *r, size_t limit)
 	return 1;
 }
 
+/* Read more input after the unread bytes (at most `most`). Grows the buffer when it
+ * is full (a long line) up to FK_MAX_LINE + one chunk. 1 = got bytes, 0 = EOF or
+ * buffer at its limit, negative = error. */
 static int fill_at_most(fk_reader *r, size_t most)
 {
 	if (r->mem || r->eof)
@@ -209,13 +209,17 @@ int fk_reader_peek(fk_reader *r, size_t want, const char **buf, size_t *len)
 	return 0;
 }
 
+void fk_reader_long_line(fk_reader *r, uint64_t lineno)
+{
+	r->long_lines++;
+	fk_warn("%s:%llu: line longer than %u MiB skipped", r->name, (unsigned long long)lineno,
+		FK_MAX_LINE >> 20);
+}
+
 /* Drop the rest of an over-long line (the buffer is full of it). */
 static int skip_long_line(fk_reader *r)
 {
-	r->lineno++;
-	r->long_lines++;
-	fk_warn("%s:%llu: line longer than %u MiB skipped", r->name,
-		(unsigned long long)r->lineno, FK_MAX_LINE >> 20);
+	fk_reader_long_line(r, ++r->lineno);
 	for (;;) {
 		const char *nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
 		if (nl) {

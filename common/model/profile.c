@@ -601,6 +601,19 @@ static double scaled(double v, double factor)
 	return factor == 1.0 ? v : round(v * factor);
 }
 
+/* fmap[i] := dst's id of src's name i (interned). 0 or a negative error. */
+static int map_names(fk_profile *dst, const fk_profile *src, uint32_t *fmap)
+{
+	for (size_t i = 0; i < src->nnames; i++) {
+		const struct name_ent *e = &src->names[i];
+		int64_t id = fk_profile_intern(dst, src->str + e->off, e->len);
+		if (id < 0)
+			return (int)id;
+		fmap[i] = (uint32_t)id;
+	}
+	return 0;
+}
+
 /* ---- merging into stack mode: src's stacks, their names mapped, after the prefix frames
  * and before the mark, with scaled counts, added as stacks (no tree on either side). */
 struct mseq {
@@ -611,8 +624,6 @@ struct mseq {
 	int64_t markid;     /* -1: none */
 	double factor;
 };
-
-static double scaled(double v, double factor);
 
 static int merge_seq(void *vctx, const uint32_t *ids, size_t n, const double self[2])
 {
@@ -641,14 +652,7 @@ static int merge_seqs(fk_profile *dst, const fk_profile *src, double factor, con
 		err = -FK_E_NOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < src->nnames && !err; i++) {
-		const struct name_ent *e = &src->names[i];
-		int64_t id = fk_profile_intern(dst, src->str + e->off, e->len);
-		if (id < 0)
-			err = (int)id;
-		else
-			fmap[i] = (uint32_t)id;
-	}
+	err = map_names(dst, src, fmap);
 	for (size_t i = 0; i < nframes && !err; i++) {
 		int64_t id = fk_profile_intern(dst, frames[i], strlen(frames[i]));
 		if (id < 0)
@@ -694,15 +698,8 @@ static int merge_at(fk_profile *dst, const fk_profile *src, double factor, const
 		err = -FK_E_INVAL;
 		goto out;
 	}
-	for (size_t i = 0; i < src->nnames; i++) {
-		const struct name_ent *e = &src->names[i];
-		int64_t id = fk_profile_intern(dst, src->str + e->off, e->len);
-		if (id < 0) {
-			err = (int)id;
-			goto out;
-		}
-		fmap[i] = (uint32_t)id;
-	}
+	if ((err = map_names(dst, src, fmap)))
+		goto out;
 	if (mark && (markid = fk_profile_intern(dst, mark, strlen(mark))) < 0) {
 		err = (int)markid;
 		goto out;
@@ -768,19 +765,27 @@ int fk_profile_merge_scaled(fk_profile *dst, const fk_profile *src, double facto
 	return merge_at(dst, src, factor, mark, 0);
 }
 
-int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *const *frames,
-			   size_t n)
+/* Whether dst holds nothing yet (no stack, no node but a root without counts). */
+static bool blank(const fk_profile *dst)
 {
-	bool was_empty = dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
-			 dst->nodes[0].self[1] == 0;
-	if (fk_profile_takes_seqs(dst)) {
-		int rc = merge_seqs(dst, src, 1.0, NULL, frames, n);
-		if (rc == 0 && was_empty && !dst->unit && src->unit) {
-			rc = fk_profile_set_unit(dst, src->unit);
-			dst->kind = src->kind;
-		}
-		return rc;
+	return dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
+	       dst->nodes[0].self[1] == 0;
+}
+
+/* After a merge (rc) into a dst that was blank: it takes on what the merged one counts. */
+static int take_unit(fk_profile *dst, const fk_profile *src, bool was_blank, int rc)
+{
+	if (rc == 0 && was_blank && !dst->unit && src->unit) {
+		rc = fk_profile_set_unit(dst, src->unit);
+		dst->kind = src->kind;
 	}
+	return rc;
+}
+
+/* merge_at under the path of frames, made in dst's tree. */
+static int merge_under_tree(fk_profile *dst, const fk_profile *src, const char *const *frames,
+			    size_t n)
+{
 	int terr = fk_model_tree(dst);
 	if (terr)
 		return terr;
@@ -794,25 +799,22 @@ int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *c
 			return (int)c;
 		under = (uint32_t)c;
 	}
-	int rc = merge_at(dst, src, 1.0, NULL, under);
-	if (rc == 0 && was_empty && !dst->unit && src->unit) {
-		rc = fk_profile_set_unit(dst, src->unit);
-		dst->kind = src->kind;
-	}
-	return rc;
+	return merge_at(dst, src, 1.0, NULL, under);
+}
+
+int fk_profile_merge_under(fk_profile *dst, const fk_profile *src, const char *const *frames,
+			   size_t n)
+{
+	bool was_blank = blank(dst);
+	int rc = fk_profile_takes_seqs(dst) ? merge_seqs(dst, src, 1.0, NULL, frames, n)
+					    : merge_under_tree(dst, src, frames, n);
+	return take_unit(dst, src, was_blank, rc);
 }
 
 int fk_profile_merge(fk_profile *dst, const fk_profile *src)
 {
-	bool was_empty = dst->nnodes == 1 && !dst->nstk && dst->nodes[0].self[0] == 0 &&
-			 dst->nodes[0].self[1] == 0;
-	int rc = fk_profile_merge_scaled(dst, src, 1.0, NULL);
-	/* an empty profile takes on what the merged one counts */
-	if (rc == 0 && was_empty && !dst->unit && src->unit) {
-		rc = fk_profile_set_unit(dst, src->unit);
-		dst->kind = src->kind;
-	}
-	return rc;
+	bool was_blank = blank(dst);
+	return take_unit(dst, src, was_blank, fk_profile_merge_scaled(dst, src, 1.0, NULL));
 }
 
 fk_profile *fk_profile_filter(const fk_profile *p, const char *re, int mode)

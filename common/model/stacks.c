@@ -132,10 +132,7 @@ int fk_model_tree(fk_profile *p)
 		uint32_t *sid = p->sid;
 		p->stk = NULL;
 		p->sid = NULL;
-		p->nstk = p->nsid = p->stk_cap = p->sid_cap = 0;
-		free(p->stk_tab);
-		p->stk_tab = NULL;
-		p->stk_tab_mask = 0;
+		fk_stacks_free(p);
 		s.ids = sid;
 		rc = fk_profile_build(p, &s, ord, NULL, leaf, NULL);
 		for (size_t i = 0; !rc && i < ns; i++) {
@@ -184,20 +181,19 @@ static int entry_cmp(const void *a, const void *b, void *arg)
 	const struct name_ent *ny = &c->p->names[text ? y >> 1 : y];
 	const char *sx = c->p->str + nx->off, *sy = c->p->str + ny->off;
 	size_t lx = nx->len, ly = ny->len, l = lx < ly ? lx : ly;
+	if (!text)
+		return fk_bytes_cmp(sx, lx, sy, ly);
 	int r = memcmp(sx, sy, l);
 	if (r)
 		return r;
-	if (text) {
-		/* the virtual next character: none (-1) for a last frame, ';' for one that goes on */
-		int cx = lx > l ? (unsigned char)sx[l] : (x & 1 ? -1 : ';');
-		int cy = ly > l ? (unsigned char)sy[l] : (y & 1 ? -1 : ';');
-		if (cx != cy)
-			return cx < cy ? -1 : 1;
-		if (lx != ly)
-			return lx < ly ? -1 : 1;
-		return (int)(x & 1) > (int)(y & 1) ? -1 : (x & 1) != (y & 1);
-	}
-	return (lx > ly) - (lx < ly);
+	/* the virtual next character: none (-1) for a last frame, ';' for one that goes on */
+	int cx = lx > l ? (unsigned char)sx[l] : (x & 1 ? -1 : ';');
+	int cy = ly > l ? (unsigned char)sy[l] : (y & 1 ? -1 : ';');
+	if (cx != cy)
+		return cx < cy ? -1 : 1;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return (int)(x & 1) > (int)(y & 1) ? -1 : (x & 1) != (y & 1);
 }
 
 /* rank[e] for every entry: a radix sort by key, then runs of equal keys compared whole. */
@@ -331,11 +327,30 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord)
 }
 
 /* ---- the walk of stack mode: a sweep over the stacks in name order */
+struct open {
+	uint32_t frame;
+	double total[2];
+};
+
+/* Closes the open frames at depths from .. to + 1, each one's total going to its parent. */
+static int close_down(const fk_walk_ops *ops, void *ctx, struct open *op, uint32_t from,
+		      uint32_t to)
+{
+	for (uint32_t d = from; d > to; d--) {
+		int rc;
+		if (ops->close && (rc = ops->close(ctx, d, op[d].frame, op[d].total)))
+			return rc;
+		op[d - 1].total[0] += op[d].total[0];
+		op[d - 1].total[1] += op[d].total[1];
+	}
+	return 0;
+}
+
 int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 {
 	size_t ns = p->nstk;
 	uint32_t *ord = malloc((ns ? ns : 1) * sizeof(*ord));
-	struct open { uint32_t frame; double total[2]; } *op = NULL;
+	struct open *op = NULL;
 	size_t ocap = 0;
 	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord) : -FK_E_NOMEM;
 	uint32_t prevn = 0, l = 0; /* l: frames this stack shares with the one before */
@@ -354,13 +369,8 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 				l2++;
 		}
 		/* close what this stack leaves (depths prevn .. l + 1) */
-		for (uint32_t d = prevn; d > l; d--) {
-			struct open *o = &op[d];
-			if (ops->close && (rc = ops->close(ctx, d, o->frame, o->total)))
-				goto out;
-			op[d - 1].total[0] += o->total[0];
-			op[d - 1].total[1] += o->total[1];
-		}
+		if ((rc = close_down(ops, ctx, op, prevn, l)))
+			goto out;
 		if (FK_GROW(op, ocap, n + 1)) {
 			rc = -FK_E_NOMEM;
 			break;
@@ -385,12 +395,8 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 		prevn = m;
 		l = l2; /* at most m: the next stack's shared frames are still open */
 	}
-	for (uint32_t d = prevn; d > 0 && !rc; d--) {
-		if (ops->close)
-			rc = ops->close(ctx, d, op[d].frame, op[d].total);
-		op[d - 1].total[0] += op[d].total[0];
-		op[d - 1].total[1] += op[d].total[1];
-	}
+	if (!rc)
+		rc = close_down(ops, ctx, op, prevn, 0);
 out:
 	free(ord);
 	free(op);

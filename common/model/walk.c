@@ -10,11 +10,7 @@ static int cmp_child(const void *a, const void *b, void *ctx)
 	const fk_profile *p = ctx;
 	const struct name_ent *x = &p->names[p->nodes[*(const uint32_t *)a].frame];
 	const struct name_ent *y = &p->names[p->nodes[*(const uint32_t *)b].frame];
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(p->str + x->off, p->str + y->off, n);
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	return fk_bytes_cmp(p->str + x->off, x->len, p->str + y->off, y->len);
 }
 
 struct lvl {

@@ -40,18 +40,6 @@ static int entry_cmp(const void *a, const void *b, void *ctx)
 	return x->own != y->own ? (x->own ? -1 : 1) : 0;
 }
 
-/* " COUNT[ COUNT2]\n": the counts of a line, one per column of the profile. */
-static void put_counts(fk_obuf *o, const fk_profile *p, const double *self)
-{
-	char num[64];
-	for (unsigned c = 0; c < p->ncols; c++) {
-		num[0] = ' ';
-		int k = fk_format_count(num + 1, sizeof(num) - 1, self[c]);
-		fk_obuf_put(o, num, (size_t)k + 1);
-	}
-	fk_obuf_put(o, "\n", 1);
-}
-
 /* Push the entries of parent's children (sorted) onto ents. */
 static int push_group(const fk_profile *p, uint32_t parent, struct entry **ents, size_t *nents,
 		      size_t *cap)
@@ -110,7 +98,7 @@ static int write_folded_stacks(const fk_profile *p, fk_obuf *o)
 			end[j] = pl;
 		}
 		fk_obuf_put(o, path, pl);
-		put_counts(o, p, s->self);
+		fk_obuf_counts(o, s->self, p->ncols);
 		if (o->err)
 			err = o->err;
 		prev = q;
@@ -178,7 +166,7 @@ int fk_profile_write_folded(const fk_profile *p, FILE *f)
 			pl += ne->len;
 			if (e.own) {
 				fk_obuf_put(&o, path, pl);
-				put_counts(&o, p, p->nodes[e.node].self);
+				fk_obuf_counts(&o, p->nodes[e.node].self, p->ncols);
 				if (o.err) {
 					err = o.err;
 					goto out;

@@ -588,36 +588,46 @@ static int cmp_fseq(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Frames (the root first) into pre-order, parents found by depth; those narrower than
- * minw left out. */
+/* Keep the frames at least minw wide (and the root), in order, each one's parent found as
+ * the last frame kept one level up (the size guard on a walk's frames too). */
+static int refilter(fk_svg_layout *L, double minw)
+{
+	uint32_t *last = calloc((size_t)L->depthmax + 2, sizeof(*last));
+	if (!last)
+		return -FK_E_NOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < L->n; i++) {
+		fk_svg_frame f = L->frames[i];
+		if (i && !(f.w >= minw))
+			continue;
+		f.parent = f.depth ? last[f.depth - 1] : FK_NONE;
+		last[f.depth] = (uint32_t)k;
+		L->frames[k++] = f;
+	}
+	L->n = k;
+	free(last);
+	return 0;
+}
+
+/* Frames (the root first, then as they closed) into pre-order; parents found by depth
+ * (refilter). */
 static int wl_finish(wl *w, double minw)
 {
 	fk_svg_layout *L = w->L;
 	struct fseq *v = malloc((L->n ? L->n : 1) * sizeof(*v));
-	uint32_t *last = calloc((size_t)w->ocap + 2, sizeof(*last));
-	if (!v || !last) {
-		free(v);
-		free(last);
+	if (!v)
 		return -FK_E_NOMEM;
-	}
-	size_t k = 0;
 	for (size_t i = 0; i < L->n; i++)
-		if (i == 0 || L->frames[i].w >= minw)
-			v[k++] = (struct fseq){ w->seqs[i], L->frames[i] };
-	qsort(v, k, sizeof(*v), cmp_fseq);
+		v[i] = (struct fseq){ w->seqs[i], L->frames[i] };
+	qsort(v, L->n, sizeof(*v), cmp_fseq);
 	L->depthmax = 0;
-	for (size_t i = 0; i < k; i++) {
-		fk_svg_frame f = v[i].f;
-		f.parent = f.depth ? last[f.depth - 1] : FK_NONE;
-		last[f.depth] = (uint32_t)i;
-		if (f.depth > L->depthmax)
-			L->depthmax = f.depth;
-		L->frames[i] = f;
+	for (size_t i = 0; i < L->n; i++) {
+		L->frames[i] = v[i].f;
+		if (v[i].f.depth > L->depthmax)
+			L->depthmax = v[i].f.depth;
 	}
-	L->n = k;
 	free(v);
-	free(last);
-	return 0;
+	return refilter(L, minw);
 }
 
 static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opts *o, unsigned col,
@@ -656,27 +666,6 @@ out:
 	return rc;
 }
 
-/* The size guard on a walk's frames: keep those at least minw wide (and the root), in
- * order, parents found again. */
-static int refilter(fk_svg_layout *L, double minw)
-{
-	uint32_t *last = calloc((size_t)L->depthmax + 2, sizeof(*last));
-	if (!last)
-		return -FK_E_NOMEM;
-	size_t k = 0;
-	for (size_t i = 0; i < L->n; i++) {
-		fk_svg_frame f = L->frames[i];
-		if (i && !(f.w >= minw))
-			continue;
-		f.parent = f.depth ? last[f.depth - 1] : FK_NONE;
-		last[f.depth] = (uint32_t)k;
-		L->frames[k++] = f;
-	}
-	L->n = k;
-	free(last);
-	return 0;
-}
-
 static int cmp_double_desc(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -688,8 +677,11 @@ static size_t default_max_frames(void) { return 50000; }
 /* The width past which max_frames frames are kept (the size guard): the widest ones; a
  * child is never wider than its parent, so a width threshold keeps every kept frame's
  * ancestors. 0 when the frames fit. */
-static double guard_width(const fk_svg_layout *L, size_t maxf, int *err)
+static double guard_width(const fk_svg_layout *L, const fk_svg_opts *o, int *err)
 {
+	size_t maxf = o->max_frames ? o->max_frames : default_max_frames();
+	if (maxf < 1)
+		maxf = 1;
 	*err = 0;
 	if (L->n <= maxf)
 		return 0;
@@ -756,8 +748,7 @@ static int layout_merged(fk_svg_layout *L, const fk_profile *p, const fk_svg_opt
 	double minw = minw_of(L, o);
 	if ((rc = layout_walk(L, src, o, col, minw)))
 		return rc;
-	size_t maxf = o->max_frames ? o->max_frames : default_max_frames();
-	double th = guard_width(L, maxf < 1 ? 1 : maxf, &rc);
+	double th = guard_width(L, o, &rc);
 	if (rc)
 		return rc;
 	if (th > minw) {
@@ -873,8 +864,7 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 	}
 	if ((rc = layout_tree(L, &t, o, col, minw)))
 		goto out;
-	size_t maxf = o->max_frames ? o->max_frames : default_max_frames();
-	double th = guard_width(L, maxf < 1 ? 1 : maxf, &rc);
+	double th = guard_width(L, o, &rc);
 	if (rc)
 		goto out;
 	if (th > 0) {

@@ -48,6 +48,22 @@ static int folded(const fk_profile *p, const void *arg, FILE *f)
 static int svg(const fk_profile *p, const void *arg, FILE *f) { return fk_render_svg(p, arg, f); }
 static int html(const fk_profile *p, const void *arg, FILE *f) { return fk_render_html(p, arg, f); }
 
+/* With FK_TEST_DUMP set: the two outputs into /tmp/NAME-tree.out and /tmp/NAME-seqs.out. */
+static void dump(const char *name, const char *x, size_t lx, const char *y, size_t ly)
+{
+	if (!getenv("FK_TEST_DUMP"))
+		return;
+	char path[64];
+	snprintf(path, sizeof(path), "/tmp/%s-tree.out", name);
+	FILE *f = fopen(path, "w");
+	fwrite(x, 1, lx, f);
+	fclose(f);
+	snprintf(path, sizeof(path), "/tmp/%s-seqs.out", name);
+	f = fopen(path, "w");
+	fwrite(y, 1, ly, f);
+	fclose(f);
+}
+
 static void same(const char *what, int (*fn)(const fk_profile *, const void *, FILE *),
 		 const fk_profile *a, const fk_profile *b, const void *arg)
 {
@@ -56,14 +72,8 @@ static void same(const char *what, int (*fn)(const fk_profile *, const void *, F
 	char *x = capture(fn, a, arg, &la, &ra), *y = capture(fn, b, arg, &lb, &rb);
 	if (ra != rb || la != lb || memcmp(x, y, la)) {
 		fprintf(stderr, "%s differs (rc %d/%d, %zu/%zu bytes)\n", what, ra, rb, la, lb);
-		if (getenv("FK_TEST_DUMP") && !failures) {
-			FILE *f = fopen("/tmp/stacks-tree.out", "w");
-			fwrite(x, 1, la, f);
-			fclose(f);
-			f = fopen("/tmp/stacks-seqs.out", "w");
-			fwrite(y, 1, lb, f);
-			fclose(f);
-		}
+		if (!failures)
+			dump("stacks", x, la, y, lb);
 		failures++;
 	}
 	free(x);
@@ -145,14 +155,8 @@ int main(void)
 		size_t la, lb;
 		char *wa = walk_text(t, &la), *wb = walk_text(s, &lb);
 		CHECK(la == lb && !memcmp(wa, wb, la));
-		if ((la != lb || memcmp(wa, wb, la)) && getenv("FK_TEST_DUMP")) {
-			FILE *f = fopen("/tmp/walk-tree.out", "w");
-			fwrite(wa, 1, la, f);
-			fclose(f);
-			f = fopen("/tmp/walk-seqs.out", "w");
-			fwrite(wb, 1, lb, f);
-			fclose(f);
-		}
+		if (la != lb || memcmp(wa, wb, la))
+			dump("walk", wa, la, wb, lb);
 		free(wa);
 		free(wb);
 		same("folded", folded, t, s, NULL);

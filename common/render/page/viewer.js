@@ -11,7 +11,7 @@ var doc = document;
  * per column) and tot (inclusive count of the drawn column). Node 0 is the root. */
 function finishTree(t) {
   var n = t.n, tot = new Float64Array(n), end = t.end, depth = t.depth, self = t.cols > 1 ? t.self1 : t.self0;
-  var tot0 = t.cols > 1 ? new Float64Array(n) : null, s0 = t.self0, md = 0, maxdelta = 1, i, c, d, x;
+  var tot0 = t.cols > 1 ? new Float64Array(n) : null, s0 = t.self0, md = 0, i, c, d, x;
   for (i = 0; i < n; i++) if (depth[i] > md) md = depth[i];
   var st = new Int32Array(md + 2), sp = 0;
   // totals: a node's total goes to its parent when the node closes (negative counts
@@ -19,11 +19,7 @@ function finishTree(t) {
   for (i = 0; i < n; i++) {
     x = self[i];
     tot[i] = x > 0 ? x : 0;
-    if (tot0) {
-      tot0[i] = s0[i] > 0 ? s0[i] : 0;
-      x = Math.abs(tot[i] - tot0[i]);
-      if (x > maxdelta) maxdelta = x;
-    }
+    if (tot0) tot0[i] = s0[i] > 0 ? s0[i] : 0;
   }
   for (i = 0; i < n; i++) {
     d = depth[i];
@@ -43,10 +39,21 @@ function finishTree(t) {
   t.tot0 = tot0;
   t.kids = new Map(); // node -> its children that can be seen (filled as frames are drawn)
   t.maxDepth = md;
-  t.maxdelta = maxdelta; // differential colour scale: the largest change of a frame's own count
+  t.maxdelta = maxDelta(t);
   return t;
 }
 function maxDepth(t) { return t.maxDepth; }
+/* The differential colour scale: the largest change of a frame's own count (at least 1). */
+function maxDelta(t) {
+  var m = 1, i, x, a = t.self0, b = t.self1;
+  if (t.cols > 1) {
+    for (i = 0; i < t.n; i++) {
+      x = Math.abs((b[i] > 0 ? b[i] : 0) - (a[i] > 0 ? a[i] : 0));
+      if (x > m) m = x;
+    }
+  }
+  return m;
+}
 
 /* Builds a tree from stacks (root-first name ids and a count per column). */
 function Builder(nnames, cols, rootName) {
@@ -156,11 +163,12 @@ SelfReader.prototype.uv = function () {
 SelfReader.prototype.count = function () { var v = this.uv(); return v % 2 === 0 ? v / 2 : this.fl[(v - 1) / 2]; };
 SelfReader.prototype.step = function () { this.next = this.p < this.e ? (this.next < 0 ? 0 : this.next) + this.uv() : -1; };
 
-/* The node loop of decode (kept apart so its variables live in registers). Returns the
- * differential colour scale: the largest change of a frame's own count. */
+/* The node loop of decode (kept apart so its variables live in registers). A node whose
+ * depth is not one more than the one before closes the nodes it is not below; past the
+ * last node (i = n) all of them close. */
 function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, lv1) {
   var name = t.name, dep = t.depth, end = t.end, self0 = t.self0, self1 = t.self1, tot = t.tot, tot0 = t.tot0;
-  var two = !!tot0, maxdelta = 1;
+  var two = !!tot0;
   var astart = new Int32Array(alpha ? NN : 1).fill(-1), alen = new Uint8Array(alpha ? NN : 1);
   var apool = new Int32Array(alpha ? 64 * alpha : 1), aused = 0;
   var stk = new Int32Array(md + 2), sp = 0, rj = 0;
@@ -169,23 +177,27 @@ function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, l
   if (two) sv1.step();
   v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
   var zr = v;
-  for (i = 0; i < n; i++) {
+  for (i = 0; i <= n; i++) {
     if (i) {
-      if (zr) { zr--; d = prevd + 1; } else {
-        v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-        d = prevd + 1 - v;
-        v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
-        zr = v;
-        // the node before was a leaf: its own count
+      if (zr && i < n) { zr--; d = prevd + 1; } else {
+        if (i < n) {
+          v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+          d = prevd + 1 - v;
+          v = u8[pp++]; if (v >= 128) { v &= 127; mul = 128; do { b = u8[pp++]; v += (b & 127) * mul; mul *= 128; } while (b & 128); }
+          zr = v;
+        } else d = 1;
+        // the node before was a leaf: its own count (the root's, a lone node, is a self)
         c = i - 1;
-        x = lv.count();
-        self0[c] = x;
-        if (two) {
-          y = lv1.count();
-          self1[c] = y;
-          tot0[c] += x > 0 ? x : 0;
-          tot[c] += y > 0 ? y : 0;
-        } else tot[c] += x > 0 ? x : 0;
+        if (c) {
+          x = lv.count();
+          self0[c] = x;
+          if (two) {
+            y = lv1.count();
+            self1[c] = y;
+            tot0[c] += x > 0 ? x : 0;
+            tot[c] += y > 0 ? y : 0;
+          } else tot[c] += x > 0 ? x : 0;
+        }
         // close the nodes this one is not below: their totals go to their parents
         while (sp >= d) {
           c = stk[sp--];
@@ -193,6 +205,7 @@ function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, l
           tot[stk[sp]] += tot[c];
           if (two) tot0[stk[sp]] += tot0[c];
         }
+        if (i === n) break;
       }
       pn = name[stk[sp]];
       code = u8[qp++];
@@ -232,31 +245,7 @@ function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, l
       sv1.step();
     }
   }
-  if (n > 1) {
-    c = n - 1;
-    x = lv.count();
-    self0[c] = x;
-    if (two) {
-      y = lv1.count();
-      self1[c] = y;
-      tot0[c] += x > 0 ? x : 0;
-      tot[c] += y > 0 ? y : 0;
-    } else tot[c] += x > 0 ? x : 0;
-  }
-  while (sp > 0) {
-    c = stk[sp--];
-    end[c] = n;
-    tot[stk[sp]] += tot[c];
-    if (two) tot0[stk[sp]] += tot0[c];
-  }
   end[0] = n;
-  if (two) {
-    for (i = 0; i < n; i++) {
-      x = Math.abs((self1[i] > 0 ? self1[i] : 0) - (self0[i] > 0 ? self0[i] : 0));
-      if (x > maxdelta) maxdelta = x;
-    }
-  }
-  return maxdelta;
 }
 
 /* The tree from the node streams (docs/html.md) in one forward pass: depth from the runs,
@@ -287,9 +276,9 @@ function decode(meta, u8) {
   var sv = new SelfReader(u8, at.self0, at.self0 + (S.self0 || 0), fl);
   var sv1 = new SelfReader(u8, at.self1, at.self1 + (S.self1 || 0), fl);
   var lv = new SelfReader(u8, at.leaf0, 0, fl), lv1 = new SelfReader(u8, at.leaf1, 0, fl);
-  var maxdelta = readTree(u8, at.pops, at.name, at.raw, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, lv1);
+  readTree(u8, at.pops, at.name, at.raw, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, lv1);
   t.maxDepth = md;
-  t.maxdelta = maxdelta;
+  t.maxdelta = maxDelta(t);
   t.kids = new Map();
   return { tree: t, names: names, colors: colors, rgb: rgb, offColors: off && off.colors, offRgb: off && off.rgb };
 }
@@ -863,10 +852,8 @@ var MATCH = abgr(230, 0, 230);
  * a frame's off-CPU time going to its parent when it closes; cached on the tree. */
 function offFlags(t, mark) {
   if (t.offFlags) return t.offFlags;
-  var n = t.n, f = new Uint8Array(n), name = t.name, depth = t.depth, end = t.end, tot = t.tot;
-  var md = 0, i;
-  for (i = 0; i < n; i++) if (depth[i] > md) md = depth[i];
-  var st = new Int32Array(md + 2), acc = new Float64Array(md + 2), sp = 0, inEnd = -1, c, a, d;
+  var n = t.n, f = new Uint8Array(n), name = t.name, depth = t.depth, end = t.end, tot = t.tot, i;
+  var st = new Int32Array(t.maxDepth + 2), acc = new Float64Array(t.maxDepth + 2), sp = 0, inEnd = -1, c, a, d;
   function close() {
     c = st[sp];
     a = name[c] === mark ? tot[c] : acc[sp];
@@ -924,19 +911,20 @@ FrameList.prototype.push = function (n, x, w, d, nm) {
 };
 /* Entries a..b-1 (one frame's children, of one depth) in x order. */
 FrameList.prototype.sortX = function (a, b) {
-  var ns = this.ns, xs = this.xs, ws = this.ws, i, j, tn, tx, tw;
+  var ns = this.ns, xs = this.xs, ws = this.ws, nm = this.nm, i, j, tn, tx, tw, tm;
   if (b - a > 48) {
     var idx = [];
     for (i = a; i < b; i++) idx.push(i);
     idx.sort(function (p, q) { return xs[p] - xs[q]; });
-    var n2 = idx.map(function (p) { return ns[p]; }), x2 = idx.map(function (p) { return xs[p]; }), w2 = idx.map(function (p) { return ws[p]; });
-    for (i = a; i < b; i++) { ns[i] = n2[i - a]; xs[i] = x2[i - a]; ws[i] = w2[i - a]; }
+    var n2 = idx.map(function (p) { return ns[p]; }), x2 = idx.map(function (p) { return xs[p]; });
+    var w2 = idx.map(function (p) { return ws[p]; }), m2 = idx.map(function (p) { return nm[p]; });
+    for (i = a; i < b; i++) { ns[i] = n2[i - a]; xs[i] = x2[i - a]; ws[i] = w2[i - a]; nm[i] = m2[i - a]; }
     return;
   }
   for (i = a + 1; i < b; i++) {
-    tn = ns[i]; tx = xs[i]; tw = ws[i];
-    for (j = i - 1; j >= a && xs[j] > tx; j--) { ns[j + 1] = ns[j]; xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; }
-    ns[j + 1] = tn; xs[j + 1] = tx; ws[j + 1] = tw;
+    tn = ns[i]; tx = xs[i]; tw = ws[i]; tm = nm[i];
+    for (j = i - 1; j >= a && xs[j] > tx; j--) { ns[j + 1] = ns[j]; xs[j + 1] = xs[j]; ws[j + 1] = ws[j]; nm[j + 1] = nm[j]; }
+    ns[j + 1] = tn; xs[j + 1] = tx; ws[j + 1] = tw; nm[j + 1] = tm;
   }
 };
 
@@ -982,11 +970,10 @@ Viewer.prototype.drawGraph = function (g) {
       for (k = 0, cx = x; k < cn.length; k++) {
         cw = cts[k] * scale;
         if (cw < minw) break;
-        L.push(cn[k], left ? cx : x + cxs[k] * scale, cw, d, 0);
+        L.push(cn[k], left ? cx : x + cxs[k] * scale, cw, d, name[cn[k]]);
         cx += cw;
       }
       if (!left) L.sortX(s0, L.n);
-      for (k = s0; k < L.n; k++) L.nm[k] = name[L.ns[k]];
     }
   }
   var n = L.n, maxd = n ? L.ds[n - 1] : 0;
@@ -1017,8 +1004,12 @@ Viewer.prototype.drawGraph = function (g) {
   cx2.fillStyle = bgs;
   cx2.fillRect(0, Math.round(y0 * dpr), pw, ph);
   var rowh = Math.max(1, Math.round(FH * dpr)), fh = Math.max(1, Math.round((FH - 1) * dpr));
-  var img = g.img && g.img.width === pw && g.img.height === rowh ? g.img : (g.img = cx2.createImageData(pw, rowh));
-  var u32 = new Uint32Array(img.data.buffer), line = new Uint32Array(pw), maxdelta = t.maxdelta, nanc = anc.length;
+  if (!(g.img && g.img.width === pw && g.img.height === rowh)) {
+    g.img = cx2.createImageData(pw, rowh);
+    g.u32 = new Uint32Array(g.img.data.buffer);
+    g.line = new Uint32Array(pw);
+  }
+  var img = g.img, u32 = g.u32, line = g.line, maxdelta = t.maxdelta, nanc = anc.length;
   // colours by name alone (no diff or off-CPU frames): a table of each name's colour, the
   // search's matches in theirs, looked up here
   var plain = !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb;
@@ -1314,7 +1305,6 @@ FK.Viewer = Viewer;
 FK.Builder = Builder;
 FK.finishTree = finishTree;
 FK.decode = decode;
-FK.offFlags = offFlags;
 /* The scripting object's members become window.flamekit's (one viewer a page). */
 function publish(a) {
   for (var k in a) {
