@@ -460,6 +460,63 @@ FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
  * negative error. Hex addresses are not stripped here. */
 FK_API int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out);
 
+/* ------------------------------------------------------------------ regression gate
+ * "Did this change make anything slower?" Each function's share of its profile's total
+ * (inclusive: the stacks it is on, each counted once however often it recurses; or self:
+ * the stacks it ends), before (side 0) against after (side 1). With several profiles a side
+ * (runs of one benchmark) a function's share is its median over the side's runs (0 in a
+ * run it is missing from), so one outlier run moves nothing. A function is judged when its
+ * share is at least min_share on either side (below it is noise); it is over the limit when
+ * its share grew by more than limit: relative (after / before - 1 > limit) or, with points,
+ * in percentage points of the total (100 * (after - before) > limit). A function that is new
+ * and at least min_share is over the limit in either mode; one that went away is reported
+ * as removed, never as over. */
+typedef struct fk_gate_opts {
+	size_t sz;            /* sizeof(fk_gate_opts), set by fk_gate_opts_init */
+	double limit;         /* growth allowed: a fraction (0.10 = 10%) or, with points, points */
+	bool points;          /* limit in percentage points of the total */
+	bool self;            /* exclusive shares (default inclusive) */
+	double min_share;     /* fraction of the total (default 0.01) */
+	bool strip_hex;       /* 0x<hex> in names as "0x..." (addresses that moved between runs) */
+} fk_gate_opts;
+FK_API void fk_gate_opts_init(fk_gate_opts *o);
+
+enum fk_gate_change {
+	FK_GATE_SAME = 0,     /* judged, within the limit (grown a little, or shrunk) */
+	FK_GATE_OVER = 1,     /* judged, grown past the limit */
+	FK_GATE_NEW = 2,      /* only after (over the limit too when judged: see above) */
+	FK_GATE_REMOVED = 3,  /* only before */
+};
+typedef struct fk_gate_row {
+	const char *name;     /* the function (frame name); valid until fk_gate_free */
+	size_t len;
+	double before, after; /* median shares of the totals, fractions */
+	int change;           /* enum fk_gate_change */
+	bool over;            /* over the limit (the gate fails) */
+} fk_gate_row;
+typedef struct fk_gate fk_gate;
+
+/* A gate with these options (NULL = defaults; copied). NULL + errno (EINVAL for a negative
+ * or non-finite limit or min_share, said through the print callback). */
+FK_API fk_gate *fk_gate_new(const fk_gate_opts *o);
+FK_API void fk_gate_free(fk_gate *g);
+/* Add a run to side 0 (before) or 1 (after): column 0 of p is read now, p is not kept.
+ * `name` names the run in messages. 0, -FK_E_INVAL (a side past 1, or a unit that differs
+ * from the runs added before: "a.pb.gz counts ns, b.folded counts samples"; runs of unknown
+ * unit (folded stacks) go with any), -FK_E_EMPTY (nothing counted) or -FK_E_NOMEM. */
+FK_API int fk_gate_add(fk_gate *g, unsigned side, const fk_profile *p, const char *name);
+/* Compare: the judged, new and removed functions, the ones over the limit first, then by
+ * the size of the change, then by name (deterministic). *n gets the count; the rows are
+ * valid until the next fk_gate_add or fk_gate_free. NULL + errno (EINVAL when a side has no
+ * run, ENOMEM); with *n = 0 a non-NULL pointer. */
+FK_API const fk_gate_row *fk_gate_rows(fk_gate *g, size_t *n);
+/* How many rows are over the limit (after fk_gate_rows). */
+FK_API size_t fk_gate_failed(const fk_gate *g);
+/* The table of changes as "md" (Markdown, for a pull-request comment), "json" (for tools)
+ * or "text" (a short summary naming what failed). Names are escaped for each. 0,
+ * -FK_E_INVAL (an unknown format) or -FK_E_WRITE. */
+FK_API int fk_gate_write(fk_gate *g, const char *format, FILE *out);
+
 /* ------------------------------------------------------------------ pprof output
  * The profile as pprof's profile.proto message, gzipped as pprof files are (what
  * `go tool pprof`, Pyroscope, Parca, speedscope and Perfetto read). One function and one
@@ -594,6 +651,7 @@ struct fk_option {
 FK_API const fk_option *fk_svg_options(size_t *n);
 FK_API const fk_option *fk_heatmap_options(size_t *n);
 FK_API const fk_option *fk_parse_options(size_t *n);
+FK_API const fk_option *fk_gate_options(size_t *n);
 
 /* The row named key (leading '-'s skipped; '_' matches '-'; name or alias;
  * the first keylen bytes, or all of it when keylen is (size_t)-1), or NULL. */

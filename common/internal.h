@@ -165,6 +165,11 @@ FK_HIDDEN void fk_profile_seq_prefetch(const fk_profile *p, uint64_t hash);
 /* difffolded.pl -n: a BEFORE count v scaled to AFTER's total (t1 BEFORE's, t2 AFTER's), or v
  * when no scaling applies (model/diff.c). */
 FK_HIDDEN double fk_diff_normalized(double v, double t1, double t2);
+/* Every 0x<hex> of s[0..n) as "0x..." into out (room for 2 * n + 8 bytes); the new length.
+ * Names whose addresses moved between two runs then match (diff, the gate). */
+FK_HIDDEN size_t fk_strip_hex(const char *s, size_t n, char *out);
+/* The gate's options, runs a side and the unit of its runs (NULL: unknown), for its report. */
+FK_HIDDEN const fk_gate_opts *fk_gate_state(const fk_gate *g, size_t runs[2], const char **unit);
 /* Whether fk_profile_add_seq keeps stacks (true) or adds to the tree. */
 FK_HIDDEN bool fk_profile_takes_seqs(const fk_profile *p);
 

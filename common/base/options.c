@@ -289,10 +289,55 @@ static const fk_option parse_rows[] = {
 	  "bpftrace: read every stack map, each under a root frame @NAME", NULL },
 };
 
+/* The gate's growth limit: "10%" or "10" relative, "2pt" in points of the total. */
+static int parse_limit(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	fk_gate_opts *o = opts;
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	bool pt = end > v && !strcmp(end, "pt"), pct = end > v && (!strcmp(end, "%") || !*end);
+	if (end == v || (!pt && !pct) || errno || !isfinite(d) || d < 0) {
+		snprintf(err, n, "expected a growth >= 0 in percent (10%%) or in points of the "
+			 "total (2pt)");
+		return -1;
+	}
+	o->limit = pt ? d : d / 100;
+	o->points = pt;
+	return 0;
+}
+
+/* A share of the total: "1%" or "1" (percent). */
+static int parse_share(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	double *share = (double *)((char *)opts + row->offset);
+	char *end;
+	errno = 0;
+	double d = strtod(v, &end);
+	if (end == v || (*end && strcmp(end, "%")) || errno || !(d >= 0 && d <= 100)) {
+		snprintf(err, n, "expected a percentage from 0 to 100 (1%%)");
+		return -1;
+	}
+	*share = d / 100;
+	return 0;
+}
+
+static const fk_option gate_rows[] = {
+	{ "fail-above", NULL, 0, FK_OPT_CUSTOM, 0, NOFIELD, 0, 0, NULL, "PCT",
+	  "fail when a function's share grew by more than PCT: relative (10%, the default) "
+	  "or in points of the total (2pt)", parse_limit },
+	{ "self", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_gate_opts, self), 0, 0, NULL, NULL,
+	  "compare self (exclusive) shares; default inclusive", NULL },
+	{ "min-share", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_gate_opts, min_share), 0, 0, NULL, "PCT",
+	  "leave out functions under PCT of the total on both sides: the noise floor "
+	  "(default 1%)", parse_share },
+};
+
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 const fk_option *fk_svg_options(size_t *n) { *n = COUNT(svg_rows); return svg_rows; }
 const fk_option *fk_heatmap_options(size_t *n) { *n = COUNT(heatmap_rows); return heatmap_rows; }
 const fk_option *fk_parse_options(size_t *n) { *n = COUNT(parse_rows); return parse_rows; }
+const fk_option *fk_gate_options(size_t *n) { *n = COUNT(gate_rows); return gate_rows; }
 
 /* ------------------------------------------------------------------ lookup and setting */
 

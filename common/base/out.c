@@ -421,3 +421,40 @@ void fk_obuf_comment(fk_obuf *b, const char *s, size_t n)
 	if (dash)
 		putc1(b, ' '); /* a comment may not end with "-" before "-->" */
 }
+
+static inline bool md_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && (c == ' ' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+					 (c >= 'A' && c <= 'Z') || c == ':' || c == ',' ||
+					 c == ';' || c == '=' || c == '@' || c == '%' || c == '?' ||
+					 c == '$' || c == '"' || c == '\'' || c == '^');
+}
+
+void fk_obuf_md(fk_obuf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+	while (i < n) {
+		if ((i = put_plain(b, s, i, n, md_plain)) == n)
+			break;
+		uint32_t cp;
+		size_t k = fk_utf8_next(p + i, n - i, &cp);
+		if (cp == '&')
+			fk_obuf_put(b, "&amp;", 5);
+		else if (cp == '<')
+			fk_obuf_put(b, "&lt;", 4);
+		else if (cp == '>')
+			fk_obuf_put(b, "&gt;", 4);
+		else if (cp < 0x80 && cp > 0x20 && cp != 0x7f) {
+			/* ASCII punctuation: CommonMark takes a backslash before any of it as the
+			 * character itself (| would end a table cell, * _ ` [ emphasis, code, links) */
+			char e[2] = { '\\', (char)cp };
+			fk_obuf_put(b, e, 2);
+		} else if (cp < 0x20 || cp == 0x7f || cp == 0xfffe || cp == 0xffff || cp == 0x2028 ||
+			   cp == 0x2029 || (cp == 0xfffd && k != 3))
+			fk_obuf_put(b, REPLACEMENT, 3);
+		else
+			fk_obuf_put(b, s + i, k);
+		i += k;
+	}
+}

@@ -47,6 +47,10 @@ FK_HIDDEN void fk_obuf_xml_trunc(fk_obuf *b, const char *s, size_t n, size_t cha
 FK_HIDDEN void fk_obuf_js(fk_obuf *b, const char *s, size_t n);
 /* An XML comment body: "--" is broken up, invalid UTF-8 replaced. */
 FK_HIDDEN void fk_obuf_comment(fk_obuf *b, const char *s, size_t n);
+/* Text inside a Markdown (CommonMark/GFM) table cell: ASCII punctuation that could open
+ * markup or end the cell gets a backslash, & < > are entities (no raw HTML), controls and
+ * invalid UTF-8 become U+FFFD. */
+FK_HIDDEN void fk_obuf_md(fk_obuf *b, const char *s, size_t n);
 
 /* Decode one UTF-8 character: returns bytes consumed (>= 1); *cp = U+FFFD for
  * an invalid sequence (one byte consumed). */

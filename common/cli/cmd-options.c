@@ -19,7 +19,8 @@ static void options_help(FILE *out)
 	      "  --subset S          all (default), flamegraph (the options flamegraph.pl\n"
 	      "                      has too) or other\n"
 	      "tables: svg (flamekit svg, the default), heatmap, input (any command reading\n"
-	      "stacks), gdb (the gdb flame command and flamekit gdb)\n", out);
+	      "stacks), gdb (the gdb flame command and flamekit gdb), gate (flamekit diff's\n"
+	      "regression gate)\n", out);
 }
 
 struct options_cli {
@@ -53,7 +54,7 @@ static int options_run(int argc, char **argv)
 		return FK_EXIT_USAGE;
 	}
 	if (!(t.rows = fkp_table(which, &t.n))) {
-		cli_err("options: unknown table '%s' (svg heatmap input gdb)", which);
+		cli_err("options: unknown table '%s' (svg heatmap input gdb gate)", which);
 		return FK_EXIT_USAGE;
 	}
 	fkp_opt_table(stdout, &t, oc.man ? FKP_TABLE_MAN : oc.markdown ? FKP_TABLE_MARKDOWN

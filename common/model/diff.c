@@ -20,24 +20,29 @@ static bool is_hex(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* s/0x[0-9a-fA-F]+/0x.../g into d->buf; returns the new length. */
-static int strip_hex(diff_ctx *d, const char *s, size_t n, size_t *out)
+size_t fk_strip_hex(const char *s, size_t n, char *out)
 {
-	if (FK_GROW(d->buf, d->cap, n * 2 + 8))
-		return -FK_E_NOMEM;
 	size_t o = 0;
 	for (size_t i = 0; i < n;) {
 		if (s[i] == '0' && i + 2 < n && s[i + 1] == 'x' && is_hex(s[i + 2])) {
-			memcpy(d->buf + o, "0x...", 5);
+			memcpy(out + o, "0x...", 5);
 			o += 5;
 			i += 2;
 			while (i < n && is_hex(s[i]))
 				i++;
 		} else {
-			d->buf[o++] = s[i++];
+			out[o++] = s[i++];
 		}
 	}
-	*out = o;
+	return o;
+}
+
+/* s/0x[0-9a-fA-F]+/0x.../g into d->buf; returns the new length. */
+static int strip_hex(diff_ctx *d, const char *s, size_t n, size_t *out)
+{
+	if (FK_GROW(d->buf, d->cap, n * 2 + 8))
+		return -FK_E_NOMEM;
+	*out = fk_strip_hex(s, n, d->buf);
 	return 0;
 }
 

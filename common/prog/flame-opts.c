@@ -52,6 +52,8 @@ const fk_option *fkp_table(const char *name, size_t *n)
 		return fk_parse_options(n);
 	if (!strcmp(name, "gdb"))
 		return fkp_flame_options(n);
+	if (!strcmp(name, "gate"))
+		return fk_gate_options(n);
 	*n = 0;
 	return NULL;
 }
