@@ -73,6 +73,7 @@ static void test_table(const fk_option *rows, size_t n, size_t size, void (*init
 static void svg_init(void *o) { fk_svg_opts_init(o); }
 static void hm_init(void *o) { fk_heatmap_opts_init(o); }
 static void parse_init(void *o) { fk_parse_opts_init(o); }
+static void gate_init(void *o) { fk_gate_opts_init(o); }
 
 static void test_svg_values(void)
 {
@@ -145,6 +146,19 @@ int main(void)
 	test_table(rows, n, sizeof(fk_heatmap_opts), hm_init);
 	rows = fk_parse_options(&n);
 	test_table(rows, n, sizeof(fk_parse_opts), parse_init);
+	rows = fk_gate_options(&n);
+	test_table(rows, n, sizeof(fk_gate_opts), gate_init);
+	fk_gate_opts g;
+	fk_gate_opts_init(&g);
+	char err[256];
+	CHECK(fk_option_set(rows, n, &g, "fail-above", "2pt", err, sizeof(err)) == 0 && g.points &&
+	      g.limit == 2);
+	CHECK(fk_option_set(rows, n, &g, "fail-above", "15%", err, sizeof(err)) == 0 && !g.points &&
+	      g.limit == 0.15);
+	CHECK(fk_option_set(rows, n, &g, "fail-above", "-1%", err, sizeof(err)) == -FK_E_INVAL);
+	CHECK(fk_option_set(rows, n, &g, "min-share", "0.5%", err, sizeof(err)) == 0 &&
+	      g.min_share == 0.005);
+	CHECK(fk_option_set(rows, n, &g, "min-share", "101", err, sizeof(err)) == -FK_E_INVAL);
 	test_svg_values();
 	test_sz();
 	if (failures)
