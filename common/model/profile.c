@@ -234,17 +234,49 @@ int64_t fk_profile_intern(fk_profile *p, const char *s, size_t len)
 	return fk_profile_intern_h(p, s, len, fk_name_hash(s, len));
 }
 
+/* A stack's names in steps, each over up to 32 names before the next (a name's lookup is
+ * three dependent reads: its table slot, its entry, its bytes; done name by name, each
+ * waits for memory in turn, and with many distinct names most are misses): the slots
+ * fetched, then the entries of the slots whose hash bits match, then their bytes, then
+ * compared. A name not found this way (new, or a hash-bits twin) takes the full lookup,
+ * which also sees names an earlier name of the same stack just added. */
+#define INTERN_STEP 32
 int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, const uint64_t *hash,
 			    size_t from, size_t n, uint32_t *ids)
 {
-	for (size_t i = from; i < n; i++)
-		__builtin_prefetch(&p->name_tab[(uint32_t)hash[i] & p->name_tab_mask]);
-	for (size_t i = from; i < n; i++) {
-		size_t b = i ? end[i - 1] + 1 : 0;
-		int64_t id = fk_profile_intern_h(p, s + b, end[i] - b, hash[i]);
-		if (id < 0)
-			return (int)id;
-		ids[i] = (uint32_t)id;
+	uint32_t cand[INTERN_STEP];
+	for (size_t c0 = from; c0 < n; c0 += INTERN_STEP) {
+		size_t c1 = n - c0 < INTERN_STEP ? n : c0 + INTERN_STEP;
+		for (size_t i = c0; i < c1; i++)
+			__builtin_prefetch(&p->name_tab[(uint32_t)hash[i] & p->name_tab_mask]);
+		for (size_t i = c0; i < c1; i++) {
+			uint64_t h = hash[i];
+			size_t k = (uint32_t)h & p->name_tab_mask;
+			uint64_t v;
+			while ((v = p->name_tab[k]) && (v >> 32) != (h >> 32))
+				k = (k + 1) & p->name_tab_mask;
+			cand[i - c0] = (uint32_t)v; /* id + 1, or 0 */
+			if (v)
+				__builtin_prefetch(&p->names[(uint32_t)v - 1]);
+		}
+		for (size_t i = c0; i < c1; i++)
+			if (cand[i - c0])
+				__builtin_prefetch(p->str + p->names[cand[i - c0] - 1].off);
+		for (size_t i = c0; i < c1; i++) {
+			size_t b = i ? end[i - 1] + 1 : 0, len = end[i] - b;
+			uint32_t id = cand[i - c0];
+			if (id) {
+				const struct name_ent *e = &p->names[id - 1];
+				if (e->len == len && same_bytes(p->str + e->off, s + b, len)) {
+					ids[i] = id - 1;
+					continue;
+				}
+			}
+			int64_t r = fk_profile_intern_h(p, s + b, len, hash[i]);
+			if (r < 0)
+				return (int)r;
+			ids[i] = (uint32_t)r;
+		}
 	}
 	return 0;
 }
@@ -602,14 +634,27 @@ static double scaled(double v, double factor)
 }
 
 /* fmap[i] := dst's id of src's name i (interned). 0 or a negative error. */
+/* fmap[i] := dst's id of src's name i. src's names lie one after another in its text, each
+ * ended by a NUL: they go to fk_profile_intern_names in batches, so their lookups overlap. */
 static int map_names(fk_profile *dst, const fk_profile *src, uint32_t *fmap)
 {
-	for (size_t i = 0; i < src->nnames; i++) {
-		const struct name_ent *e = &src->names[i];
-		int64_t id = fk_profile_intern(dst, src->str + e->off, e->len);
-		if (id < 0)
-			return (int)id;
-		fmap[i] = (uint32_t)id;
+	enum { BATCH = 256 };
+	size_t end[BATCH];
+	uint64_t hash[BATCH];
+	for (size_t i0 = 0; i0 < src->nnames; i0 += BATCH) {
+		size_t n = src->nnames - i0 < BATCH ? src->nnames - i0 : BATCH;
+		const char *base = src->str + src->names[i0].off;
+		for (size_t k = 0; k < n; k++) {
+			const struct name_ent *e = &src->names[i0 + k];
+			end[k] = (size_t)(e->off - src->names[i0].off) + e->len;
+			hash[k] = fk_name_hash(src->str + e->off, e->len);
+			/* interning lays names out so (fk_profile_intern_h); said here, checked */
+			if (k && e->off != src->names[i0 + k - 1].off + src->names[i0 + k - 1].len + 1)
+				return -FK_E_INVAL;
+		}
+		int rc = fk_profile_intern_names(dst, base, end, hash, 0, n, fmap + i0);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

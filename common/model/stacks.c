@@ -156,20 +156,31 @@ struct rank_ctx {
 	int order;
 };
 
-/* The entry's text up to its 8th byte, big-endian, zero past its end; in FK_ORDER_TEXT an
- * entry that goes on has ';' after its name. Keys that differ order their entries. */
-static uint64_t entry_key(const fk_profile *p, int order, uint32_t e)
+/* The entry's text from byte `at` on, 8 bytes big-endian, zero past its end; in FK_ORDER_TEXT
+ * an entry that goes on has ';' after its name. Keys that differ order their entries. */
+static uint64_t entry_key(const fk_profile *p, int order, uint32_t e, size_t at)
 {
 	uint32_t id = order == FK_ORDER_TEXT ? e >> 1 : e;
 	const struct name_ent *ne = &p->names[id];
 	const unsigned char *s = (const unsigned char *)p->str + ne->off;
+	size_t len = ne->len;
 	uint64_t k = 0;
-	size_t n = ne->len < 8 ? ne->len : 8;
-	for (size_t i = 0; i < n; i++)
-		k |= (uint64_t)s[i] << (56 - 8 * i);
-	if (order == FK_ORDER_TEXT && !(e & 1) && ne->len < 8)
-		k |= (uint64_t)';' << (56 - 8 * ne->len);
+	if (at + 8 <= len) {
+		memcpy(&k, s + at, 8);
+		return __builtin_bswap64(k);
+	}
+	for (size_t i = at; i < len; i++)
+		k |= (uint64_t)s[i] << (56 - 8 * (i - at));
+	if (order == FK_ORDER_TEXT && !(e & 1) && len >= at)
+		k |= (uint64_t)';' << (56 - 8 * (len - at));
 	return k;
+}
+
+/* Whether the entry's text (its ';' too) ends before byte at + 8: its later keys are 0. */
+static bool entry_ends(const fk_profile *p, int order, uint32_t e, size_t at)
+{
+	size_t len = p->names[order == FK_ORDER_TEXT ? e >> 1 : e].len;
+	return len + (order == FK_ORDER_TEXT && !(e & 1)) <= at + 8;
 }
 
 static int entry_cmp(const void *a, const void *b, void *arg)
@@ -196,7 +207,38 @@ static int entry_cmp(const void *a, const void *b, void *arg)
 	return (int)(x & 1) > (int)(y & 1) ? -1 : (x & 1) != (y & 1);
 }
 
-/* rank[e] for every entry: a radix sort by key, then runs of equal keys compared whole. */
+/* ord[0..n) sorted by their keys at byte `at` (key[] holds them): each run of equal keys is
+ * sorted by the next 8 bytes, and so on, so names that share long first bytes (namespaces,
+ * packages, import paths) are ordered by radix passes instead of comparisons that read the
+ * shared bytes again each time; small runs, and runs whose texts all end here, are compared
+ * whole. */
+static void rank_runs(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, size_t n,
+		      size_t at, uint64_t *k2, uint32_t *tmp)
+{
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && key[j] == key[i])
+			j++;
+		size_t m = j - i;
+		if (m > 1) {
+			bool go_on = false;
+			if (m > 16)
+				for (size_t k = i; k < j && !go_on; k++)
+					go_on = !entry_ends(c->p, c->order, ord[k], at);
+			if (!go_on) {
+				qsort_r(ord + i, m, sizeof(*ord), entry_cmp, (void *)c);
+			} else {
+				for (size_t k = i; k < j; k++)
+					key[k] = entry_key(c->p, c->order, ord[k], at + 8);
+				fk_radix64(key + i, ord + i, m, 64, k2, tmp);
+				rank_runs(c, ord + i, key + i, m, at + 8, k2, tmp);
+			}
+		}
+		i = j;
+	}
+}
+
+/* rank[e] for every entry: a radix sort by key, run by run deeper where keys are equal. */
 static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 {
 	size_t n = p->nnames * (order == FK_ORDER_TEXT ? 2 : 1);
@@ -207,18 +249,11 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		ord[i] = (uint32_t)i;
-		key[i] = entry_key(p, order, (uint32_t)i);
+		key[i] = entry_key(p, order, (uint32_t)i, 0);
 	}
 	fk_radix64(key, ord, n, 64, k2, tmp);
 	struct rank_ctx c = { p, order };
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && key[j] == key[i])
-			j++;
-		if (j - i > 1)
-			qsort_r(ord + i, j - i, sizeof(*ord), entry_cmp, &c);
-		i = j;
-	}
+	rank_runs(&c, ord, key, n, 0, k2, tmp);
 	rank = tmp; /* reuse: rank[entry] = place */
 	tmp = NULL;
 	for (size_t i = 0; i < n; i++)
