@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # b-wide.sh - profiles whose stacks share little (issue 15): folded files generated from a
 # seed (names from a pool of thousands, depth 4-40, little prefix sharing; a 10M-node
-# variant; one where nearly every name is new), through `flamekit svg`, `collapse --format
+# variant; one where nearly every name is new), and profiles of many names that share long
+# first bytes (issue 23: C++ namespaces, JVM packages, Go paths, 16 equal bytes; from
+# gen-prefix.py), through `flamekit svg`, `html`, `collapse --format
 # folded`, `merge` and `diff` (against a copy with other counts and some stacks gone), as
 # ratios to `sort` of the same file and, when FK_INFERNO names a directory holding
-# inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run.
+# inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run
+# (html, collapse and merge, which inferno lacks, against its svg: the same read and fold).
 # flamekit reads with two threads on two CPUs (svg-1thread: one).
 # FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
 # FK_BENCH_SHAPES picks some of "wide huge names";
@@ -61,13 +64,27 @@ EOF
 	echo "$out"
 }
 s() { awk -v n="$1" -v k="$SCALE" 'BEGIN {printf "%d", n * k}'; }
-SHAPES=${FK_BENCH_SHAPES:-wide huge names}
+# genp SHAPE STACKS NAMES: names sharing long first bytes (bench/gen-prefix.py, issue 23)
+genp() {
+	local out=$CACHE/$1-s$SCALE.folded
+	if [ ! -s "$out" ]; then
+		echo "b-wide: generating $out (once)..." >&2
+		python3 bench/gen-prefix.py "$@" > "$out.tmp" && mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+SHAPES=${FK_BENCH_SHAPES:-wide huge names cxx jvm go same16}
 INS=()
 for shape in $SHAPES; do
 	case $shape in
 	wide) INS+=("$(gen wide "$(s 210000)" 5000 0)") ;;   # ~5M tree nodes
 	huge) INS+=("$(gen huge "$(s 500000)" 5000 0)") ;;   # ~12M
 	names) INS+=("$(gen names "$(s 200000)" 5000 1)") ;; # ~0.8M distinct names
+	# many names with long shared first bytes: 0.2M-1M distinct names each
+	cxx) INS+=("$(genp cxx "$(s 150000)" "$(s 400000)")") ;;
+	jvm) INS+=("$(genp jvm "$(s 200000)" "$(s 1000000)")") ;;
+	go) INS+=("$(genp go "$(s 100000)" "$(s 250000)")") ;;
+	same16) INS+=("$(genp same16 "$(s 200000)" "$(s 800000)")") ;;
 	*) echo "b-wide: unknown shape $shape" >&2; exit 1 ;;
 	esac
 done
@@ -89,6 +106,7 @@ for IN in "${INS[@]}"; do
 	cat "$IN" "$IN2" > /dev/null
 	cmds=(sort="sort -o /dev/null $IN" svg="$FLAMEKIT svg -o /dev/null $IN"
 		svg-1thread="$FLAMEKIT svg --threads 1 -o /dev/null $IN"
+		html="$FLAMEKIT html -o /dev/null $IN"
 		collapse="$FLAMEKIT collapse --format folded -o /dev/null $IN"
 		merge="$FLAMEKIT merge -o /dev/null $IN $IN2" diff="$FLAMEKIT diff -o /dev/null $IN $IN2")
 	[ -n "$INFERNO" ] && cmds+=(inferno-svg="$INFERNO/inferno-flamegraph $IN"
@@ -99,6 +117,7 @@ for IN in "${INS[@]}"; do
 		{ bw[$1] = $2; mw[$1] = $4; rss[$1] = $6; order[++n] = $1 }
 		END {
 			peer["svg"] = "inferno-svg"; peer["svg-1thread"] = "inferno-svg"
+			peer["html"] = "inferno-svg"; peer["collapse"] = "inferno-svg"; peer["merge"] = "inferno-svg"
 			peer["diff"] = "inferno-diff"
 			for (i = 1; i <= n; i++) {
 				l = order[i]
@@ -107,5 +126,6 @@ for IN in "${INS[@]}"; do
 					line = line sprintf("  vs inferno: median %5.2fx  best %5.2fx  rss %5.2fx", mw[l] / mw[peer[l]], bw[l] / bw[peer[l]], rss[l] / rss[peer[l]])
 				print line
 			}
-		}' "$CACHE/m.out"
+			printf "  two threads / one (svg, median wall): %.2fx; load %s\n", mw["svg"] / mw["svg-1thread"], load
+		}' load="$(cut -d' ' -f1-3 /proc/loadavg)" "$CACHE/m.out"
 done

@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-#define READ_CHUNK (4u << 20)
+#define READ_CHUNK (1u << 20)
 #define PROGRESS_STEP (64ull << 20)
 
 int fk_reader_init_fd(fk_reader *r, int fd, const char *name, const fk_parse_opts *o)

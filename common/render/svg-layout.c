@@ -577,17 +577,6 @@ static int wl_chain(void *vctx, uint32_t d, const uint32_t *frames, uint32_t n, 
 	return 0;
 }
 
-struct fseq {
-	size_t seq;
-	fk_svg_frame f;
-};
-
-static int cmp_fseq(const void *a, const void *b)
-{
-	size_t x = ((const struct fseq *)a)->seq, y = ((const struct fseq *)b)->seq;
-	return x < y ? -1 : x > y;
-}
-
 /* Keep the frames at least minw wide (and the root), in order, each one's parent found as
  * the last frame kept one level up (the size guard on a walk's frames too). */
 static int refilter(fk_svg_layout *L, double minw)
@@ -609,25 +598,55 @@ static int refilter(fk_svg_layout *L, double minw)
 	return 0;
 }
 
-/* Frames (the root first, then as they closed) into pre-order; parents found by depth
- * (refilter). */
+/* Frames (the root first, then as they closed) into pre-order: their pre-order numbers
+ * radix-sorted, then the frames moved along the permutation's cycles in place (no second
+ * copy of the frames: the layout's peak memory); parents found by depth (refilter). */
 static int wl_finish(wl *w, double minw)
 {
 	fk_svg_layout *L = w->L;
-	struct fseq *v = malloc((L->n ? L->n : 1) * sizeof(*v));
-	if (!v)
-		return -FK_E_NOMEM;
-	for (size_t i = 0; i < L->n; i++)
-		v[i] = (struct fseq){ w->seqs[i], L->frames[i] };
-	qsort(v, L->n, sizeof(*v), cmp_fseq);
-	L->depthmax = 0;
-	for (size_t i = 0; i < L->n; i++) {
-		L->frames[i] = v[i].f;
-		if (v[i].f.depth > L->depthmax)
-			L->depthmax = v[i].f.depth;
+	size_t n = L->n;
+	uint64_t *key = malloc((n ? n : 1) * sizeof(*key)), *k2 = malloc((n ? n : 1) * sizeof(*k2));
+	uint32_t *ord = malloc((n ? n : 1) * sizeof(*ord)), *tmp = malloc((n ? n : 1) * sizeof(*tmp));
+	int rc = -FK_E_NOMEM;
+	if (!key || !k2 || !ord || !tmp || n > UINT32_MAX)
+		goto out;
+	uint64_t max = 0;
+	for (size_t i = 0; i < n; i++) {
+		key[i] = w->seqs[i];
+		ord[i] = (uint32_t)i;
+		if (key[i] > max)
+			max = key[i];
 	}
-	free(v);
-	return refilter(L, minw);
+	unsigned bits = 1;
+	while (bits < 64 && max >> bits)
+		bits++;
+	fk_radix64(key, ord, n, bits, k2, tmp);
+	/* place i takes frame ord[i]; each cycle once, ord[i] := i marks a place done */
+	for (size_t i = 0; i < n; i++) {
+		if (ord[i] == i)
+			continue;
+		fk_svg_frame f = L->frames[i];
+		size_t j = i;
+		while (ord[j] != i) {
+			size_t from = ord[j];
+			L->frames[j] = L->frames[from];
+			ord[j] = (uint32_t)j;
+			j = from;
+		}
+		L->frames[j] = f;
+		ord[j] = (uint32_t)j;
+	}
+	L->depthmax = 0;
+	for (size_t i = 0; i < n; i++)
+		if (L->frames[i].depth > L->depthmax)
+			L->depthmax = L->frames[i].depth;
+	rc = 0;
+out:
+	free(key);
+	free(k2);
+	free(ord);
+	free(tmp);
+	return rc ? rc : refilter(L, minw);
 }
 
 static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opts *o, unsigned col,
