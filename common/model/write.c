@@ -73,6 +73,18 @@ static int write_folded_stacks(const fk_profile *p, fk_obuf *o)
 	const uint32_t *prev = NULL;
 	uint32_t prevn = 0;
 	for (size_t k = 0; k < ns && !err; k++) {
+		/* names are read at random (many distinct names are misses): the entries of the
+		 * stack 8 ahead, then the text of the one 4 ahead, are fetched meanwhile */
+		if (k + 8 < ns) {
+			const struct stk *a = &p->stk[ord[k + 8]];
+			for (uint32_t j = 0; j < a->len; j++)
+				__builtin_prefetch(&p->names[p->sid[a->off + j]]);
+		}
+		if (k + 4 < ns) {
+			const struct stk *a = &p->stk[ord[k + 4]];
+			for (uint32_t j = 0; j < a->len; j++)
+				__builtin_prefetch(p->str + p->names[p->sid[a->off + j]].off);
+		}
 		const struct stk *s = &p->stk[ord[k]];
 		if (s->self[0] == 0 && s->self[1] == 0)
 			continue;
