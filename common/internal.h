@@ -94,6 +94,10 @@ static inline uint64_t fk_name_hash(const void *p, size_t len)
 	return fk_nh_final(h, len);
 }
 
+/* Let go of the lookup tables of names and stacks (a third of a big profile's memory): the
+ * profile takes no more names or stacks after it; it is still read (names, stacks, merged
+ * into another) and freed. For a scratch profile before it is merged (parse-folded.c). */
+FK_HIDDEN void fk_profile_seal(fk_profile *p);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* Intern names [from, n) of a stack's text s, name i from (i ? end[i - 1] + 1 : 0) to

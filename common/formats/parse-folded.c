@@ -333,6 +333,8 @@ static void *half_run(void *arg)
 {
 	struct half *h = arg;
 	h->rc = fold_region(&h->c, &h->pc, true, h->buf, h->pos, h->end, &h->lines, false, &h->stop);
+	/* from here on it is only merged: its lookup tables go before the merge's peak */
+	fk_profile_seal(h->c.p);
 	return NULL;
 }
 

@@ -135,6 +135,16 @@ void fk_profile_free(fk_profile *p)
 	free(p);
 }
 
+void fk_profile_seal(fk_profile *p)
+{
+	free(p->name_tab);
+	p->name_tab = NULL;
+	p->name_tab_mask = 0;
+	free(p->stk_tab);
+	p->stk_tab = NULL;
+	p->stk_tab_mask = 0;
+}
+
 unsigned fk_profile_flags(const fk_profile *p) { return p->flags; }
 
 int fk_profile_set_unit(fk_profile *p, const char *unit)
