@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Names that share long first bytes (namespaces, packages, import paths): the ranking that
+# orders them (radix passes run by run past the shared bytes, model/stacks.c), the stepped
+# lookups and the batched name map of a merge (model/profile.c) against the byte order and
+# sums Python computes from the same text; and two reading threads give the same bytes.
+. "$(dirname "$0")/../lib.sh"
+cd "$TMP"
+python3 - <<'PY'
+import random
+r = random.Random(11)
+# prefixes of 7, 8, 9, 16, 17 and 40 bytes, and names that end inside or right after them;
+# ';'-free bytes including '+', ' ' becomes '_', \x01 and high bytes
+pre = ['aaaaaaa', 'aaaaaaaa', 'aaaaaaaab', 'std::__1::vector', 'std::__1::vector<',
+       'com.example.server.handler.module07.Svc', 'b' * 30]
+tails = ['', 'a', 'b', '+', '_', '\x01', '\u00e9', 'zz', ':', '<int>']
+names = set()
+while len(names) < 4000:
+    n = r.choice(pre) + ''.join(r.choice(tails) for _ in range(r.randint(0, 6)))
+    names.add(n)
+names = sorted(names)
+def stacks(path, seed, n):
+    g = random.Random(seed)
+    with open(path, 'w', encoding='utf-8') as f:
+        for _ in range(n):
+            st = ';'.join(g.choice(names) for _ in range(g.randint(1, 8)))
+            f.write('%s %d\n' % (st, g.randint(1, 9)))
+stacks('a.folded', 1, 30000)
+stacks('b.folded', 2, 30000)
+PY
+# byte order and sums, as collapse tools write them
+expect() {
+	python3 - "$@" <<'PY'
+import sys
+d = {}
+for path in sys.argv[1:]:
+    for line in open(path, 'rb'):
+        s, c = line.rstrip(b'\n').rsplit(b' ', 1)
+        d[s] = d.get(s, 0) + int(c)
+sys.stdout.buffer.write(b''.join(b'%s %d\n' % (k, d[k]) for k in sorted(d)))
+PY
+}
+expect a.folded > a.want
+"$FLAMEKIT" collapse --format folded a.folded > a.got || fail "collapse"
+assert_files_eq a.want a.got
+# a merge maps the second profile's names into the first in batches
+expect a.folded b.folded > ab.want
+"$FLAMEKIT" merge a.folded b.folded > ab.got || fail "merge"
+assert_files_eq ab.want ab.got
+# two threads (a split at any size here) fold the same stacks into the same graph and text
+for t in 1 2; do
+	FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" svg --threads $t a.folded -o a$t.svg || fail "svg --threads $t"
+	FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --format folded --threads $t a.folded > a$t.folded ||
+		fail "collapse --threads $t"
+done
+cmp -s a1.svg a2.svg || fail "svg differs between one and two threads"
+assert_files_eq a.want a2.folded
+# the SVG's frames: siblings in byte order of their names
+python3 "$FK_TOP/tests/svg/fkframes.py" a1.svg > frames.tsv || fail "fkframes"
+python3 - frames.tsv <<'PY' || fail "siblings out of byte order"
+import sys
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1], encoding='utf-8')]
+last = {}
+bad = 0
+for r in rows:
+    d, name = int(r[1]), r[-1]
+    prev = last.get(d)
+    if prev is not None and prev.encode() >= name.encode():
+        print('depth %d: %r before %r' % (d, prev, name)); bad = 1
+    last[d] = name
+    for k in [k for k in last if k > d]:
+        del last[k]
+sys.exit(bad)
+PY
+echo ok
