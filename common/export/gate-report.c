@@ -33,6 +33,17 @@ static void put_change(fk_obuf *b, const fk_gate_opts *o, const fk_gate_row *r)
 		fk_obuf_puts(b, "new");
 }
 
+/* "BEFORE<s1>AFTER<s2>CHANGE": a row's numbers, between the separators of a format. */
+static void put_numbers(fk_obuf *b, const fk_gate_opts *o, const fk_gate_row *r, const char *s1,
+			const char *s2)
+{
+	put_share(b, r->before);
+	fk_obuf_puts(b, s1);
+	put_share(b, r->after);
+	fk_obuf_puts(b, s2);
+	put_change(b, o, r);
+}
+
 static void put_limit(fk_obuf *b, const fk_gate_opts *o)
 {
 	if (o->points)
@@ -82,11 +93,7 @@ static void write_md(fk_obuf *b, const fk_gate_opts *o, const size_t runs[2],
 		fk_obuf_puts(b, "| ");
 		fk_obuf_md(b, r->name, r->len);
 		fk_obuf_puts(b, " | ");
-		put_share(b, r->before);
-		fk_obuf_puts(b, " | ");
-		put_share(b, r->after);
-		fk_obuf_puts(b, " | ");
-		put_change(b, o, r);
+		put_numbers(b, o, r, " | ", " | ");
 		fk_obuf_printf(b, " | %s |\n", r->over ? "**over**" :
 				   r->change == FK_GATE_REMOVED ? "removed" : "");
 	}
@@ -138,11 +145,7 @@ static void write_text(fk_obuf *b, const fk_gate_opts *o, const size_t runs[2],
 		fk_obuf_puts(b, r->over ? "  over     " : "  removed  ");
 		put_text_name(b, r->name, r->len);
 		fk_obuf_puts(b, "  ");
-		put_share(b, r->before);
-		fk_obuf_puts(b, " -> ");
-		put_share(b, r->after);
-		fk_obuf_puts(b, " (");
-		put_change(b, o, r);
+		put_numbers(b, o, r, " -> ", " (");
 		fk_obuf_puts(b, ")\n");
 	}
 }
