@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <strings.h>
 #include "internal.h"
+#include "render/palette.h"
 
 #define NOFIELD SIZE_MAX
 #define OFF(type, field) offsetof(type, field)
@@ -136,6 +137,30 @@ static int parse_encoding(void *opts, const fk_option *row, const char *v, char 
 	return 0;
 }
 
+/* a palette name: checked when set, as ranges are, not at render time */
+static int parse_colors(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	if (!fk_palette_known(v)) {
+		snprintf(err, n, "unknown palette (hot mem io wakeup chain java js perl red green blue "
+			 "aqua yellow purple orange)");
+		return -1;
+	}
+	*(const char **)((char *)opts + row->offset) = v;
+	return 0;
+}
+
+/* a background: a name or #rrggbb */
+static int parse_bgcolors(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	char a[8], b[8];
+	if (!*v || fk_palette_background(NULL, v, a, b)) {
+		snprintf(err, n, "expected yellow blue green grey or #rrggbb");
+		return -1;
+	}
+	*(const char **)((char *)opts + row->offset) = v;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ the tables */
 
 static const fk_option svg_rows[] = {
@@ -161,11 +186,11 @@ static const fk_option svg_rows[] = {
 	  "what the counts are (default samples)", NULL },
 	{ "nametype", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, nametype), 0, 0, NULL, "TEXT",
 	  "what the names are (default Function:)", NULL },
-	{ "colors", "color", 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, colors), 0, 0, NULL, "PALETTE",
+	{ "colors", "color", 0, FK_OPT_CUSTOM, FG, OFF(fk_svg_opts, colors), 0, 0, "PALETTE", "PALETTE",
 	  "hot (default) mem io wakeup chain java js perl red green blue aqua yellow purple orange",
-	  NULL },
-	{ "bgcolors", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, bgcolors), 0, 0, NULL, "COLOR",
-	  "yellow blue green grey or #rrggbb (default by palette)", NULL },
+	  parse_colors },
+	{ "bgcolors", NULL, 0, FK_OPT_CUSTOM, FG, OFF(fk_svg_opts, bgcolors), 0, 0, "COLOR", "COLOR",
+	  "yellow blue green grey or #rrggbb (default by palette)", parse_bgcolors },
 	{ "hash", NULL, 0, FK_OPT_FLAG, FG, OFF(fk_svg_opts, hash), 0, 0, NULL, NULL,
 	  "colour by a hash of the name (flamegraph.pl's namehash)", NULL },
 	{ "random", NULL, 0, FK_OPT_CUSTOM, FG | FK_OPTF_VALUE_OPTIONAL, OFF(fk_svg_opts, random), 0, 0,
