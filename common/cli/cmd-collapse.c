@@ -6,7 +6,8 @@
 #include <string.h>
 #include "cli.h"
 
-enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE, EMIT_BY_NAME = -1 };
+enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE, EMIT_BY_NAME = -1, EMIT_DRAWING = -2 };
+static const char *const emit_names[] = { "folded", "samples", "pprof", "speedscope" };
 
 /* The command's own options (the input options and -o/--keep/--drop are shared). */
 struct collapse_cli {
@@ -21,8 +22,9 @@ static const fk_option collapse_rows[] = {
 	  "folded (default); samples: one timestamped line per sample (time pid tid cpu comm "
 	  "weight stack; for heatmap); pprof: gzipped profile.proto (go tool pprof, Pyroscope, "
 	  "Parca), pid/tid/comm of samples as labels; speedscope: JSON for speedscope.app (the "
-	  "stacks, and the samples in time order when timestamped). Default by the -o name: "
-	  ".pb.gz, .pb or .pprof -> pprof, .speedscope.json -> speedscope", NULL },
+	  "stacks, and the samples in time order when timestamped). Default by the -o name "
+	  "(any case): .pb.gz, .pb or .pprof -> pprof, .speedscope.json -> speedscope, "
+	  ".folded or another name -> folded", NULL },
 	{ "timestamps", NULL, 0, FK_OPT_FLAG, 0, offsetof(struct collapse_cli, timestamps), 0, 0,
 	  NULL, NULL, "pprof: one sample per timestamped sample, its time and CPU as labels "
 	  "(heat maps survive the trip)", NULL },
@@ -299,10 +301,25 @@ static int run_common(int argc, char **argv, bool merge)
 			in[k].n += ncur;
 		}
 	}
-	if (cc.emit == EMIT_BY_NAME) {
-		const char *e = cli_emit_for_path(out_path);
-		cc.emit = !strcmp(e, "pprof") ? EMIT_PPROF : !strcmp(e, "speedscope") ? EMIT_SPEEDSCOPE
-										  : EMIT_FOLDED;
+	/* the -o name picks the output (fk_output_for_path) unless --emit says it; a name
+	 * that says another output than --emit, or a drawing, is a mistake */
+	static const int emit_of[] = { [FK_OUTPUT_DEFAULT] = EMIT_BY_NAME,
+				       [FK_OUTPUT_FOLDED] = EMIT_FOLDED, [FK_OUTPUT_PPROF] = EMIT_PPROF,
+				       [FK_OUTPUT_SPEEDSCOPE] = EMIT_SPEEDSCOPE,
+				       [FK_OUTPUT_SVG] = EMIT_DRAWING, [FK_OUTPUT_HTML] = EMIT_DRAWING };
+	int kind = fk_output_for_path(out_path), by_name = emit_of[kind];
+	if (by_name == EMIT_DRAWING) {
+		cli_err("%s: %s writes stacks (folded, samples, pprof, speedscope), not %s: draw them "
+			"with flamekit %s", out_path, argv[0], kind == FK_OUTPUT_SVG ? "an SVG" : "a page",
+			kind == FK_OUTPUT_SVG ? "svg" : "html");
+		goto out;
+	}
+	if (cc.emit == EMIT_BY_NAME)
+		cc.emit = by_name == EMIT_BY_NAME ? EMIT_FOLDED : by_name;
+	else if (by_name != EMIT_BY_NAME && by_name != cc.emit) {
+		cli_err("--emit %s and -o %s (%s) contradict each other", emit_names[cc.emit],
+			out_path, fk_output_name(kind));
+		goto out;
 	}
 	if (timestamps && cc.emit != EMIT_PPROF) {
 		cli_err("--timestamps: only with pprof output (--emit pprof)");

@@ -38,7 +38,9 @@ static void diff_help(FILE *out)
 	      "sorted, as difffolded.pl does. BEFORE and AFTER may be folded stacks or any\n"
 	      "input `flamekit collapse` reads. Draw it with `flamekit svg`: widths follow\n"
 	      "AFTER, red frames grew, blue shrank; swap the files and add --negate to see\n"
-	      "the widths of BEFORE.\n\n", out);
+	      "the widths of BEFORE. The -o name picks another output (any case):\n"
+	      "FILE.pb.gz (.pb, .pprof) pprof with a sample type per side, FILE.svg or\n"
+	      "FILE.html the differential graph with the renderer's defaults.\n\n", out);
 	fkp_opt_help(out, &sets[0]);
 	fkp_opt_help(out, &sets[1]);
 	fputc('\n', out);
@@ -57,7 +59,7 @@ static int diff_run(int argc, char **argv)
 	diff_sets(sets, &io, &dc, &po);
 	char **files = argv + 1;
 	int nfiles = 0;
-	if (cli_parse(argc, argv, sets, 3, files, &nfiles))
+	if (cli_parse(argc, argv, sets, 3, files, &nfiles, NULL))
 		return FK_EXIT_USAGE;
 	const char *out_path = io.output;
 	bool normalize = dc.normalize, strip = dc.strip;
@@ -69,6 +71,15 @@ static int diff_run(int argc, char **argv)
 		cli_err("diff: only one of BEFORE and AFTER can be standard input");
 		return FK_EXIT_USAGE;
 	}
+	/* the one output-name rule: folded (the default), pprof (a sample type per side), or
+	 * the differential graph drawn with the renderer's defaults; speedscope has no
+	 * second column */
+	int kind = cli_output_kind(out_path, FK_OUTPUT_FOLDED);
+	if (kind == FK_OUTPUT_SPEEDSCOPE) {
+		cli_err("-o %s: speedscope holds one count a stack, a diff two (write folded, pprof, "
+			"an SVG or a page)", out_path);
+		return FK_EXIT_USAGE;
+	}
 	int status = FK_EXIT_OK;
 	fk_profile *side[2] = { NULL, NULL };
 	/* the output is open from the start (a temp file renamed only when all went well):
@@ -78,7 +89,7 @@ static int diff_run(int argc, char **argv)
 		return FK_EXIT_ERROR;
 	int rc = 1;
 	/* two sorted folded files stream through (nothing held); any other input is read whole */
-	if (!strip && strcmp(files[0], "-") && strcmp(files[1], "-") &&
+	if (kind == FK_OUTPUT_FOLDED && !strip && strcmp(files[0], "-") && strcmp(files[1], "-") &&
 	    (!po.format || !strcmp(po.format, "folded")) && !po.rust_names && !po.cxx_names)
 		rc = fk_diff_folded_files(files[0], files[1], normalize, out.f);
 	if (rc == 1) {
@@ -104,7 +115,9 @@ static int diff_run(int argc, char **argv)
 			status = FK_EXIT_ERROR;
 			goto done;
 		}
-		rc = fk_profile_write_folded(d, out.f);
+		fk_svg_opts so;
+		fk_svg_opts_init(&so);
+		rc = fk_write_output(d, kind, &so, out.f);
 		fk_profile_free(d);
 	}
 	if (rc)

@@ -19,7 +19,9 @@ static void options_help(FILE *out)
 	      "  --subset S          all (default), flamegraph (the options flamegraph.pl\n"
 	      "                      has too) or other\n"
 	      "tables: svg (flamekit svg, the default), heatmap, input (any command reading\n"
-	      "stacks), gdb (the gdb flame command and flamekit gdb)\n", out);
+	      "stacks), gdb (the gdb flame command and flamekit gdb), stap and bpftrace (the\n"
+	      "own options of flamekit stap and flamekit bpftrace, which take -o and the svg\n"
+	      "table's too)\n", out);
 }
 
 struct options_cli {
@@ -44,7 +46,7 @@ static int options_run(int argc, char **argv)
 	fkp_optset set = { options_rows, 4, &oc, NULL, NULL };
 	char **ops = argv + 1;
 	int nops = 0;
-	if (cli_parse(argc, argv, &set, 1, ops, &nops))
+	if (cli_parse(argc, argv, &set, 1, ops, &nops, NULL))
 		return FK_EXIT_USAGE;
 	const char *which = nops ? ops[0] : "svg";
 	fkp_optset t = { NULL, 0, NULL, NULL, NULL };
@@ -52,8 +54,14 @@ static int options_run(int argc, char **argv)
 		cli_err("options: one table at a time");
 		return FK_EXIT_USAGE;
 	}
-	if (!(t.rows = fkp_table(which, &t.n))) {
-		cli_err("options: unknown table '%s' (svg heatmap input gdb)", which);
+	if (!strcmp(which, "stap"))
+		t.rows = cli_stap_options(&t.n);
+	else if (!strcmp(which, "bpftrace"))
+		t.rows = cli_bpftrace_options(&t.n);
+	else
+		t.rows = fkp_table(which, &t.n);
+	if (!t.rows) {
+		cli_err("options: unknown table '%s' (svg heatmap input gdb stap bpftrace)", which);
 		return FK_EXIT_USAGE;
 	}
 	fkp_opt_table(stdout, &t, oc.man ? FKP_TABLE_MAN : oc.markdown ? FKP_TABLE_MARKDOWN
