@@ -163,6 +163,24 @@ static int parse_bgcolors(void *opts, const fk_option *row, const char *v, char 
 	return 0;
 }
 
+/* an input format's name (or auto): checked when set, not when the first file is read */
+static int parse_format(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	bool known = !strcmp(v, "auto");
+	for (const char *const *f = fk_format_names(); *f && !known; f++)
+		known = !strcmp(*f, v);
+	if (!known) {
+		size_t used = (size_t)snprintf(err, n, "unknown format '%s' (auto", v);
+		for (const char *const *f = fk_format_names(); *f && used < n; f++)
+			used += (size_t)snprintf(err + used, n - used, " %s", *f);
+		if (used < n)
+			snprintf(err + used, n - used, ")");
+		return -1;
+	}
+	*(const char **)((char *)opts + row->offset) = v;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ the tables */
 
 static const fk_option svg_rows[] = {
@@ -264,9 +282,9 @@ static const fk_option heatmap_rows[] = {
 };
 
 static const fk_option parse_rows[] = {
-	{ "format", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, format), 0, 0, NULL, "NAME",
+	{ "format", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_parse_opts, format), 0, 0, "NAME", "NAME",
 	  "input format (default: detected from the first lines; `flamekit formats` lists them)",
-	  NULL },
+	  parse_format },
 	{ "threads", NULL, 0, FK_OPT_UINT, 0, OFF(fk_parse_opts, threads), 1, 64, NULL, "N",
 	  "parse with N threads where the format supports it (folded stacks and perf script "
 	  "text of 8 MB or more; the command line's default is 2 on two CPUs or more)", NULL },

@@ -42,13 +42,52 @@ int cli_filter(fk_profile **p, const char *keep, const char *drop)
 	return FK_EXIT_OK;
 }
 
+/* the library's print callback, catching its message for an option's error text */
+struct caught {
+	char *buf;
+	size_t n;
+};
+static void catch_msg(enum fk_level level, const char *msg, void *ctx)
+{
+	struct caught *c = ctx;
+	if (level == FK_LEVEL_WARN)
+		snprintf(c->buf, c->n, "%s", msg);
+}
+
+/* --keep/--drop: the regex is checked when given, by the library's own filter on an
+ * empty profile (its dialect, its message), so a typo costs no reading of the input */
+static int parse_regex(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	fk_profile *empty = fk_profile_new(0);
+	if (!empty) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	struct caught c = { err, n };
+	err[0] = 0;
+	/* the program keeps the library's default callback (context NULL) */
+	fk_print_fn old = fk_set_print(catch_msg, &c);
+	fk_profile *f = fk_profile_filter(empty, v, FK_FILTER_KEEP);
+	int e = errno;
+	fk_set_print(old, NULL);
+	fk_profile_free(empty);
+	if (f) {
+		fk_profile_free(f);
+		*(const char **)((char *)opts + row->offset) = v;
+		return 0;
+	}
+	if (e != EINVAL || !err[0])
+		snprintf(err, n, "%s", e == EINVAL ? "invalid regular expression" : "out of memory");
+	return -1;
+}
+
 static const fk_option cli_io_rows_[] = {
 	{ "output", NULL, 'o', FK_OPT_TEXT, 0, offsetof(struct cli_io, output), 0, 0, NULL, "FILE",
 	  "write to FILE (replaced only when all went well; default standard output)", NULL },
-	{ "keep", NULL, 0, FK_OPT_TEXT, 0, offsetof(struct cli_io, keep), 0, 0, NULL, "REGEX",
-	  "keep only stacks whose folded text matches REGEX (POSIX ERE)", NULL },
-	{ "drop", NULL, 0, FK_OPT_TEXT, 0, offsetof(struct cli_io, drop), 0, 0, NULL, "REGEX",
-	  "drop stacks whose folded text matches REGEX", NULL },
+	{ "keep", NULL, 0, FK_OPT_CUSTOM, 0, offsetof(struct cli_io, keep), 0, 0, "REGEX", "REGEX",
+	  "keep only stacks whose folded text matches REGEX (POSIX ERE)", parse_regex },
+	{ "drop", NULL, 0, FK_OPT_CUSTOM, 0, offsetof(struct cli_io, drop), 0, 0, "REGEX", "REGEX",
+	  "drop stacks whose folded text matches REGEX", parse_regex },
 };
 
 fkp_optset cli_io_set(struct cli_io *io, bool keep_drop)

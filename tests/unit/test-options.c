@@ -24,6 +24,7 @@ static const char *good_value(const fk_option *r)
 		if (!strcmp(r->name, "encoding")) return "utf-8";
 		if (!strcmp(r->name, "minwidth")) return "5%";
 		if (!strcmp(r->name, "colors")) return "mem";
+		if (!strcmp(r->name, "format")) return "folded";
 		if (!strcmp(r->name, "bgcolors")) return "#a0b0c0";
 		return "3";
 	default:
@@ -115,6 +116,10 @@ static void test_svg_values(void)
 	fk_parse_opts_init(&p);
 	CHECK(fk_parse_opts_set(&p, "full-names", NULL) == 0 && p.full_names);
 	CHECK(fk_parse_opts_set(&p, "threads=65", NULL) == -FK_E_INVAL);
+	/* a format's name is checked when set (a usage error before any input is read) */
+	CHECK(fk_parse_opts_set(&p, "format", "nosuch") == -FK_E_INVAL && !p.format);
+	CHECK(fk_parse_opts_set(&p, "format", "perf") == 0 && !strcmp(p.format, "perf"));
+	CHECK(fk_parse_opts_set(&p, "format", "auto") == 0);
 }
 
 /* A caller built against an older header passes a shorter struct: the fields it
