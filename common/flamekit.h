@@ -204,6 +204,14 @@ enum fk_profile_kind {
 /* Copies unit (NULL = unknown). 0 or -FK_E_NOMEM. */
 FK_API int fk_profile_set_unit(fk_profile *p, const char *unit);
 FK_API const char *fk_profile_unit(const fk_profile *p);
+/* The one warning for inputs that count different units (the sums are still made, and
+ * mean little): "warning: NAME counts UNIT, BEFORE counts BEFORE_UNIT: their sums mix
+ * units", with perf's remedy (--samples) only when one of them is perf script text
+ * (format "perf") counting periods. before NULL: "the input before it"; a format NULL
+ * when unknown. Through the print callback. */
+FK_API void fk_warn_mixed_units(const char *name, const char *unit, const char *format,
+				const char *before, const char *before_unit,
+				const char *before_format);
 FK_API void fk_profile_set_kind(fk_profile *p, int kind);
 FK_API int fk_profile_kind(const fk_profile *p);
 

@@ -61,9 +61,10 @@ int cli_parse(int argc, char **argv, const fkp_optset *sets, size_t nsets, char 
 	      int *nfiles, struct cli_given *given);
 
 /* Read every file (or stdin if n == 0; "-" is stdin) into p. Prints the
- * library's warnings. Returns FK_EXIT_OK, FK_EXIT_SKIPPED (some input was
+ * library's warnings. format (NULL, or room for fk_parse_stats.format) gets the
+ * format of the last file. Returns FK_EXIT_OK, FK_EXIT_SKIPPED (some input was
  * skipped) or FK_EXIT_ERROR (a file could not be read at all). */
-int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o);
+int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o, char *format);
 
 /* A new profile (fk_profile_new flags) holding every input (cli_load) after
  * the --keep/--drop filters (cli_filter; either may be NULL). Returns it with

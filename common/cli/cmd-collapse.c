@@ -107,7 +107,7 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 {
 	fk_profile *dst = fk_profile_new(flags);
 	char **frames = calloc(nkeys + 1, sizeof(char *));
-	char unit[64] = "";
+	char unit[64] = "", unit_format[32] = "", format[32] = "";
 	const char *unit_from = NULL;
 	int ok = 0, skipped = 0;
 	*status = FK_EXIT_ERROR;
@@ -122,7 +122,7 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 			goto fail;
 		}
 		char *one[] = { (char *)in[i].path };
-		int st = cli_load(p, one, 1, po);
+		int st = cli_load(p, one, 1, po, format);
 		if (st == FK_EXIT_ERROR) {
 			skipped++;
 			fk_profile_free(p);
@@ -133,10 +133,10 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 		const char *u = fk_profile_unit(p);
 		if (u && !unit_from) {
 			snprintf(unit, sizeof(unit), "%s", u);
+			memcpy(unit_format, format, sizeof(format));
 			unit_from = in[i].path;
 		} else if (u && strcmp(u, unit)) {
-			cli_err("warning: %s counts %s, %s counts %s: their sum mixes units (--samples "
-				"counts samples in perf input)", unit_from, unit, in[i].path, u);
+			fk_warn_mixed_units(in[i].path, u, format, unit_from, unit, unit_format);
 		}
 		for (size_t k = 0; k < nkeys; k++) {
 			size_t kl = strlen(keys[k]);

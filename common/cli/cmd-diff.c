@@ -101,7 +101,7 @@ static int diff_run(int argc, char **argv)
 			goto done;
 		}
 		for (int k = 0; k < 2; k++) {
-			int st = cli_load(side[k], &files[k], 1, &po);
+			int st = cli_load(side[k], &files[k], 1, &po, NULL);
 			if (st == FK_EXIT_ERROR) {
 				status = st;
 				goto done;

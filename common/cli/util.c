@@ -201,7 +201,7 @@ static void progress(uint64_t bytes, void *ctx)
 		(unsigned long long)(bytes >> 20));
 }
 
-static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o);
+static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o, char *format);
 
 static void on_first_sigint(int sig)
 {
@@ -232,7 +232,7 @@ static bool guard_sigint(char **files, int n, struct sigaction *old)
 	return sigaction(SIGINT, &sa, NULL) == 0;
 }
 
-int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
+int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o, char *format)
 {
 	static char *stdin_only[] = { "-" };
 	if (n == 0) {
@@ -241,13 +241,13 @@ int cli_load(fk_profile *p, char **files, int n, const fk_parse_opts *o)
 	}
 	struct sigaction old_int;
 	bool guarded = guard_sigint(files, n, &old_int);
-	int rc = load_files(p, files, n, o);
+	int rc = load_files(p, files, n, o, format);
 	if (guarded)
 		sigaction(SIGINT, &old_int, NULL);
 	return rc;
 }
 
-static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o)
+static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o, char *format)
 {
 	int ok = 0, skipped = 0;
 	bool tty = isatty(2);
@@ -260,6 +260,8 @@ static int load_files(fk_profile *p, char **files, int n, const fk_parse_opts *o
 		}
 		fk_parse_stats st;
 		int rc = fk_parse_file(p, files[i], &local, &st);
+		if (format)
+			memcpy(format, st.format, sizeof(st.format));
 		if (tty && st.bytes >= (64u << 20))
 			fputc('\n', stderr);
 		if (rc == 0) {
@@ -294,7 +296,7 @@ fk_profile *cli_read(unsigned flags, char **files, int n, const fk_parse_opts *o
 		*status = FK_EXIT_ERROR;
 		return NULL;
 	}
-	*status = cli_load(p, files, n, o);
+	*status = cli_load(p, files, n, o, NULL);
 	if (*status == FK_EXIT_ERROR) {
 		fk_profile_free(p);
 		return NULL;
