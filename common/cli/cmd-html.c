@@ -28,6 +28,7 @@ static void html_help(FILE *out)
 			    "the options of `flamekit svg` that the page honours (the others are "
 			    "refused):", NULL };
 	fkp_opt_help(out, &ios);
+	fputc('\n', out);
 	fkp_opt_help_filtered(out, &page, FK_OPTF_PAGE, FK_OPTF_PAGE);
 	fputc('\n', out);
 	cli_input_help(out);
