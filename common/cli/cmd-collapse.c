@@ -6,7 +6,8 @@
 #include <string.h>
 #include "cli.h"
 
-enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE, EMIT_BY_NAME = -1, EMIT_DRAWING = -2 };
+enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE,
+       EMIT_BY_NAME = -1, EMIT_DRAWING = -2 /* an -o name this command does not write */ };
 static const char *const emit_names[] = { "folded", "samples", "pprof", "speedscope" };
 
 /* The command's own options (the input options and -o/--keep/--drop are shared). */

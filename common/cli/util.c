@@ -158,7 +158,11 @@ static int list_given(const struct cli_given *g, bool (*keep)(const fk_option *,
 }
 
 static bool honoured(const fk_option *row, int kind) { return fk_output_honours(kind, row); }
-static bool untimed(const fk_option *row, int unused) { (void)unused; return !(row->flags & FK_OPTF_TIMED); }
+static bool untimed(const fk_option *row, int unused)
+{
+	(void)unused;
+	return !(row->flags & FK_OPTF_TIMED);
+}
 
 int cli_given_check(const struct cli_given *g, int kind, const char *path)
 {
