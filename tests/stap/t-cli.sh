@@ -148,6 +148,20 @@ assert_contains "$TMP/err" "<stap output>:7:"
 run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$TMP/no-such-stap" -o "$TMP/n.svg" 2> "$TMP/err"
 assert_contains "$TMP/err" "cannot run"
 
+# --kallsyms: stap (under the spawn helper) sees FILE as /proc/kallsyms; this machine's
+# /proc/kallsyms is untouched. Needs root (a private mount namespace).
+{ echo "0000000000000000 T fk_marker_sym"; cat /proc/kallsyms; } > "$TMP/ks.txt"
+printf '#!/bin/sh\ngrep -c fk_marker_sym /proc/kallsyms > "%s"\ncat "%s"\n' "$TMP/marker" "$D/aggregate.folded" > "$TMP/ks-stap"
+chmod +x "$TMP/ks-stap"
+if grep -q ' _stext$' "$TMP/ks.txt" && unshare -m true 2> /dev/null; then
+	run_rc 0 "$FLAMEKIT" stap --kernel --kallsyms "$TMP/ks.txt" --stap "$TMP/ks-stap" --folded -o "$TMP/ks.folded"
+	assert_eq "stap's /proc/kallsyms" 1 "$(cat "$TMP/marker")"
+	! grep -q fk_marker_sym /proc/kallsyms || fail "--kallsyms changed this machine's /proc/kallsyms"
+	LC_ALL=C sort "$D/aggregate.folded" | cmp -s - "$TMP/ks.folded" || fail "--kallsyms: output differs"
+else
+	echo "note: no private mount namespace here: --kallsyms not run"
+fi
+
 FAKE_MODE=wait setsid "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/int.svg" 2> "$TMP/err" &
 runner=$!
 for i in $(seq 100); do [ -e "$TMP/fake.ready" ] && break; sleep 0.1; done
