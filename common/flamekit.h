@@ -204,6 +204,14 @@ enum fk_profile_kind {
 /* Copies unit (NULL = unknown). 0 or -FK_E_NOMEM. */
 FK_API int fk_profile_set_unit(fk_profile *p, const char *unit);
 FK_API const char *fk_profile_unit(const fk_profile *p);
+/* The one warning for inputs that count different units (the sums are still made, and
+ * mean little): "warning: NAME counts UNIT, BEFORE counts BEFORE_UNIT: their sums mix
+ * units", with perf's remedy (--samples) only when one of them is perf script text
+ * (format "perf") counting periods. before NULL: "the input before it"; a format NULL
+ * when unknown. Through the print callback. */
+FK_API void fk_warn_mixed_units(const char *name, const char *unit, const char *format,
+				const char *before, const char *before_unit,
+				const char *before_format);
 FK_API void fk_profile_set_kind(fk_profile *p, int kind);
 FK_API int fk_profile_kind(const fk_profile *p);
 
@@ -439,10 +447,9 @@ FK_API int fk_render_svg(const fk_profile *p, const fk_svg_opts *o, FILE *out);
  * --factor, --countname, --negate); -FK_E_INVAL for --flamechart. Deterministic.
  * Returns 0 or a negative error like fk_render_svg. */
 FK_API int fk_render_html(const fk_profile *p, const fk_svg_opts *o, FILE *out);
-/* The view an output file name asks for: a name ending in .html or .htm (any case)
- * gets fk_render_html, a pprof or speedscope name (fk_export_for_path: .pb.gz, .pprof,
- * .speedscope.json) that format, any other name (or NULL for standard output)
- * fk_render_svg. Every front end writing `-o FILE` goes through this one rule. */
+/* The view an output file name asks for (fk_output_for_path below): an SVG, the HTML
+ * page, pprof, speedscope or folded stacks; a name the rule does not know (or NULL for
+ * standard output) gets fk_render_svg. */
 FK_API bool fk_output_is_html(const char *path);
 FK_API int fk_render_for_path(const fk_profile *p, const fk_svg_opts *o, const char *path, FILE *out);
 
@@ -571,9 +578,25 @@ FK_API void fk_speedscope_opts_init(fk_speedscope_opts *o);
 FK_API int fk_write_speedscope(const fk_profile *p, const fk_speedscope_opts *o, FILE *out);
 
 /* ------------------------------------------------------------------ output by file name
- * The format an output file's name asks for, one rule for every front end: NAME.pb.gz,
- * NAME.pb or NAME.pprof -> pprof, NAME.speedscope.json -> speedscope, anything else (or
- * NULL: standard output) -> FK_EXPORT_NONE (the front end's own output: folded, SVG...). */
+ * What `-o NAME` writes, one rule for every front end, by NAME's ending without regard to
+ * case: .svg an SVG; .html or .htm the HTML page; .pb.gz, .pb or .pprof pprof;
+ * .speedscope.json speedscope; .folded folded stacks. Any other name (or NULL: standard
+ * output) is FK_OUTPUT_DEFAULT: the front end's own output (an SVG for the graph commands,
+ * folded stacks for collapse). */
+enum fk_output_kind {
+	FK_OUTPUT_DEFAULT = 0, FK_OUTPUT_PPROF = 1, FK_OUTPUT_SPEEDSCOPE = 2, FK_OUTPUT_SVG = 3,
+	FK_OUTPUT_HTML = 4, FK_OUTPUT_FOLDED = 5,
+};
+FK_API int fk_output_for_path(const char *path);
+/* "svg", "html", "pprof", "speedscope", "folded"; NULL for FK_OUTPUT_DEFAULT. */
+FK_API const char *fk_output_name(int kind);
+/* Write p as kind: the SVG and the page with o (the rows of fk_svg_options that kind
+ * honours, fk_output_honours), the other formats with their defaults. 0 or a negative
+ * error (-FK_E_INVAL for FK_OUTPUT_DEFAULT). */
+FK_API int fk_write_output(const fk_profile *p, int kind, const fk_svg_opts *o, FILE *out);
+/* The older names: FK_EXPORT_PPROF and FK_EXPORT_SPEEDSCOPE are FK_OUTPUT_PPROF and
+ * FK_OUTPUT_SPEEDSCOPE; fk_export_for_path is fk_output_for_path for those two kinds
+ * and FK_EXPORT_NONE for any other. */
 enum fk_export_kind { FK_EXPORT_NONE = 0, FK_EXPORT_PPROF = 1, FK_EXPORT_SPEEDSCOPE = 2 };
 FK_API int fk_export_for_path(const char *path);
 /* Write p in that format with default options: 0 or a negative error (-FK_E_INVAL
@@ -628,6 +651,10 @@ enum fk_opt_flags {
 	FK_OPTF_FLAMEGRAPH = 1u << 1,     /* flamegraph.pl has this option (same name, meaning) */
 	FK_OPTF_HIDDEN = 1u << 2,         /* accepted but left out of help texts */
 	FK_OPTF_ABOVE_MIN = 1u << 3,      /* numbers: must be greater than min (not equal) */
+	FK_OPTF_PAGE = 1u << 4,           /* fk_svg_options: the HTML page honours it too (the
+					   * SVG honours every row; fk_output_honours) */
+	FK_OPTF_TIMED = 1u << 5,          /* fk_svg_options: needs timestamped samples (front
+					   * ends whose stacks come aggregated refuse it) */
 };
 
 typedef struct fk_option fk_option;
@@ -673,6 +700,11 @@ FK_API int fk_option_set(const fk_option *rows, size_t n, void *opts, const char
 FK_API int fk_svg_opts_set(fk_svg_opts *o, const char *key, const char *value);
 FK_API int fk_heatmap_opts_set(fk_heatmap_opts *o, const char *key, const char *value);
 FK_API int fk_parse_opts_set(fk_parse_opts *o, const char *key, const char *value);
+/* Whether an output kind (enum fk_output_kind) honours an fk_svg_options row: the SVG
+ * every row, the HTML page the rows flagged FK_OPTF_PAGE, the other formats none (they
+ * write the profile's data as it is). A front end refuses, before it samples or reads
+ * anything, a row given for an output that does not honour it. */
+FK_API bool fk_output_honours(int kind, const fk_option *row);
 
 #ifdef __cplusplus
 }

@@ -100,6 +100,10 @@ static inline uint64_t fk_name_hash(const void *p, size_t len)
 FK_HIDDEN void fk_profile_seal(fk_profile *p);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
+/* The input (name, format) that gave the profile its unit, for the mixed-units warning
+ * (fk_warn_mixed_units): set by the parser that sets the unit; NULL when unknown. */
+FK_HIDDEN int fk_profile_set_unit_source(fk_profile *p, const char *name, const char *format);
+FK_HIDDEN const char *fk_profile_unit_source(const fk_profile *p, const char **format);
 /* Intern names [from, n) of a stack's text s, name i from (i ? end[i - 1] + 1 : 0) to
  * end[i], with hash[i] = its fk_name_hash, into ids[i]: their table slots fetched first, all
  * at once, then looked up. 0 or a negative error. */

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <strings.h>
 #include "internal.h"
+#include "render/palette.h"
 
 #define NOFIELD SIZE_MAX
 #define OFF(type, field) offsetof(type, field)
 #define FG FK_OPTF_FLAMEGRAPH
+#define PG FK_OPTF_PAGE   /* the HTML page honours it too */
+#define TM FK_OPTF_TIMED  /* needs timestamped samples */
 
 /* ------------------------------------------------------------------ custom values */
 
@@ -136,72 +139,115 @@ static int parse_encoding(void *opts, const fk_option *row, const char *v, char 
 	return 0;
 }
 
+/* a palette name: checked when set, as ranges are, not at render time */
+static int parse_colors(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	if (!fk_palette_known(v)) {
+		snprintf(err, n, "unknown palette '%s' (hot mem io wakeup chain java js perl red green "
+			 "blue aqua yellow purple orange)", v);
+		return -1;
+	}
+	*(const char **)((char *)opts + row->offset) = v;
+	return 0;
+}
+
+/* a background: a name or #rrggbb */
+static int parse_bgcolors(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	char a[8], b[8];
+	if (!*v || fk_palette_background(NULL, v, a, b)) {
+		snprintf(err, n, "expected yellow blue green grey or #rrggbb");
+		return -1;
+	}
+	*(const char **)((char *)opts + row->offset) = v;
+	return 0;
+}
+
+/* an input format's name (or auto): checked when set, not when the first file is read */
+static int parse_format(void *opts, const fk_option *row, const char *v, char *err, size_t n)
+{
+	bool known = !strcmp(v, "auto");
+	for (const char *const *f = fk_format_names(); *f && !known; f++)
+		known = !strcmp(*f, v);
+	if (!known) {
+		size_t used = (size_t)snprintf(err, n, "unknown format '%s' (auto", v);
+		for (const char *const *f = fk_format_names(); *f && used < n; f++)
+			used += (size_t)snprintf(err + used, n - used, " %s", *f);
+		if (used < n)
+			snprintf(err + used, n - used, ")");
+		return -1;
+	}
+	*(const char **)((char *)opts + row->offset) = v;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ the tables */
 
 static const fk_option svg_rows[] = {
-	{ "title", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, title), 0, 0, NULL, "TEXT",
+	{ "title", NULL, 0, FK_OPT_TEXT, FG | PG, OFF(fk_svg_opts, title), 0, 0, NULL, "TEXT",
 	  "title (default Flame Graph, Icicle Graph or Flame Chart)", NULL },
-	{ "subtitle", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, subtitle), 0, 0, NULL, "TEXT",
+	{ "subtitle", NULL, 0, FK_OPT_TEXT, FG | PG, OFF(fk_svg_opts, subtitle), 0, 0, NULL, "TEXT",
 	  "second title line", NULL },
 	{ "width", NULL, 0, FK_OPT_INT, FG, OFF(fk_svg_opts, width), 21, 1000000, NULL, "PX",
 	  "image width (default 1200)", NULL },
-	{ "height", NULL, 0, FK_OPT_INT, FG, OFF(fk_svg_opts, frameheight), 2, 10000, NULL, "PX",
+	{ "height", NULL, 0, FK_OPT_INT, FG | PG, OFF(fk_svg_opts, frameheight), 2, 10000, NULL, "PX",
 	  "height of each frame (default 16)", NULL },
 	{ "minwidth", NULL, 0, FK_OPT_CUSTOM, FG, OFF(fk_svg_opts, minwidth), 0, 0, "PX|N%", "PX|N%",
 	  "omit frames narrower than PX pixels or N% of the total (default 0.1)", parse_minwidth },
-	{ "fonttype", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, fonttype), 0, 0, NULL, "FONT",
+	{ "fonttype", NULL, 0, FK_OPT_TEXT, FG | PG, OFF(fk_svg_opts, fonttype), 0, 0, NULL, "FONT",
 	  "font family (default Verdana)", NULL },
-	{ "encoding", NULL, 0, FK_OPT_CUSTOM, FG, NOFIELD, 0, 0, "UTF-8", "UTF-8",
+	{ "encoding", NULL, 0, FK_OPT_CUSTOM, FG | PG, NOFIELD, 0, 0, "UTF-8", "UTF-8",
 	  "accepted for compatibility: the output is always UTF-8", parse_encoding },
-	{ "fontsize", NULL, 0, FK_OPT_DOUBLE, FG | FK_OPTF_ABOVE_MIN, OFF(fk_svg_opts, fontsize), 0, 999,
-	  NULL, "N", "font size (default 12)", NULL },
+	{ "fontsize", NULL, 0, FK_OPT_DOUBLE, FG | FK_OPTF_ABOVE_MIN | PG, OFF(fk_svg_opts, fontsize),
+	  0, 999, NULL, "N", "font size (default 12)", NULL },
 	{ "fontwidth", NULL, 0, FK_OPT_DOUBLE, FG | FK_OPTF_ABOVE_MIN, OFF(fk_svg_opts, fontwidth), 0, 99,
 	  NULL, "N", "average character width relative to the size (default 0.59)", NULL },
-	{ "countname", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, countname), 0, 0, NULL, "TEXT",
+	{ "countname", NULL, 0, FK_OPT_TEXT, FG | PG, OFF(fk_svg_opts, countname), 0, 0, NULL, "TEXT",
 	  "what the counts are (default samples)", NULL },
-	{ "nametype", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, nametype), 0, 0, NULL, "TEXT",
+	{ "nametype", NULL, 0, FK_OPT_TEXT, FG | PG, OFF(fk_svg_opts, nametype), 0, 0, NULL, "TEXT",
 	  "what the names are (default Function:)", NULL },
-	{ "colors", "color", 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, colors), 0, 0, NULL, "PALETTE",
+	{ "colors", "color", 0, FK_OPT_CUSTOM, FG | PG, OFF(fk_svg_opts, colors), 0, 0, "PALETTE",
+	  "PALETTE",
 	  "hot (default) mem io wakeup chain java js perl red green blue aqua yellow purple orange",
-	  NULL },
-	{ "bgcolors", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, bgcolors), 0, 0, NULL, "COLOR",
-	  "yellow blue green grey or #rrggbb (default by palette)", NULL },
-	{ "hash", NULL, 0, FK_OPT_FLAG, FG, OFF(fk_svg_opts, hash), 0, 0, NULL, NULL,
+	  parse_colors },
+	{ "bgcolors", NULL, 0, FK_OPT_CUSTOM, FG | PG, OFF(fk_svg_opts, bgcolors), 0, 0, "COLOR", "COLOR",
+	  "yellow blue green grey or #rrggbb (default by palette)", parse_bgcolors },
+	{ "hash", NULL, 0, FK_OPT_FLAG, FG | PG, OFF(fk_svg_opts, hash), 0, 0, NULL, NULL,
 	  "colour by a hash of the name (flamegraph.pl's namehash)", NULL },
-	{ "random", NULL, 0, FK_OPT_CUSTOM, FG | FK_OPTF_VALUE_OPTIONAL, OFF(fk_svg_opts, random), 0, 0,
-	  "SEED", "SEED", "random colours from a seeded generator (SEED 1)", parse_random },
-	{ "seed", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_svg_opts, seed), 0, 0, "N", "N",
+	{ "random", NULL, 0, FK_OPT_CUSTOM, FG | FK_OPTF_VALUE_OPTIONAL | PG, OFF(fk_svg_opts, random),
+	  0, 0, "SEED", "SEED", "random colours from a seeded generator (SEED 1)", parse_random },
+	{ "seed", NULL, 0, FK_OPT_CUSTOM, PG, OFF(fk_svg_opts, seed), 0, 0, "N", "N",
 	  "random colours from seed N (same as random=N)", parse_seed },
-	{ "cp", NULL, 0, FK_OPT_CUSTOM, FG | FK_OPTF_VALUE_OPTIONAL, OFF(fk_svg_opts, cp_file), 0, 0,
+	{ "cp", NULL, 0, FK_OPT_CUSTOM, FG | FK_OPTF_VALUE_OPTIONAL | PG, OFF(fk_svg_opts, cp_file), 0, 0,
 	  "FILE", "FILE", "consistent palette: read and update ./palette.map (or FILE)", parse_cp },
-	{ "cp-file", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_svg_opts, cp_file), 0, 0, NULL, "FILE",
+	{ "cp-file", NULL, 0, FK_OPT_TEXT, PG, OFF(fk_svg_opts, cp_file), 0, 0, NULL, "FILE",
 	  "consistent palette in FILE (lines NAME->rgb(R,G,B))", NULL },
-	{ "reverse", NULL, 0, FK_OPT_FLAG, FG, OFF(fk_svg_opts, reverse), 0, 0, NULL, NULL,
+	{ "reverse", NULL, 0, FK_OPT_FLAG, FG | PG, OFF(fk_svg_opts, reverse), 0, 0, NULL, NULL,
 	  "reverse stacks (leaf first)", NULL },
-	{ "inverted", NULL, 0, FK_OPT_FLAG, FG, OFF(fk_svg_opts, inverted), 0, 0, NULL, NULL,
+	{ "inverted", NULL, 0, FK_OPT_FLAG, FG | PG, OFF(fk_svg_opts, inverted), 0, 0, NULL, NULL,
 	  "icicle graph (root at the top)", NULL },
-	{ "flamechart", NULL, 0, FK_OPT_FLAG, FG, OFF(fk_svg_opts, flamechart), 0, 0, NULL, NULL,
+	{ "flamechart", NULL, 0, FK_OPT_FLAG, FG | TM, OFF(fk_svg_opts, flamechart), 0, 0, NULL, NULL,
 	  "x axis is time: samples in time order, each stack merged only with the previous one",
 	  NULL },
-	{ "negate", NULL, 0, FK_OPT_FLAG, FG, OFF(fk_svg_opts, negate), 0, 0, NULL, NULL,
+	{ "negate", NULL, 0, FK_OPT_FLAG, FG | PG, OFF(fk_svg_opts, negate), 0, 0, NULL, NULL,
 	  "swap the red/blue of differential graphs", NULL },
 	{ "notes", NULL, 0, FK_OPT_TEXT, FG, OFF(fk_svg_opts, notes), 0, 0, NULL, "TEXT",
 	  "add a notes comment to the SVG", NULL },
-	{ "factor", NULL, 0, FK_OPT_DOUBLE, FG | FK_OPTF_ABOVE_MIN, OFF(fk_svg_opts, factor), 0, 1e300,
-	  NULL, "N", "multiply the counts shown by N", NULL },
+	{ "factor", NULL, 0, FK_OPT_DOUBLE, FG | FK_OPTF_ABOVE_MIN | PG, OFF(fk_svg_opts, factor),
+	  0, 1e300, NULL, "N", "multiply the counts shown by N", NULL },
 	{ "total", NULL, 0, FK_OPT_DOUBLE, FG, OFF(fk_svg_opts, total), 0, 1e300, NULL, "N",
 	  "draw against N instead of the sum of counts (if larger)", NULL },
 	{ "sort", NULL, 0, FK_OPT_CHOICE, 0, OFF(fk_svg_opts, sort), 0, 0, "name|weight", "name|weight",
 	  "order of sibling frames: by name (default) or heaviest first", NULL },
-	{ "truncate", NULL, 0, FK_OPT_CHOICE, 0, OFF(fk_svg_opts, truncate), 0, 0, "right|left",
+	{ "truncate", NULL, 0, FK_OPT_CHOICE, PG, OFF(fk_svg_opts, truncate), 0, 0, "right|left",
 	  "right|left", "labels too long for their frame keep the start (right, default) or the end",
 	  NULL },
-	{ "focus", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_svg_opts, focus), 0, 0, NULL, "NAME",
+	{ "focus", NULL, 0, FK_OPT_TEXT, PG, OFF(fk_svg_opts, focus), 0, 0, NULL, "NAME",
 	  "only stacks through NAME, merged at NAME: its callees; with reverse, its callers", NULL },
 	{ "diff", NULL, 0, FK_OPT_CHOICE, 0, OFF(fk_svg_opts, diff_mode), 0, 0, "self|total",
 	  "self|total", "differential colour by the frame's own delta (self, default) or its total",
 	  NULL },
-	{ "range", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_svg_opts, range_start), 0, 0, "START-END",
+	{ "range", NULL, 0, FK_OPT_CUSTOM, PG | TM, OFF(fk_svg_opts, range_start), 0, 0, "START-END",
 	  "START-END", "only samples from START to END (exclusive) seconds after the first "
 	  "sample's whole second; needs timestamps", parse_range },
 	{ "max-frames", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_svg_opts, max_frames), 0, 0, "N|all", "N|all",
@@ -237,9 +283,9 @@ static const fk_option heatmap_rows[] = {
 };
 
 static const fk_option parse_rows[] = {
-	{ "format", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, format), 0, 0, NULL, "NAME",
+	{ "format", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_parse_opts, format), 0, 0, "NAME", "NAME",
 	  "input format (default: detected from the first lines; `flamekit formats` lists them)",
-	  NULL },
+	  parse_format },
 	{ "threads", NULL, 0, FK_OPT_UINT, 0, OFF(fk_parse_opts, threads), 1, 64, NULL, "N",
 	  "parse with N threads where the format supports it (folded stacks and perf script "
 	  "text of 8 MB or more; the command line's default is 2 on two CPUs or more)", NULL },
@@ -384,9 +430,12 @@ static int say(char *err, size_t errlen, const char *fmt, ...)
 /* "--width: REASON, got 'V'" for a dashed key, "width=V: REASON" for a bare one */
 static int fail(const char *spelled, const char *v, char *err, size_t errlen, const char *reason)
 {
+	char quoted[256];
+	snprintf(quoted, sizeof(quoted), "'%s'", v ? v : "");
+	const char *got = v && !strstr(reason, quoted) ? v : NULL; /* unless the reason names it */
 	if (*spelled == '-')
-		return say(err, errlen, "%s: %s%s%s%s", spelled, reason, v ? ", got '" : "",
-			   v ? v : "", v ? "'" : "");
+		return say(err, errlen, "%s: %s%s%s%s", spelled, reason, got ? ", got '" : "",
+			   got ? got : "", got ? "'" : "");
 	return say(err, errlen, "%s=%s: %s", spelled, v ? v : "", reason);
 }
 
@@ -514,6 +563,17 @@ int fk_option_set(const fk_option *rows, size_t n, void *opts, const char *key, 
 	if (!row)
 		return say(err, errlen, "unknown option '%s'", spelled);
 	return fk_option_apply(row, opts, spelled, value, err, errlen);
+}
+
+bool fk_output_honours(int kind, const fk_option *row)
+{
+	if (!row)
+		return false;
+	switch (kind) {
+	case FK_OUTPUT_SVG: return true;
+	case FK_OUTPUT_HTML: return (row->flags & FK_OPTF_PAGE) != 0;
+	default: return false;  /* pprof, speedscope, folded: the data as it is */
+	}
 }
 
 int fk_svg_opts_set(fk_svg_opts *o, const char *key, const char *value)

@@ -6,7 +6,9 @@
 #include <string.h>
 #include "cli.h"
 
-enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE, EMIT_BY_NAME = -1 };
+enum { EMIT_FOLDED, EMIT_SAMPLES, EMIT_PPROF, EMIT_SPEEDSCOPE,
+       EMIT_BY_NAME = -1, EMIT_DRAWING = -2 /* an -o name this command does not write */ };
+static const char *const emit_names[] = { "folded", "samples", "pprof", "speedscope" };
 
 /* The command's own options (the input options and -o/--keep/--drop are shared). */
 struct collapse_cli {
@@ -21,8 +23,9 @@ static const fk_option collapse_rows[] = {
 	  "folded (default); samples: one timestamped line per sample (time pid tid cpu comm "
 	  "weight stack; for heatmap); pprof: gzipped profile.proto (go tool pprof, Pyroscope, "
 	  "Parca), pid/tid/comm of samples as labels; speedscope: JSON for speedscope.app (the "
-	  "stacks, and the samples in time order when timestamped). Default by the -o name: "
-	  ".pb.gz, .pb or .pprof -> pprof, .speedscope.json -> speedscope", NULL },
+	  "stacks, and the samples in time order when timestamped). Default by the -o name "
+	  "(any case): .pb.gz, .pb or .pprof -> pprof, .speedscope.json -> speedscope, "
+	  ".folded or another name -> folded", NULL },
 	{ "timestamps", NULL, 0, FK_OPT_FLAG, 0, offsetof(struct collapse_cli, timestamps), 0, 0,
 	  NULL, NULL, "pprof: one sample per timestamped sample, its time and CPU as labels "
 	  "(heat maps survive the trip)", NULL },
@@ -105,7 +108,7 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 {
 	fk_profile *dst = fk_profile_new(flags);
 	char **frames = calloc(nkeys + 1, sizeof(char *));
-	char unit[64] = "";
+	char unit[64] = "", unit_format[32] = "", format[32] = "";
 	const char *unit_from = NULL;
 	int ok = 0, skipped = 0;
 	*status = FK_EXIT_ERROR;
@@ -120,7 +123,7 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 			goto fail;
 		}
 		char *one[] = { (char *)in[i].path };
-		int st = cli_load(p, one, 1, po);
+		int st = cli_load(p, one, 1, po, format);
 		if (st == FK_EXIT_ERROR) {
 			skipped++;
 			fk_profile_free(p);
@@ -131,10 +134,10 @@ static fk_profile *read_labelled(unsigned flags, input *in, int nin, const char 
 		const char *u = fk_profile_unit(p);
 		if (u && !unit_from) {
 			snprintf(unit, sizeof(unit), "%s", u);
+			memcpy(unit_format, format, sizeof(format));
 			unit_from = in[i].path;
 		} else if (u && strcmp(u, unit)) {
-			cli_err("warning: %s counts %s, %s counts %s: their sum mixes units (--samples "
-				"counts samples in perf input)", unit_from, unit, in[i].path, u);
+			fk_warn_mixed_units(in[i].path, u, format, unit_from, unit, unit_format);
 		}
 		for (size_t k = 0; k < nkeys; k++) {
 			size_t kl = strlen(keys[k]);
@@ -299,10 +302,25 @@ static int run_common(int argc, char **argv, bool merge)
 			in[k].n += ncur;
 		}
 	}
-	if (cc.emit == EMIT_BY_NAME) {
-		const char *e = cli_emit_for_path(out_path);
-		cc.emit = !strcmp(e, "pprof") ? EMIT_PPROF : !strcmp(e, "speedscope") ? EMIT_SPEEDSCOPE
-										  : EMIT_FOLDED;
+	/* the -o name picks the output (fk_output_for_path) unless --emit says it; a name
+	 * that says another output than --emit, or a drawing, is a mistake */
+	static const int emit_of[] = { [FK_OUTPUT_DEFAULT] = EMIT_BY_NAME,
+				       [FK_OUTPUT_FOLDED] = EMIT_FOLDED, [FK_OUTPUT_PPROF] = EMIT_PPROF,
+				       [FK_OUTPUT_SPEEDSCOPE] = EMIT_SPEEDSCOPE,
+				       [FK_OUTPUT_SVG] = EMIT_DRAWING, [FK_OUTPUT_HTML] = EMIT_DRAWING };
+	int kind = fk_output_for_path(out_path), by_name = emit_of[kind];
+	if (by_name == EMIT_DRAWING) {
+		cli_err("%s: %s writes stacks (folded, samples, pprof, speedscope), not %s: draw them "
+			"with flamekit %s", out_path, argv[0], kind == FK_OUTPUT_SVG ? "an SVG" : "a page",
+			kind == FK_OUTPUT_SVG ? "svg" : "html");
+		goto out;
+	}
+	if (cc.emit == EMIT_BY_NAME)
+		cc.emit = by_name == EMIT_BY_NAME ? EMIT_FOLDED : by_name;
+	else if (by_name != EMIT_BY_NAME && by_name != cc.emit) {
+		cli_err("--emit %s and -o %s (%s) contradict each other", emit_names[cc.emit],
+			out_path, fk_output_name(kind));
+		goto out;
 	}
 	if (timestamps && cc.emit != EMIT_PPROF) {
 		cli_err("--timestamps: only with pprof output (--emit pprof)");

@@ -87,7 +87,10 @@ static void diff_help(FILE *out)
 	      "sorted, as difffolded.pl does. BEFORE and AFTER may be folded stacks or any\n"
 	      "input `flamekit collapse` reads. Draw it with `flamekit svg`: widths follow\n"
 	      "AFTER, red frames grew, blue shrank; swap the files and add --negate to see\n"
-	      "the widths of BEFORE. Several runs a side (-a, -b) are summed for the stacks.\n\n"
+	      "the widths of BEFORE. Several runs a side (-a, -b) are summed for the stacks.\n"
+	      "The -o name picks another output (any case): FILE.pb.gz (.pb, .pprof) pprof\n"
+	      "with a sample type per side, FILE.svg or FILE.html the differential graph with\n"
+	      "the renderer's defaults.\n\n"
 	      "The gate (--fail-above, --report, --report-file) compares each function's share\n"
 	      "of its profile's total, BEFORE to AFTER: with several runs a side, the median\n"
 	      "share over the side's runs. Without --report a summary goes to standard error.\n\n",
@@ -115,7 +118,7 @@ static int read_side(fkp_argv *runs, unsigned side, const fk_parse_opts *po, fk_
 			cli_err("out of memory");
 			return FK_EXIT_ERROR;
 		}
-		int st = cli_load(p, &runs->v[i], 1, po);
+		int st = cli_load(p, &runs->v[i], 1, po, NULL);
 		if (st == FK_EXIT_SKIPPED)
 			status = st;
 		int rc = 0;
@@ -158,7 +161,7 @@ static int diff_run(int argc, char **argv)
 	int status = FK_EXIT_USAGE;
 	fk_profile *side[2] = { NULL, NULL };
 	fk_gate *g = NULL;
-	if (cli_parse(argc, argv, sets, 4, files, &nfiles))
+	if (cli_parse(argc, argv, sets, 4, files, &nfiles, NULL))
 		goto out;
 	bool fail = !isnan(go.limit);
 	if (!fail)
@@ -197,6 +200,15 @@ static int diff_run(int argc, char **argv)
 	}
 	/* the table in place of the stacks, or the stacks (and the table in its own file) */
 	bool stacks = !(dc.report && !dc.report_file);
+	/* the one output-name rule: folded (the default), pprof (a sample type per side), or
+	 * the differential graph drawn with the renderer's defaults; speedscope has no
+	 * second column */
+	int kind = stacks ? cli_output_kind(io.output, FK_OUTPUT_FOLDED) : FK_OUTPUT_FOLDED;
+	if (kind == FK_OUTPUT_SPEEDSCOPE) {
+		cli_err("-o %s: speedscope holds one count a stack, a diff two (write folded, pprof, "
+			"an SVG or a page)", io.output);
+		goto out;
+	}
 	status = FK_EXIT_ERROR;
 	if (gate && !(g = fk_gate_new(&go)))
 		goto out;
@@ -217,7 +229,7 @@ static int diff_run(int argc, char **argv)
 	status = FK_EXIT_OK;
 	int rc = 1;
 	/* two sorted folded files stream through (nothing held); any other input is read whole */
-	if (!gate && dc.side[0].n == 1 && dc.side[1].n == 1 && !dc.strip &&
+	if (!gate && kind == FK_OUTPUT_FOLDED && dc.side[0].n == 1 && dc.side[1].n == 1 && !dc.strip &&
 	    strcmp(dc.side[0].v[0], "-") && strcmp(dc.side[1].v[0], "-") &&
 	    (!po.format || !strcmp(po.format, "folded")) && !po.rust_names && !po.cxx_names)
 		rc = fk_diff_folded_files(dc.side[0].v[0], dc.side[1].v[0], dc.normalize, out.f);
@@ -239,7 +251,9 @@ static int diff_run(int argc, char **argv)
 				status = FK_EXIT_ERROR;
 				goto done;
 			}
-			rc = fk_profile_write_folded(d, out.f);
+			fk_svg_opts so;
+			fk_svg_opts_init(&so);
+			rc = fk_write_output(d, kind, &so, out.f);
 			fk_profile_free(d);
 			if (rc)
 				cli_err("%s: %s", io.output ? io.output : "<stdout>", fk_strerror(rc));

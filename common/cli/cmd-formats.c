@@ -10,8 +10,14 @@ static void formats_help(FILE *out)
 
 static int formats_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	char **ops = argv + 1;
+	int nops = 0;
+	if (cli_parse(argc, argv, NULL, 0, ops, &nops, NULL))
+		return FK_EXIT_USAGE;
+	if (nops) {
+		cli_err("formats: unexpected argument '%s' (see flamekit formats --help)", ops[0]);
+		return FK_EXIT_USAGE;
+	}
 	for (const char *const *n = fk_format_names(); *n; n++)
 		printf("%-12s %s\n", *n, fk_format_description(*n));
 	return fflush(stdout) || ferror(stdout) ? FK_EXIT_ERROR : FK_EXIT_OK;

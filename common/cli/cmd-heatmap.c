@@ -67,7 +67,7 @@ static int run(int argc, char **argv)
 	hm_sets(sets, &io, &hc, &ho, &po);
 	char **files = argv + 1;
 	int nfiles = 0;
-	if (cli_parse(argc, argv, sets, 4, files, &nfiles))
+	if (cli_parse(argc, argv, sets, 4, files, &nfiles, NULL))
 		return FK_EXIT_USAGE;
 	if (hc.periods)
 		po.samples = false;
@@ -77,6 +77,15 @@ static int run(int argc, char **argv)
 	}
 	const char *out_path = io.output;
 	bool cells = hc.cells;
+	/* the one output-name rule: the page goes to a name the rule gives the page (or
+	 * none it knows), the cells' TSV to a name it does not know */
+	int kind = fk_output_for_path(out_path);
+	if (kind != FK_OUTPUT_DEFAULT && (cells || kind != FK_OUTPUT_HTML)) {
+		cli_err("-o %s: heatmap writes %s, not %s", out_path,
+			cells ? "per-cell counts as TSV (--cells)" : "one HTML page (NAME.html)",
+			fk_output_name(kind));
+		return FK_EXIT_USAGE;
+	}
 
 	int status;
 	fk_profile *p = cli_read(FK_PROFILE_SAMPLES, files, nfiles, &po, io.keep, io.drop, &status);

@@ -18,15 +18,19 @@ static void html_help(FILE *out)
 	      "(grew) and blue (shrank); in on/off-CPU graphs (perf flame --combined) the frames\n"
 	      "whose time is all off-CPU are blue, as in the SVG. Scripts drive it through\n"
 	      "window.flamekit (docs/html.md).\n"
-	      "`flamekit svg -o FILE.html` writes the same page.\n\n"
-	      "Options: those of `flamekit svg` (see flamekit svg --help) that a page can honour:\n"
-	      "  -o, --output FILE   write to FILE (replaced only when all went well)\n"
-	      "  --title, --subtitle, --countname, --nametype, --fonttype, --fontsize, --height,\n"
-	      "  --colors, --bgcolors, --hash, --random[=SEED], --cp, --cp-file: as for svg (the\n"
-	      "                      same names get the same colours as in the SVG)\n"
-	      "  --reverse, --focus NAME, --range START-END, --inverted (start as an icicle),\n"
-	      "  --factor N, --negate, --truncate left|right\n"
-	      "  (--flamechart is refused: the page draws merged stacks)\n\n", out);
+	      "`flamekit svg -o FILE.html` writes the same page; -o FILE.svg, FILE.pb.gz,\n"
+	      "FILE.speedscope.json or FILE.folded write those instead (as flamekit svg).\n\n", out);
+	struct cli_io io;
+	fk_svg_opts so;
+	fkp_optset ios = cli_io_set(&io, true);
+	size_t n;
+	fkp_optset page = { fk_svg_options(&n), n, &so,
+			    "the options of `flamekit svg` that the page honours (the others are "
+			    "refused):", NULL };
+	fkp_opt_help(out, &ios);
+	fputc('\n', out);
+	fkp_opt_help_filtered(out, &page, FK_OPTF_PAGE, FK_OPTF_PAGE);
+	fputc('\n', out);
 	cli_input_help(out);
 	fputs("\nExit status: 0 ok; 1 error, nothing written; 2 usage error;\n"
 	      "3 output written but some input was malformed and skipped.\n", out);

@@ -17,10 +17,12 @@ static void options_help(FILE *out)
 	      "  --man               man page entries instead\n"
 	      "  --keys              spell options as KEY=VALUE (--dlarg, Python) not --KEY\n"
 	      "  --subset S          all (default), flamegraph (the options flamegraph.pl\n"
-	      "                      has too) or other\n"
+	      "                      has too), other, page (the options the HTML page\n"
+	      "                      honours too) or svg-only\n"
 	      "tables: svg (flamekit svg, the default), heatmap, input (any command reading\n"
-	      "stacks), gdb (the gdb flame command and flamekit gdb), gate (flamekit diff's\n"
-	      "regression gate)\n", out);
+	      "stacks), gdb (the gdb flame command and flamekit gdb), stap and bpftrace (the\n"
+	      "own options of flamekit stap and flamekit bpftrace, which take -o and the svg\n"
+	      "table's too), gate (flamekit diff's regression gate)\n", out);
 }
 
 struct options_cli {
@@ -36,7 +38,7 @@ static const fk_option options_rows[] = {
 	{ "keys", NULL, 0, FK_OPT_FLAG, 0, offsetof(struct options_cli, keys), 0, 0, NULL, NULL,
 	  "KEY=VALUE spelling", NULL },
 	{ "subset", NULL, 0, FK_OPT_CHOICE, 0, offsetof(struct options_cli, subset), 0, 0,
-	  "all|flamegraph|other", "S", "which rows", NULL },
+	  "all|flamegraph|other|page|svg-only", "S", "which rows", NULL },
 };
 
 static int options_run(int argc, char **argv)
@@ -45,7 +47,7 @@ static int options_run(int argc, char **argv)
 	fkp_optset set = { options_rows, 4, &oc, NULL, NULL };
 	char **ops = argv + 1;
 	int nops = 0;
-	if (cli_parse(argc, argv, &set, 1, ops, &nops))
+	if (cli_parse(argc, argv, &set, 1, ops, &nops, NULL))
 		return FK_EXIT_USAGE;
 	const char *which = nops ? ops[0] : "svg";
 	fkp_optset t = { NULL, 0, NULL, NULL, NULL };
@@ -53,13 +55,24 @@ static int options_run(int argc, char **argv)
 		cli_err("options: one table at a time");
 		return FK_EXIT_USAGE;
 	}
-	if (!(t.rows = fkp_table(which, &t.n))) {
-		cli_err("options: unknown table '%s' (svg heatmap input gdb gate)", which);
+	if (!strcmp(which, "stap"))
+		t.rows = cli_stap_options(&t.n);
+	else if (!strcmp(which, "bpftrace"))
+		t.rows = cli_bpftrace_options(&t.n);
+	else
+		t.rows = fkp_table(which, &t.n);
+	if (!t.rows) {
+		cli_err("options: unknown table '%s' (svg heatmap input gdb stap bpftrace gate)",
+			which);
 		return FK_EXIT_USAGE;
 	}
+	/* the subsets as flag masks: all, flamegraph.pl's, the others, the rows the HTML
+	 * page honours, the SVG's alone */
+	static const unsigned mask[] = { 0, FK_OPTF_FLAMEGRAPH, FK_OPTF_FLAMEGRAPH, FK_OPTF_PAGE,
+					 FK_OPTF_PAGE };
+	static const unsigned want[] = { 0, FK_OPTF_FLAMEGRAPH, 0, FK_OPTF_PAGE, 0 };
 	fkp_opt_table(stdout, &t, oc.man ? FKP_TABLE_MAN : oc.markdown ? FKP_TABLE_MARKDOWN
-		      : FKP_TABLE_TSV, !oc.keys, oc.subset ? FK_OPTF_FLAMEGRAPH : 0,
-		      oc.subset == 1 ? FK_OPTF_FLAMEGRAPH : 0);
+		      : FKP_TABLE_TSV, !oc.keys, mask[oc.subset], want[oc.subset]);
 	return fflush(stdout) || ferror(stdout) ? FK_EXIT_ERROR : FK_EXIT_OK;
 }
 

@@ -17,8 +17,10 @@ static void svg_help(FILE *out)
 	      "FILEs or standard input. Two-column folded input (flamekit diff) draws a\n"
 	      "differential graph: red grew, blue shrank. Same input and options give the\n"
 	      "same bytes. Options may be abbreviated while unambiguous, and written with\n"
-	      "one dash (-title) as flamegraph.pl takes them. -o FILE.html writes the page\n"
-	      "of `flamekit html` instead.\n\n", out);
+	      "one dash (-title) as flamegraph.pl takes them. The -o name picks another\n"
+	      "output (any case): FILE.html the page of `flamekit html`, FILE.pb.gz (.pb,\n"
+	      ".pprof) pprof, FILE.speedscope.json speedscope, FILE.folded folded stacks;\n"
+	      "an option that output does not honour is refused.\n\n", out);
 	fkp_opt_help(out, &ios);
 	fputs("flamegraph.pl options (same names and meaning):\n", out);
 	fkp_opt_help_filtered(out, &svg, FK_OPTF_FLAMEGRAPH, FK_OPTF_FLAMEGRAPH);
@@ -30,7 +32,8 @@ static void svg_help(FILE *out)
 	      "3 output written but some input was malformed and skipped.\n", out);
 }
 
-/* `flamekit svg` and `flamekit html` (html = true): the same options. */
+/* `flamekit svg` and `flamekit html` (html = true): the same options; the command is
+ * the default output, the -o name picks another (fk_output_for_path). */
 int cli_svg_run(int argc, char **argv, bool html)
 {
 	fk_parse_opts po;
@@ -38,21 +41,24 @@ int cli_svg_run(int argc, char **argv, bool html)
 	fk_svg_opts so;
 	fk_svg_opts_init(&so);
 	struct cli_io io = { 0 };
+	struct cli_given given;
+	cli_given_init(&given);
 	size_t n;
 	fkp_optset sets[] = { cli_io_set(&io, true), { fk_svg_options(&n), n, &so, NULL, NULL },
 			      cli_input_set(&po) };
 	char **files = argv + 1;
 	int nfiles = 0;
-	if (cli_parse(argc, argv, sets, 3, files, &nfiles))
+	if (cli_parse(argc, argv, sets, 3, files, &nfiles, &given))
 		return FK_EXIT_USAGE;
-	if (fk_svg_opts_check(&so))
+	int kind = cli_output_kind(io.output, html ? FK_OUTPUT_HTML : FK_OUTPUT_SVG);
+	if (fk_svg_opts_check(&so) || cli_given_check(&given, kind, io.output))
 		return FK_EXIT_USAGE;
-	html = html || fk_output_is_html(io.output); /* -o FILE.html: the page */
-	if (html && so.flamechart) {
-		cli_err("--flamechart: the HTML page draws merged stacks (use flamekit svg -o FILE.svg)");
-		return FK_EXIT_USAGE;
-	}
-	bool samples = so.flamechart || !isnan(so.range_start) || !isnan(so.range_end);
+	/* per-sample records: for a flame chart or a time range, and for pprof (pid/tid/comm
+	 * labels) and speedscope (samples in time order), as collapse writes them */
+	bool range = !isnan(so.range_start) || !isnan(so.range_end);
+	bool samples = (kind == FK_OUTPUT_SVG && (so.flamechart || range)) ||
+		       (kind == FK_OUTPUT_HTML && range) || kind == FK_OUTPUT_PPROF ||
+		       kind == FK_OUTPUT_SPEEDSCOPE;
 	int status;
 	fk_profile *p = cli_read(samples ? FK_PROFILE_SAMPLES : 0, files, nfiles, &po, io.keep,
 				 io.drop, &status);
@@ -64,7 +70,7 @@ int cli_svg_run(int argc, char **argv, bool html)
 		fk_profile_free(p);
 		return FK_EXIT_ERROR;
 	}
-	int rc = html ? fk_render_html(p, &so, out.f) : fk_render_svg(p, &so, out.f);
+	int rc = fk_write_output(p, kind, &so, out.f);
 	fk_profile_free(p);
 	if (rc == -FK_E_EMPTY)
 		cli_err("no stacks to draw (empty input, or nothing left after --focus/--range/--keep/--drop)");

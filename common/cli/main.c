@@ -1,6 +1,9 @@
 /* main.c - the flamekit program: dispatches subcommands from one table. */
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 
 /* Each command lives in cmd-<name>.c. */
@@ -24,8 +27,24 @@ static void usage(FILE *out)
 	fprintf(out, "\nExit status: 0 ok, 1 error, 2 usage error, 3 output written but some input was skipped.\n");
 }
 
+/* A closed standard output (`flamekit collapse big | head -1`) is the reader's choice to
+ * stop, not a failure: the job ends at once, quietly, with status 0. SIGPIPE is caught
+ * rather than ignored, so a child tool starts with its default again (exec resets a
+ * caught signal, not an ignored one). A broken pipe on another descriptor (stderr)
+ * comes back from write() as EPIPE and is reported as the error it is. */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	struct pollfd p = { .fd = 1, .events = POLLOUT };
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR))
+		_exit(FK_EXIT_OK);
+}
+
 int main(int argc, char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_sigpipe, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return FK_EXIT_USAGE;

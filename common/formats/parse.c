@@ -112,17 +112,20 @@ void fk_note(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
 /* What the profile counts after adding an input that counts unit (NULL = unknown): an
  * empty profile takes it on; a profile of another unit keeps its own and the mix is
  * reported (sums of ns and samples mean nothing). */
-static int note_unit(fk_profile *p, double before, const char *unit, int kind, const char *name)
+static int note_unit(fk_profile *p, double before, const char *unit, int kind, const char *name,
+		     const char *format)
 {
 	const char *have = fk_profile_unit(p);
 	if (!unit || (have && !strcmp(have, unit)))
 		return 0;
 	if (!have && before == 0)
 		fk_profile_set_kind(p, kind);
-	if (!have)
-		return before == 0 ? fk_profile_set_unit(p, unit) : 0;
-	fk_warn("%s counts %s but the input before it counts %s: the sums mix units "
-		"(perf input counts samples with --samples)", name, unit, have);
+	if (!have) {
+		int rc = before == 0 ? fk_profile_set_unit(p, unit) : 0;
+		return rc || before != 0 ? rc : fk_profile_set_unit_source(p, name, format);
+	}
+	const char *from_format, *from = fk_profile_unit_source(p, &from_format);
+	fk_warn_mixed_units(name, unit, format, from, have, from_format);
 	return 0;
 }
 
@@ -202,7 +205,7 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	double before = fk_profile_total(p, 0) + fk_profile_total(p, 1);
 	int rc = f->parse(&c);
 	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
-		int urc = note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name);
+		int urc = note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name, f->name);
 		if (urc < 0)
 			rc = urc;
 	}

@@ -55,6 +55,9 @@ struct fk_profile {
 	uint64_t *stk_tab;      /* hash's high 32 bits << 32 | index + 1; 0 = empty */
 	size_t stk_tab_mask;
 	char *unit;             /* what the counts are (NULL = unknown) */
+	char *unit_from;        /* the input that gave it (NULL = unknown), and its format:
+				 * the mixed-units warning names them */
+	char unit_format[32];
 	int kind;               /* enum fk_profile_kind */
 };
 

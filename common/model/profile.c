@@ -120,6 +120,7 @@ void fk_profile_free(fk_profile *p)
 {
 	if (!p)
 		return;
+	free(p->unit_from);
 	free(p->str);
 	free(p->names);
 	free(p->name_tab);
@@ -158,6 +159,40 @@ int fk_profile_set_unit(fk_profile *p, const char *unit)
 }
 
 const char *fk_profile_unit(const fk_profile *p) { return p->unit; }
+
+int fk_profile_set_unit_source(fk_profile *p, const char *name, const char *format)
+{
+	char *n = name ? strdup(name) : NULL;
+	if (name && !n)
+		return -FK_E_NOMEM;
+	free(p->unit_from);
+	p->unit_from = n;
+	snprintf(p->unit_format, sizeof(p->unit_format), "%s", format ? format : "");
+	return 0;
+}
+
+const char *fk_profile_unit_source(const fk_profile *p, const char **format)
+{
+	*format = p->unit_format[0] ? p->unit_format : NULL;
+	return p->unit_from;
+}
+
+/* perf script text weighs samples by their period unless told --samples: the one input
+ * whose unit that option changes */
+static bool periods_of_perf(const char *format, const char *unit)
+{
+	return format && !strcmp(format, "perf") && unit && strcmp(unit, "samples");
+}
+
+void fk_warn_mixed_units(const char *name, const char *unit, const char *format,
+			 const char *before, const char *before_unit, const char *before_format)
+{
+	bool hint = periods_of_perf(format, unit) || periods_of_perf(before_format, before_unit);
+	fk_warn("warning: %s counts %s, %s counts %s: their sums mix units%s", name,
+		unit ? unit : "?", before ? before : "the input before it",
+		before_unit ? before_unit : "?",
+		hint ? " (perf script input counts samples with --samples)" : "");
+}
 void fk_profile_set_kind(fk_profile *p, int kind) { p->kind = kind; }
 int fk_profile_kind(const fk_profile *p) { return p->kind; }
 

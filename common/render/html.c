@@ -872,17 +872,3 @@ out:
 	fk_profile_free(owned);
 	return rc;
 }
-
-bool fk_output_is_html(const char *path)
-{
-	size_t n = path ? strlen(path) : 0;
-	return (n > 5 && !strcasecmp(path + n - 5, ".html")) || (n > 4 && !strcasecmp(path + n - 4, ".htm"));
-}
-
-int fk_render_for_path(const fk_profile *p, const fk_svg_opts *o, const char *path, FILE *out)
-{
-	int kind = fk_export_for_path(path); /* x.pb.gz, x.speedscope.json: other tools' formats */
-	if (kind)
-		return fk_export(p, kind, out);
-	return fk_output_is_html(path) ? fk_render_html(p, o, out) : fk_render_svg(p, o, out);
-}

@@ -28,15 +28,20 @@ rc=0; "$FLAMEKIT" bpftrace -p $pid -d 2 -F 199 --folded -o "$TMP/d.folded" 2> "$
 [ $rc -eq 0 ] || { cat "$TMP/err"; fail "flamekit bpftrace -d 2: exit $rc"; }
 check "$TMP/d.folded"
 
-# wait_bpf: until the bpftrace in group $1 has its programs loaded, then 1.5 s of sampling
+# wait_bpf: until the bpftrace in group $1 has its program loaded and attached (one perf
+# event per CPU for profile:hz: a SIGINT that comes while bpftrace still attaches is lost
+# on a loaded machine), then 1.5 s of sampling
 wait_bpf() {
-	local bt=
-	for i in $(seq 1 400); do
+	local bt= cpus=$(nproc) attached=0
+	for i in $(seq 1 1200); do
 		bt=$(ps -o pid=,comm= -g $1 | awk '$2 == "bpftrace" { print $1; exit }')
-		[ -n "$bt" ] && ls -l /proc/$bt/fd 2> /dev/null | grep -q 'bpf-prog' && break
+		if [ -n "$bt" ] && ls -l /proc/$bt/fd 2> /dev/null | grep -q 'bpf-prog'; then
+			attached=$(ls -l /proc/$bt/fd 2> /dev/null | grep -c 'perf_event')
+			[ "$attached" -ge "$cpus" ] && break
+		fi
 		sleep 0.05
 	done
-	ls -l /proc/$bt/fd 2> /dev/null | grep -q 'bpf-prog' || fail "bpftrace loaded no program in 20 s"
+	[ "$attached" -ge "$cpus" ] || fail "bpftrace attached $attached of $cpus perf events in 60 s"
 	sleep 1.5
 }
 # interrupt CMD OUT: CMD in its own process group, Ctrl-C once sampling runs

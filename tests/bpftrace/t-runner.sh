@@ -48,10 +48,25 @@ wait $dog
 assert_eq "exit after Ctrl-C" 0 $rc
 cmp -s "$TMP/expected.svg" "$TMP/out.svg" || { cat "$TMP/stderr"; fail "SVG after Ctrl-C differs"; }
 
+# The renderer's options, as flamekit svg takes them, and the output by the -o name.
+"$FLAMEKIT" svg --colors=mem --title Mine --reverse "$D/ustack-kstack.txt" > "$TMP/want-opts.svg"
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" -d 1 --colors=mem --title Mine --reverse -o "$TMP/opts.svg" ||
+	fail "bpftrace with renderer options: exit $?"
+cmp -s "$TMP/want-opts.svg" "$TMP/opts.svg" || fail "bpftrace --colors=mem --title --reverse: not what flamekit svg draws"
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" -d 1 --title Page -o "$TMP/out.HTML" || fail "bpftrace -o out.HTML"
+[ "$(head -c 15 "$TMP/out.HTML")" = "<!DOCTYPE html>" ] || fail "bpftrace -o out.HTML wrote no page"
+"$FLAMEKIT" options bpftrace > "$TMP/rows" || fail "flamekit options bpftrace"
+for o in pid kernel user both frequency duration folded print-command bpftrace; do
+	grep -q "^$o	" "$TMP/rows" || fail "flamekit options bpftrace lacks $o"
+	grep -q -- "--$o" "$FK_TOP/docs/tracers.md" || fail "docs/tracers.md lacks --$o"
+done
+
 # Every option is checked before bpftrace starts.
 rm -f "$TMP/args"
-for bad in "-F 0" "-d -1" "-p x" "--kernel --user" "--frobnicate" "-d"; do
-	run_rc 2 "$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" $bad -o "$TMP/bad.svg" 2> "$TMP/err"
+for bad in "-F 0" "-d -1" "-p x" "--kernel --user" "--frobnicate" "-d" "--colors=nosuch" "--range 1-2" \
+	   "--flamechart" "--folded -o $TMP/bad.pb.gz" "-o $TMP/no/such/dir/x.svg"; do
+	want=2; [ "${bad#-o}" = "$bad" ] || want=1   # an output that cannot be written: exit 1
+	run_rc $want "$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" -o "$TMP/bad.svg" $bad 2> "$TMP/err"
 	[ -s "$TMP/err" ] || fail "$bad: no message"
 done
 [ ! -e "$TMP/args" ] || fail "bpftrace ran despite a bad option"

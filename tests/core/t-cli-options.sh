@@ -22,7 +22,7 @@ assert_contains "$TMP/err" "--minwidth: expected pixels (>= 0) or a percentage N
 run_rc 2 "$FLAMEKIT" svg --wid 5 "$TMP/in.folded" 2> "$TMP/err"
 assert_contains "$TMP/err" "--wid: expected a whole number from 21 to 1000000, got '5'"
 run_rc 2 "$FLAMEKIT" svg --colors javaa "$TMP/in.folded" 2> "$TMP/err"
-assert_contains "$TMP/err" "unknown palette 'javaa'"
+assert_contains "$TMP/err" "--colors: unknown palette 'javaa' (hot mem io"
 "$FLAMEKIT" svg --height 5000 "$TMP/in.folded" -o "$TMP/e.svg" || fail "--height 5000"
 # svg --keep/--drop, as collapse and heatmap have them
 "$FLAMEKIT" svg --keep ';a;' "$TMP/in.folded" -o "$TMP/k.svg" || fail "svg --keep"
@@ -40,4 +40,25 @@ assert_eq "diff -ns" "a 2 2" "$(cat "$TMP/ns")"
 # heatmap: the same rows, the same messages
 run_rc 2 "$FLAMEKIT" heatmap --rows 0 "$TMP/in.folded" 2> "$TMP/err"
 assert_contains "$TMP/err" "--rows: expected a whole number from 1 to 1000, got '0'"
+# Usage errors are exit 2 in every command, found before any input is read: the input is
+# a FIFO nobody writes to, so a command that opened it would hang (the timeout's 124).
+mkfifo "$TMP/never"
+usage() { # want-in-message command args...
+	local want=$1; shift
+	run_rc 2 timeout 60 "$FLAMEKIT" "$@" 2> "$TMP/err"
+	assert_contains "$TMP/err" "$want"
+}
+for cmd in collapse merge svg html heatmap; do
+	usage "--format: unknown format 'nosuch'" $cmd --format nosuch "$TMP/never"
+	usage "--keep: invalid regular expression '('" $cmd --keep '(' "$TMP/never"
+	usage "--drop: invalid regular expression" $cmd --drop 'a[' "$TMP/never"
+	usage "unknown option '--nosuch'" $cmd --nosuch "$TMP/never"
+done
+usage "--format: unknown format 'nosuch'" diff --format nosuch "$TMP/never" "$TMP/in.folded"
+usage "expected two files" diff "$TMP/never"
+usage "unknown option '--nosuch'" formats --nosuch
+usage "unexpected argument 'x'" formats x
+usage "options: unknown table 'nosuch'" options nosuch
+usage "unknown command 'nosuch'" nosuch
+usage "--format: unknown format 'nosuch'" collapse --format=nosuch < "$TMP/in.folded"
 echo ok

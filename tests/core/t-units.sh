@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Counts are named by what they count: perf cpu-clock periods are ns in the SVG and the
 # heat map, one time range gives one number in `heatmap` and `svg --range`, and merging
-# inputs of different units (perf ns + gdb samples) warns and points at --samples.
+# inputs of different units warns (one message in every command), pointing at perf's
+# --samples only where a perf script input counts periods.
 . "$(dirname "$0")/../lib.sh"
 PERF=$FK_TOP/tests/heatmap/data/band.perf-script   # cpu-clock, 2004008 ns a sample
 GDB=$FK_TOP/tests/parsers/data/gdb/pmp-loop.txt
@@ -35,16 +36,26 @@ assert_eq "samples in range" $((hm / 2004008)) "$(awk -F '\t' '{ s += $3 } END {
 "$FLAMEKIT" heatmap --samples "$PERF" -o "$TMP/hm2.html" || fail "heatmap --samples page"
 assert_contains "$TMP/hm2.html" '"countname":"samples"'
 
-# merge: ns + samples is a warning naming both units and --samples; output still written
+# mixed units: one warning, from one place (the library), the same in merge (inputs read
+# apart) and svg (read into one profile): "warning:", both inputs and their units; perf's
+# --samples suggested only when a perf script input counts periods; output still written
 "$FLAMEKIT" merge "$PERF" "$GDB" -o "$TMP/m.folded" 2> "$TMP/m.err" || fail "merge"
-cat "$TMP/m.err"
-assert_contains "$TMP/m.err" "band.perf-script counts ns, $GDB counts samples: their sum mixes units"
-assert_contains "$TMP/m.err" "--samples"
-# reading both into one profile (svg of two inputs) warns the same way
+want="flamekit: warning: $GDB counts samples, $PERF counts ns: their sums mix units (perf script input counts samples with --samples)"
+assert_eq "merge's warning" "$want" "$(cat "$TMP/m.err")"
 "$FLAMEKIT" svg "$PERF" "$GDB" -o "$TMP/two.svg" 2> "$TMP/s.err" || fail "svg of two inputs"
-assert_contains "$TMP/s.err" "pmp-loop.txt counts samples but the input before it counts ns"
-assert_contains "$TMP/s.err" "--samples"
+assert_eq "svg's warning" "$want" "$(cat "$TMP/s.err")"
 [ -s "$TMP/m.folded" ] || fail "merge wrote nothing"
+[ -s "$TMP/two.svg" ] || fail "svg wrote nothing"
+# perf second: the same hint; no perf input (pprof ns + cpuprofile samples): no hint
+"$FLAMEKIT" svg "$GDB" "$PERF" -o "$TMP/two2.svg" 2> "$TMP/s2.err" || fail "svg gdb perf"
+assert_eq "svg's warning, perf second" "flamekit: warning: $PERF counts ns, $GDB counts samples: their sums mix units (perf script input counts samples with --samples)" "$(cat "$TMP/s2.err")"
+printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2]},{"id":2,"callFrame":{"functionName":"js","url":""}}],"samples":[2,2],"timeDeltas":[0,5]}' > "$TMP/node.cpuprofile"
+GO=$FK_TOP/tests/export/data/go-cpu.pprof
+want="flamekit: warning: $TMP/node.cpuprofile counts samples, $GO counts ns: their sums mix units"
+for cmd in merge svg html; do
+	"$FLAMEKIT" $cmd "$GO" "$TMP/node.cpuprofile" > /dev/null 2> "$TMP/g.err" || fail "$cmd go node"
+	assert_eq "$cmd: warning without perf's hint" "$want" "$(cat "$TMP/g.err")"
+done
 # counting samples everywhere: no warning; same units: no warning
 "$FLAMEKIT" merge --samples "$PERF" "$GDB" -o "$TMP/m2.folded" 2> "$TMP/m2.err" || fail "merge --samples"
 assert_not_contains "$TMP/m2.err" "units"

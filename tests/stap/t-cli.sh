@@ -104,6 +104,34 @@ run_rc 0 "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/got.svg"
 cmp -s "$TMP/want.svg" "$TMP/got.svg" || fail "flamekit stap drew something else than flamekit svg"
 assert_contains "$TMP/fake.args" "-x"
 assert_contains "$TMP/fake.args" "probe flamekit.oncpu.both {} probe end { flamekit_print_folded() }"
+# The renderer's options, as flamekit svg takes them (the option schema's rows)
+"$FLAMEKIT" svg --colors=mem --title Mine --inverted "$D/aggregate.folded" -o "$TMP/want-opts.svg"
+run_rc 0 "$FLAMEKIT" stap -p "$target" --stap "$fake" --colors=mem --title Mine --inverted -o "$TMP/got-opts.svg"
+cmp -s "$TMP/want-opts.svg" "$TMP/got-opts.svg" || fail "stap --colors=mem --title --inverted: not what flamekit svg draws"
+# ... checked before stap starts: a bad value, a time range (stap's stacks have no times),
+# an option the output does not honour; unique abbreviations of the own rows work
+rm -f "$TMP/fake.args"
+run_rc 2 "$FLAMEKIT" stap -p "$target" --stap "$fake" --colors=nosuch -o "$TMP/x.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "--colors: unknown palette 'nosuch'"
+run_rc 2 "$FLAMEKIT" stap -p "$target" --stap "$fake" --range 1-2 -o "$TMP/x.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "--range: needs timestamped samples"
+run_rc 2 "$FLAMEKIT" stap -p "$target" --stap "$fake" --width 600 -o "$TMP/x.html" 2> "$TMP/err"
+assert_contains "$TMP/err" "--width: the HTML page"
+run_rc 2 "$FLAMEKIT" stap -p "$target" --stap "$fake" --folded -o "$TMP/x.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "contradict"
+run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/no/such/dir/x.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "cannot write $TMP/no/such/dir/x.svg"
+[ ! -e "$TMP/fake.args" ] || fail "stap ran despite a bad option or output"
+"$FLAMEKIT" stap -p "$target" --max-d 100 --max-s 500 --print-command > "$TMP/cmd5" || fail "abbreviated options"
+assert_contains "$TMP/cmd5" "-DMAXBACKTRACE=100"
+assert_contains "$TMP/cmd5" "-DMAXMAPENTRIES=500"
+# its options are a table of the schema: listed by flamekit options, in the docs
+"$FLAMEKIT" options stap > "$TMP/rows" || fail "flamekit options stap"
+for o in pid object kernel user both off-cpu duration folded print-command max-depth max-stacks stap \
+	 tapset-dir stap-opt remote kernel-release kallsyms; do
+	grep -q "^$o	" "$TMP/rows" || fail "flamekit options stap lacks $o"
+	grep -q -- "--$o" "$FK_TOP/docs/tracers.md" || fail "docs/tracers.md lacks --$o"
+done
 run_rc 0 "$FLAMEKIT" stap -p "$target" --stap "$fake" --folded -o "$TMP/got.folded"
 LC_ALL=C sort "$D/aggregate.folded" | cmp -s - "$TMP/got.folded" || fail "--folded output differs"
 run_rc 0 "$FLAMEKIT" stap -p "$target" --off-cpu --stap "$fake" -o "$TMP/off.svg"
@@ -119,6 +147,20 @@ assert_contains "$TMP/err" "<stap output>:7:"
 [ "$(wc -l < "$TMP/b.folded")" -eq 6 ] || fail "good stacks lost with a bad line"
 run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$TMP/no-such-stap" -o "$TMP/n.svg" 2> "$TMP/err"
 assert_contains "$TMP/err" "cannot run"
+
+# --kallsyms: stap (under the spawn helper) sees FILE as /proc/kallsyms; this machine's
+# /proc/kallsyms is untouched. Needs root (a private mount namespace).
+{ echo "0000000000000000 T fk_marker_sym"; cat /proc/kallsyms; } > "$TMP/ks.txt"
+printf '#!/bin/sh\ngrep -c fk_marker_sym /proc/kallsyms > "%s"\ncat "%s"\n' "$TMP/marker" "$D/aggregate.folded" > "$TMP/ks-stap"
+chmod +x "$TMP/ks-stap"
+if grep -q ' _stext$' "$TMP/ks.txt" && unshare -m true 2> /dev/null; then
+	run_rc 0 "$FLAMEKIT" stap --kernel --kallsyms "$TMP/ks.txt" --stap "$TMP/ks-stap" --folded -o "$TMP/ks.folded"
+	assert_eq "stap's /proc/kallsyms" 1 "$(cat "$TMP/marker")"
+	! grep -q fk_marker_sym /proc/kallsyms || fail "--kallsyms changed this machine's /proc/kallsyms"
+	LC_ALL=C sort "$D/aggregate.folded" | cmp -s - "$TMP/ks.folded" || fail "--kallsyms: output differs"
+else
+	echo "note: no private mount namespace here: --kallsyms not run"
+fi
 
 FAKE_MODE=wait setsid "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/int.svg" 2> "$TMP/err" &
 runner=$!

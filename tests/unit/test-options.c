@@ -23,6 +23,9 @@ static const char *good_value(const fk_option *r)
 		if (!strcmp(r->name, "range")) return "1-2";
 		if (!strcmp(r->name, "encoding")) return "utf-8";
 		if (!strcmp(r->name, "minwidth")) return "5%";
+		if (!strcmp(r->name, "colors")) return "mem";
+		if (!strcmp(r->name, "format")) return "folded";
+		if (!strcmp(r->name, "bgcolors")) return "#a0b0c0";
 		return "3";
 	default:
 		snprintf(buf, sizeof(buf), "%.17g", r->flags & FK_OPTF_ABOVE_MIN ? r->min + 1 : r->min);
@@ -85,6 +88,14 @@ static void test_svg_values(void)
 	CHECK(fk_svg_opts_set(&o, "minwidth", "2%") == 0 && o.minwidth == 2 && o.minwidth_pct);
 	CHECK(fk_svg_opts_set(&o, "minwidth", "-1") == -FK_E_INVAL);
 	CHECK(fk_svg_opts_set(&o, "color", "blue") == 0 && !strcmp(o.colors, "blue"));
+	/* palettes and backgrounds are checked when set, as ranges are, not at render time */
+	CHECK(fk_svg_opts_set(&o, "colors", "nosuch") == -FK_E_INVAL && !strcmp(o.colors, "blue"));
+	CHECK(fk_svg_opts_set(&o, "bgcolors", "#12345") == -FK_E_INVAL && !o.bgcolors);
+	CHECK(fk_svg_opts_set(&o, "bgcolors", "grey") == 0 && !strcmp(o.bgcolors, "grey"));
+	char err[256];
+	size_t nrows;
+	CHECK(fk_option_set(fk_svg_options(&nrows), nrows, &o, "--colors", "nosuch", err, sizeof(err)) ==
+	      -FK_E_INVAL && !strncmp(err, "--colors: unknown palette 'nosuch' (hot ", 40));
 	CHECK(fk_svg_opts_set(&o, "max_frames", "all") == 0 && o.max_frames == SIZE_MAX);
 	CHECK(fk_svg_opts_set(&o, "random", NULL) == 0 && o.random && o.seed == 1);
 	CHECK(fk_svg_opts_set(&o, "random=18446744073709551615", NULL) == 0 && o.seed == UINT64_MAX);
@@ -106,6 +117,10 @@ static void test_svg_values(void)
 	fk_parse_opts_init(&p);
 	CHECK(fk_parse_opts_set(&p, "full-names", NULL) == 0 && p.full_names);
 	CHECK(fk_parse_opts_set(&p, "threads=65", NULL) == -FK_E_INVAL);
+	/* a format's name is checked when set (a usage error before any input is read) */
+	CHECK(fk_parse_opts_set(&p, "format", "nosuch") == -FK_E_INVAL && !p.format);
+	CHECK(fk_parse_opts_set(&p, "format", "perf") == 0 && !strcmp(p.format, "perf"));
+	CHECK(fk_parse_opts_set(&p, "format", "auto") == 0);
 }
 
 /* A caller built against an older header passes a shorter struct: the fields it
