@@ -37,9 +37,14 @@ fk_print_fn fk_set_print(fk_print_fn fn, void *ctx)
 	return old;
 }
 
+static _Thread_local unsigned long warnings;
+
+unsigned long fk_log_warnings(void) { return warnings; }
+
 void fk_log(enum fk_level level, const char *fmt, ...)
 {
 	char msg[1024];
+	warnings += level == FK_LEVEL_WARN;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

@@ -259,8 +259,8 @@ static int pick_type(pp *x)
 			snprintf(u, us, "%.*s", (int)tn[pick].len, (const char *)tn[pick].p);
 		else
 			snprintf(u, us, "%.*s", (int)tu[pick].len, (const char *)tu[pick].p);
-		if (span_is(tn[pick], "off_cpu") && !fk_profile_unit(x->c->p))
-			fk_profile_set_kind(x->c->p, FK_KIND_OFFCPU);
+		if (span_is(tn[pick], "off_cpu"))
+			x->c->kind = FK_KIND_OFFCPU; /* run() gives it to an empty profile */
 	}
 	free(tn);
 	free(tu);

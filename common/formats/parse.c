@@ -149,6 +149,7 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	memset(stats, 0, sizeof(*stats));
 	const char *name = in->name ? in->name : "-";
 	r->name = name;
+	unsigned long said = fk_log_warnings();
 	const fk_format *f = NULL;
 	if (in->format && *in->format && strcmp(in->format, "auto")) {
 		f = find_format(in->format);
@@ -161,7 +162,8 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 		size_t len;
 		int rc = fk_reader_peek(r, 64 * 1024, &buf, &len);
 		if (rc < 0) {
-			fk_warn("%s: %s", name, fk_strerror(rc));
+			if (fk_log_warnings() == said)
+				fk_warn("%s: %s", name, fk_strerror(rc));
 			return rc;
 		}
 		if (len == 0) {
@@ -198,22 +200,37 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 		f = find_format(fname);
 	}
 	snprintf(stats->format, sizeof(stats->format), "%s", f->name);
-	fk_parse_ctx c = { .p = p, .o = in, .st = stats, .r = r, .name = name };
+	/* An input adds all its stacks or none: a failed parse (damaged compressed data found
+	 * at its end, a read error, out of memory) leaves the profile as it was. Into a blank
+	 * profile directly (undone by a reset); into one that holds stacks, through a scratch
+	 * profile merged on success. */
+	fk_profile *into = p;
+	if (!fk_profile_blank(p) && !(into = fk_profile_new(fk_profile_flags(p))))
+		return -FK_E_NOMEM;
+	fk_parse_ctx c = { .p = into, .o = in, .st = stats, .r = r, .name = name };
 	double before = fk_profile_total(p, 0) + fk_profile_total(p, 1);
 	int rc = f->parse(&c);
-	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
-		int urc = note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name);
-		if (urc < 0)
-			rc = urc;
-	}
 	free(c.name_buf);
-	stats->lines += 0;
-	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
-	stats->bad_lines += r->long_lines;
 	if (rc == 0 && r->err)
 		rc = r->err;
+	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
+		if (into != p)
+			rc = fk_profile_merge(p, into) ?: rc;
+		int urc = rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED ?
+			  note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name) : 0;
+		if (urc < 0)
+			rc = urc;
+	} else if (into == p && fk_profile_reset(p) < 0) {
+		rc = -FK_E_NOMEM;
+	}
+	if (into != p)
+		fk_profile_free(into);
+	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
+	stats->bad_lines += r->long_lines;
 	if (rc < 0 && rc != -FK_E_SKIPPED && rc != -FK_E_TRUNCATED) {
-		fk_warn("%s:%llu: %s", name, (unsigned long long)r->lineno, fk_strerror(rc));
+		/* the one message of the failure: the parser's or the reader's own, or this */
+		if (fk_log_warnings() == said)
+			fk_warn("%s:%llu: %s", name, (unsigned long long)r->lineno, fk_strerror(rc));
 		return rc;
 	}
 	unsigned max = in->max_warnings ? in->max_warnings : 5;
