@@ -82,11 +82,15 @@ const char *fk_detect_format(const char *buf, size_t len)
 	return f || bin ? f : detect(buf, len, true);
 }
 
+/* "name:line: msg"; "name: msg" for line 0 (binary formats place it in msg: "at byte N") */
 static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list ap)
 {
 	char msg[512];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fk_warn("%s:%llu: %s", c->name, (unsigned long long)lineno, msg);
+	if (lineno)
+		fk_warn("%s:%llu: %s", c->name, (unsigned long long)lineno, msg);
+	else
+		fk_warn("%s: %s", c->name, msg);
 }
 
 void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
@@ -229,8 +233,10 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	stats->bad_lines += r->long_lines;
 	if (rc < 0 && rc != -FK_E_SKIPPED && rc != -FK_E_TRUNCATED) {
 		/* the one message of the failure: the parser's or the reader's own, or this */
-		if (fk_log_warnings() == said)
+		if (fk_log_warnings() == said && r->lineno)
 			fk_warn("%s:%llu: %s", name, (unsigned long long)r->lineno, fk_strerror(rc));
+		else if (fk_log_warnings() == said)
+			fk_warn("%s: %s", name, fk_strerror(rc));
 		return rc;
 	}
 	unsigned max = in->max_warnings ? in->max_warnings : 5;
