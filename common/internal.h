@@ -20,6 +20,11 @@ FK_HIDDEN void fk_log(enum fk_level level, const char *fmt, ...)
 /* How many warnings this thread has given so far: a caller that failed tells from it
  * whether the reason was said already (one message per failure, not a generic second). */
 FK_HIDDEN unsigned long fk_log_warnings(void);
+/* This thread's messages are held back from now (up to a thousand; more release them all)
+ * until fk_log_release, which prints them in order or drops them: what a parser said about
+ * data that turned out to be damaged is not worth saying. */
+FK_HIDDEN void fk_log_hold(void);
+FK_HIDDEN void fk_log_release(bool print);
 
 /* ---- options structs: copy the caller's struct (its sz field tells how much of
  * it the caller knows) over `full`, which holds the defaults (options.c). */
@@ -270,8 +275,11 @@ FK_HIDDEN const char *fk_unzip_name(int kind);
 FK_HIDDEN fk_unzip *fk_unzip_new(int kind, int fd, const void *head, size_t headlen,
 				 const char *name);
 /* Up to room decompressed bytes into out: how many, 0 at the clean end, or a negative
- * error (-FK_E_DAMAGED for damage, message printed; every later call returns it too). */
+ * error (-FK_E_DAMAGED for damage, see fk_unzip_damage; every later call returns it too). */
 FK_HIDDEN ssize_t fk_unzip_read(fk_unzip *z, char *out, size_t room);
+/* The message of the damage found ("name: gzip input is corrupt at ..."), or NULL. It is
+ * not printed: the caller says it, after dropping what was said about the damaged data. */
+FK_HIDDEN const char *fk_unzip_damage(const fk_unzip *z);
 FK_HIDDEN void fk_unzip_free(fk_unzip *z);
 
 /* ---- parser table */

@@ -140,7 +140,8 @@ int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len)
 	return fk_profile_intern(c->p, c->name_buf, fk_name_rules(c->o, c->name_buf, len));
 }
 
-static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
+static int run_held(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats,
+		    unsigned long said)
 {
 	fk_parse_opts defaults;
 	fk_parse_opts_init(&defaults);
@@ -153,7 +154,6 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	memset(stats, 0, sizeof(*stats));
 	const char *name = in->name ? in->name : "-";
 	r->name = name;
-	unsigned long said = fk_log_warnings();
 	const fk_format *f = NULL;
 	if (in->format && *in->format && strcmp(in->format, "auto")) {
 		f = find_format(in->format);
@@ -161,6 +161,10 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 			fk_warn("%s: unknown format '%s' (see flamekit formats)", name, in->format);
 			return -FK_E_INVAL;
 		}
+		/* whether it is compressed (the parse meets a read error again) */
+		const char *buf;
+		size_t len;
+		(void)fk_reader_peek(r, 4, &buf, &len);
 	} else {
 		const char *buf;
 		size_t len;
@@ -203,6 +207,8 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 		}
 		f = find_format(fname);
 	}
+	if (!r->unzip)
+		fk_log_release(true); /* plain input: nothing to hold back */
 	snprintf(stats->format, sizeof(stats->format), "%s", f->name);
 	/* An input adds all its stacks or none: a failed parse (damaged compressed data found
 	 * at its end, a read error, out of memory) leaves the profile as it was. Into a blank
@@ -246,6 +252,21 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	if (stats->bad_lines || rc == -FK_E_TRUNCATED)
 		return rc == -FK_E_TRUNCATED ? rc : -FK_E_SKIPPED;
 	return 0;
+}
+
+/* A compressed input's messages are held back until it has been read whole: when it turns
+ * out damaged, what the parser said about its lines (garbage decoded from damaged bytes) is
+ * dropped, and the damage is the one message. */
+static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
+{
+	unsigned long said = fk_log_warnings();
+	fk_log_hold();
+	int rc = run_held(p, r, in, stats, said);
+	const char *damage = rc == -FK_E_DAMAGED ? fk_unzip_damage(r->unzip) : NULL;
+	fk_log_release(!damage);
+	if (damage)
+		fk_warn("%s", damage);
+	return rc;
 }
 
 int fk_parse_fd(fk_profile *p, int fd, const fk_parse_opts *o, fk_parse_stats *stats)

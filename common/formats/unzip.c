@@ -30,6 +30,7 @@ struct fk_unzip {
 	uint64_t in_total;        /* compressed bytes read from the source */
 	uint64_t out_total;       /* bytes decompressed */
 	uint64_t member_at;       /* compressed offset where the open member / frame starts */
+	char msg[512];            /* the damage, said by the caller (fk_unzip_damage) */
 	z_stream zs;
 	ZSTD_DStream *zd;
 };
@@ -121,6 +122,8 @@ static int refill(fk_unzip *z)
 /* Compressed bytes the decoder has taken so far. */
 static uint64_t taken(const fk_unzip *z) { return z->in_total - z->ilen; }
 
+const char *fk_unzip_damage(const fk_unzip *z) { return z && z->msg[0] ? z->msg : NULL; }
+
 /* Report damage once and refuse the whole input (its data was decoded from damaged
  * bytes, or cannot be checked). seen: the compressed bytes the decoder had been given
  * when it found the damage, so the damage is at or before that byte. */
@@ -131,8 +134,9 @@ static int damage(fk_unzip *z, const char *what, const char *why, uint64_t seen)
 	if (z->open)
 		snprintf(at, sizeof(at), ", in the %s that starts at byte %llu", unit,
 			 (unsigned long long)z->member_at);
-	fk_warn("%s: %s input %s at compressed byte %llu (%s%s); nothing of this input is used",
-		z->name, fk_unzip_name(z->kind), what, (unsigned long long)seen, why, at);
+	snprintf(z->msg, sizeof(z->msg),
+		 "%s: %s input %s at compressed byte %llu (%s%s); nothing of this input is used",
+		 z->name, fk_unzip_name(z->kind), what, (unsigned long long)seen, why, at);
 	z->err = -FK_E_DAMAGED;
 	return z->err;
 }
