@@ -228,8 +228,9 @@ static int run_held(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_par
 	if (rc == 0 && r->err)
 		rc = r->err;
 	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
-		if (into != p)
-			rc = fk_profile_merge(p, into) ?: rc;
+		int mrc = into != p ? fk_profile_merge(p, into) : 0;
+		if (mrc < 0)
+			rc = mrc;
 		int urc = rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED ?
 			  note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name) : 0;
 		if (urc < 0)
