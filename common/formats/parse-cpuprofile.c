@@ -444,6 +444,7 @@ static int parse(fk_parse_ctx *c)
 	cp x = { .c = c, .start = NAN };
 	js j = { .p = buf, .end = buf + len };
 	bool first = true, have_samples = false, have_nodes = false;
+	const char *samples_at = buf; /* where the ticks are: the line of their messages */
 	if (js_obj_begin(&j)) {
 		while (!rc && js_obj_key(&j, &first)) {
 			if (!strcmp(j.str, "nodes")) {
@@ -460,6 +461,7 @@ static int parse(fk_parse_ctx *c)
 				if (!rc && !js_eat(&j, ']'))
 					js_fail(&j, "']' expected");
 			} else if (!strcmp(j.str, "samples")) {
+				samples_at = j.p;
 				js_numbers(&j, &x.samples, &x.ns, &x.caps);
 				have_samples = true;
 			} else if (!strcmp(j.str, "timeDeltas")) {
@@ -502,13 +504,19 @@ static int parse(fk_parse_ctx *c)
 	}
 	snprintf(c->unit, sizeof(c->unit), "%s", by_time ? "us" : "samples");
 	double t = x.start;
+	uint64_t samples_line = 0;
 	for (size_t i = 0; !rc && i < x.ns; i++) {
 		cnode *nd = find(&x, x.samples[i]);
 		if (i < x.nd)
 			t += x.deltas[i];
 		if (!nd) {
-			fk_bad_line(c, 1, "tick %zu names node %.0f, which the profile does not have; skipped", i + 1,
-				    x.samples[i]);
+			if (!samples_line) {
+				samples_line = 1;
+				for (const char *q = buf; q < samples_at; q++)
+					samples_line += *q == '\n';
+			}
+			fk_bad_line(c, samples_line, "tick %zu names node %.0f, which the profile does not have; skipped",
+				    i + 1, x.samples[i]);
 			continue;
 		}
 		int64_t node = place(&x, nd);

@@ -34,6 +34,12 @@ one_message "$TMP/cut\\.cpuprofile:4: not a valid CPU profile" --format cpuprofi
 one_message "$TMP/other\\.json:1: not a CPU profile: it has no \"nodes\" array" --format cpuprofile "$TMP/other.json"
 one_message "$TMP/in\\.folded:1: not a valid CPU profile" --format cpuprofile "$TMP/in.folded"
 one_message "$TMP/in\\.folded: pprof profile is corrupt at byte [0-9]+ " --format pprof "$TMP/in.folded"
+# a skipped tick: the line of the ticks, exit 3, the rest kept
+printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2]},\n{"id":2,"callFrame":{"functionName":"a","url":""},"children":[]}],\n"samples":[2,2,9],"timeDeltas":[0,5,5]}' > "$TMP/tick.cpuprofile"
+rc=0; "$FLAMEKIT" collapse "$TMP/tick.cpuprofile" > "$TMP/out" 2> "$TMP/err" || rc=$?
+assert_eq "skipped tick: exit" 3 "$rc"
+assert_eq "skipped tick: the rest" "a 2" "$(cat "$TMP/out")"
+assert_eq "skipped tick: message" "flamekit: $TMP/tick.cpuprofile:3: tick 3 names node 9, which the profile does not have; skipped" "$(cat "$TMP/err")"
 # where the profile is read whole, the good input before a failed one still counts (exit 3)
 rc=0; "$FLAMEKIT" collapse "$TMP/in.folded" "$TMP/cut.pb" > "$TMP/out" 2> "$TMP/err" || rc=$?
 assert_eq "a failed input after a good one: exit" 3 "$rc"
