@@ -47,7 +47,8 @@ extern "C" {
 	X(FK_E_INVAL,     4006, "invalid argument")                         \
 	X(FK_E_EMPTY,     4007, "no stacks in input")                       \
 	X(FK_E_WRITE,     4008, "write error on output")                    \
-	X(FK_E_BINARY,    4009, "input looks binary")
+	X(FK_E_BINARY,    4009, "input looks binary")                       \
+	X(FK_E_DAMAGED,   4010, "compressed input is damaged")
 
 #define FK_ENUM_ENTRY_(name, num, str) name = num,
 enum fk_error { FK_ERRORS(FK_ENUM_ENTRY_) };

@@ -17,6 +17,14 @@
 FK_HIDDEN void fk_log(enum fk_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 #define fk_warn(...) fk_log(FK_LEVEL_WARN, __VA_ARGS__)
+/* How many warnings this thread has given so far: a caller that failed tells from it
+ * whether the reason was said already (one message per failure, not a generic second). */
+FK_HIDDEN unsigned long fk_log_warnings(void);
+/* This thread's messages are held back from now (up to a thousand; more release them all)
+ * until fk_log_release, which prints them in order or drops them: what a parser said about
+ * data that turned out to be damaged is not worth saying. */
+FK_HIDDEN void fk_log_hold(void);
+FK_HIDDEN void fk_log_release(bool print);
 
 /* ---- options structs: copy the caller's struct (its sz field tells how much of
  * it the caller knows) over `full`, which holds the defaults (options.c). */
@@ -160,6 +168,11 @@ FK_HIDDEN void fk_profile_map_counts(fk_profile *p, unsigned col, double (*fn)(d
 				     void *ctx);
 /* Two count columns from now on (a diff whose sides hold nothing in one column). */
 FK_HIDDEN void fk_profile_two_columns(fk_profile *p);
+/* Whether p holds nothing yet (no stack, no count). */
+FK_HIDDEN bool fk_profile_blank(const fk_profile *p);
+/* p emptied as if new (same flags; its unit and kind kept): the undo of a failed parse
+ * into a blank profile. 0 or -FK_E_NOMEM (p unchanged). */
+FK_HIDDEN int fk_profile_reset(fk_profile *p);
 /* A stack's hash, from its names' hashes (the low 32 bits of fk_name_hash) root first, so
  * a reader knows it before its names are looked up: fk_seq_hash(fk_seq_step(...)..., n). */
 static inline uint64_t fk_seq_step(uint64_t h, uint32_t name_hash)
@@ -240,7 +253,6 @@ typedef struct fk_reader {
 	const fk_parse_opts *opts;
 	int src_fd;           /* the descriptor read (fd, or the compressed input's) */
 	bool sniffed;         /* the first bytes were checked for compression magic */
-	bool binary;          /* fk_reader_all: damage does not cut back to a line end */
 	fk_unzip *unzip;      /* decompressor of gzip/zstd input, NULL for plain input */
 } fk_reader;
 
@@ -268,8 +280,8 @@ static inline void fk_reader_add_lines(fk_reader *r, uint64_t n) { r->lineno += 
 FK_HIDDEN int fk_reader_all(fk_reader *r, size_t limit, const char **buf, size_t *len);
 
 /* ---- decompression under the reader (unzip.c): gzip and zstd by their magic bytes.
- * Damage (truncated or corrupt data) is said once, naming the input; the bytes before it
- * are still handed out, and the reader then ends its input there (-FK_E_TRUNCATED). */
+ * Damage (truncated or corrupt data, a failed CRC or frame checksum) is said once, naming
+ * the input and the compressed byte; the input is then refused whole (-FK_E_DAMAGED). */
 enum { FK_UNZIP_GZIP = 1, FK_UNZIP_ZSTD = 2 };
 /* FK_UNZIP_* if buf starts with a compressed stream's magic, else 0. */
 FK_HIDDEN int fk_unzip_kind(const void *buf, size_t len);
@@ -279,8 +291,11 @@ FK_HIDDEN const char *fk_unzip_name(int kind);
 FK_HIDDEN fk_unzip *fk_unzip_new(int kind, int fd, const void *head, size_t headlen,
 				 const char *name);
 /* Up to room decompressed bytes into out: how many, 0 at the clean end, or a negative
- * error (-FK_E_TRUNCATED for damage, message printed). */
+ * error (-FK_E_DAMAGED for damage, see fk_unzip_damage; every later call returns it too). */
 FK_HIDDEN ssize_t fk_unzip_read(fk_unzip *z, char *out, size_t room);
+/* The message of the damage found ("name: gzip input is corrupt at ..."), or NULL. It is
+ * not printed: the caller says it, after dropping what was said about the damaged data. */
+FK_HIDDEN const char *fk_unzip_damage(const fk_unzip *z);
 FK_HIDDEN void fk_unzip_free(fk_unzip *z);
 
 /* ---- parser table */

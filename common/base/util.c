@@ -38,13 +38,57 @@ fk_print_fn fk_set_print(fk_print_fn fn, void *ctx)
 	return old;
 }
 
+static _Thread_local unsigned long warnings;
+
+unsigned long fk_log_warnings(void) { return warnings; }
+
+/* Messages held back (fk_log_hold): each a level byte, the text and its NUL. */
+#define HOLD_MAX 1000
+static _Thread_local struct {
+	bool on;
+	char *buf;
+	size_t len, cap;
+	unsigned n;
+} held;
+
+void fk_log_hold(void) { held.on = true; }
+
+void fk_log_release(bool print)
+{
+	for (size_t at = 0; print && at < held.len;) {
+		size_t n = strlen(held.buf + at + 1);
+		print_fn((enum fk_level)held.buf[at], held.buf + at + 1, print_ctx);
+		at += n + 2;
+	}
+	free(held.buf);
+	memset(&held, 0, sizeof(held));
+}
+
+/* Keep msg back: true, or false when it must be printed now (all held ones were). */
+static bool hold(enum fk_level level, const char *msg)
+{
+	size_t n = strlen(msg);
+	if (held.n < HOLD_MAX && !fk_grow((void **)&held.buf, &held.cap, held.len + n + 2, 1)) {
+		held.buf[held.len] = (char)level;
+		memcpy(held.buf + held.len + 1, msg, n + 1);
+		held.len += n + 2;
+		held.n++;
+		return true;
+	}
+	fk_log_release(true); /* too many, or no memory: said now, in order */
+	return false;
+}
+
 void fk_log(enum fk_level level, const char *fmt, ...)
 {
 	char msg[1024];
+	warnings += level == FK_LEVEL_WARN;
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (held.on && hold(level, msg))
+		return;
 	print_fn(level, msg, print_ctx);
 }
 

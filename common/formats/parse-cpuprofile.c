@@ -25,14 +25,17 @@ typedef struct js {
 	const char *p, *end;
 	bool bad;
 	const char *what;      /* first error */
+	const char *at;        /* where it was found (p then jumps to the end) */
 	char *str;             /* the last string read, decoded, NUL-terminated */
 	size_t slen, scap;
 } js;
 
 static void js_fail(js *j, const char *what)
 {
-	if (!j->bad)
+	if (!j->bad) {
 		j->what = what;
+		j->at = j->p;
+	}
 	j->bad = true;
 	j->p = j->end;
 }
@@ -440,10 +443,12 @@ static int parse(fk_parse_ctx *c)
 		return rc;
 	cp x = { .c = c, .start = NAN };
 	js j = { .p = buf, .end = buf + len };
-	bool first = true, have_samples = false;
+	bool first = true, have_samples = false, have_nodes = false;
+	const char *samples_at = buf; /* where the ticks are: the line of their messages */
 	if (js_obj_begin(&j)) {
 		while (!rc && js_obj_key(&j, &first)) {
 			if (!strcmp(j.str, "nodes")) {
+				have_nodes = true;
 				if (!js_eat(&j, '[')) {
 					js_fail(&j, "'[' expected");
 					break;
@@ -456,6 +461,7 @@ static int parse(fk_parse_ctx *c)
 				if (!rc && !js_eat(&j, ']'))
 					js_fail(&j, "']' expected");
 			} else if (!strcmp(j.str, "samples")) {
+				samples_at = j.p;
 				js_numbers(&j, &x.samples, &x.ns, &x.caps);
 				have_samples = true;
 			} else if (!strcmp(j.str, "timeDeltas")) {
@@ -470,9 +476,13 @@ static int parse(fk_parse_ctx *c)
 	if (!rc && j.bad) {
 		/* where: the line of the damage */
 		uint64_t line = 1;
-		for (const char *q = buf; q < j.p && q < j.end; q++)
+		for (const char *q = buf; q < j.at && q < j.end; q++)
 			line += *q == '\n';
 		fk_warn("%s:%llu: not a valid CPU profile (%s)", c->name, (unsigned long long)line, j.what);
+		rc = -FK_E_FORMAT;
+	} else if (!rc && !have_nodes) {
+		/* valid JSON of another kind (--format cpuprofile forced on it) */
+		fk_warn("%s:1: not a CPU profile: it has no \"nodes\" array", c->name);
 		rc = -FK_E_FORMAT;
 	}
 	if (!rc) {
@@ -494,13 +504,19 @@ static int parse(fk_parse_ctx *c)
 	}
 	snprintf(c->unit, sizeof(c->unit), "%s", by_time ? "us" : "samples");
 	double t = x.start;
+	uint64_t samples_line = 0;
 	for (size_t i = 0; !rc && i < x.ns; i++) {
 		cnode *nd = find(&x, x.samples[i]);
 		if (i < x.nd)
 			t += x.deltas[i];
 		if (!nd) {
-			fk_bad_line(c, 1, "tick %zu names node %.0f, which the profile does not have; skipped", i + 1,
-				    x.samples[i]);
+			if (!samples_line) {
+				samples_line = 1;
+				for (const char *q = buf; q < samples_at; q++)
+					samples_line += *q == '\n';
+			}
+			fk_bad_line(c, samples_line, "tick %zu names node %.0f, which the profile does not have; skipped",
+				    i + 1, x.samples[i]);
 			continue;
 		}
 		int64_t node = place(&x, nd);

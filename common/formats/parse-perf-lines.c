@@ -192,7 +192,14 @@ static void frame_line_h(struct pp *t, const char *l, size_t len, struct h128 h)
 		if (header_with_frame(t, l + ws, len - ws))
 			return;
 		struct frm f;
-		if (!fk_perf_match_frame(l, len, &f)) {
+		if (t->at_start && t->lineno == 1 && !t->in_orphans) {
+			/* text cut at its start (tail -c): the rest of a line, then the rest of a
+			 * sample whose header is gone. Skipped and counted as malformed: its
+			 * stack is incomplete (docs/perf-script.md) */
+			t->in_orphans = true;
+			fk_perf_bad(t, "the input starts inside a sample (cut at its start?); its lines "
+				    "up to the first sample header are skipped", l, len);
+		} else if (!fk_perf_match_frame(l, len, &f)) {
 			fk_perf_bad(t, "unrecognized line", l, len);
 		} else if (!t->in_orphans) {
 			/* the perl skips it silently; data is lost, so say where (once a run) */
@@ -605,6 +612,7 @@ void fk_perf_parse_region(struct pp *t, const char *buf, size_t len, const fk_pa
 		}
 	}
 	finish_pending(t);
+	t->at_start = false;
 }
 
 int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf_scan_fn scan)

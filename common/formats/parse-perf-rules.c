@@ -24,7 +24,9 @@ bool fk_perf_match_header(const char *l, size_t len, struct hdr *h)
 {
 	if (len < 4 || IS_WS(l[0]))
 		return false;
-	for (size_t i = 2; i < len; i++) {
+	/* the perl's (\S.+?) wants two characters; a one-character comm ("w 26464 [000] ...")
+	 * would then take the whole header up to the period as its name */
+	for (size_t i = 1; i < len; i++) {
 		if (!IS_WS(l[i]))
 			continue;
 		size_t j = i;

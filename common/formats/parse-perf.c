@@ -453,6 +453,7 @@ static int perf_parse(fk_parse_ctx *c)
 	int rc = fk_perf_pp_init(&d.t1, c->p, o, scan);
 	if (rc)
 		goto out;
+	d.t1.at_start = r->lineno == 0;
 	d.threads = o->threads >= 2;
 	/* a profile with stacks already (a folded input before this one) is no fresh tree */
 	size_t nn = 0;
@@ -590,28 +591,33 @@ static bool has_time(const char *l, size_t n)
 	return false;
 }
 
+/* Scores: 95 a header and an indented frame line; 90 the same after the rest of a sample
+ * cut at the input's start (tail -c), or with the frame lines unindented (old perf); 70 a
+ * header with an event and a next header; 60 one header alone; 30 samples without
+ * callchains. Skipping a cut start, only a header and its frame line count. */
 static int perf_probe(const char *buf, size_t len)
 {
 	const char *p = buf, *end = buf + len;
 	int state = 0; /* 1 = saw a header */
-	bool ev = false;
+	bool ev = false, timed = false, cut = false;
 	for (int lines = 0; p < end && lines < 200; lines++) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
 		size_t n = (size_t)(le - p);
 		if (n && n < 4096 && p[n - 1] == '\r')
 			n--;
+		struct hdr h;
+		struct frm f;
 		if (state == 0) {
-			struct hdr h;
 			size_t e0, e1, d0, d1;
 			if (n == 0 || p[0] == '#' || memmem(p, n, ": PERF_RECORD_", 14)) {
 				/* skip (--show-task-events, --show-mmap-events, ...) */
 			} else if (fk_perf_match_header(p, n, &h)) {
 				state = 1;
 				ev = fk_perf_match_event(p, n, &e0, &e1, &d0, &d1);
-				struct frm f;
+				timed = has_time(p, n);
 				if (!ev && fk_perf_match_frame(p, n, &f) && memchr(p, ':', n))
-					return 30; /* without callchains, as below, comm not aligned */
+					return cut ? 0 : 30; /* without callchains, as below, comm not aligned */
 			} else {
 				/* perf script without callchains: "   comm PID TIME: PERIOD EVENT:  ADDR
 				 * SYM (DSO)" with the comm right-aligned, each line a sample of one frame.
@@ -619,25 +625,32 @@ static int perf_probe(const char *buf, size_t len)
 				size_t k = 0;
 				while (k < n && IS_WS(p[k]))
 					k++;
-				struct frm f;
 				if (k && fk_perf_match_header(p + k, n - k, &h) && fk_perf_match_frame(p, n, &f) &&
 				    has_time(p + k, n - k))
 					return 30;
-				return 0;
+				/* text cut at its start: the rest of a line, then the frame lines of a
+				 * sample whose header was cut off; a header may follow */
+				if (lines == 0 || (k && fk_perf_match_frame(p, n, &f)))
+					cut = true;
+				else
+					return 0;
 			}
 		} else {
-			struct frm f;
 			if (n && IS_WS(p[0]) && fk_perf_match_frame(p, n, &f))
-				return 95;
+				return cut ? 90 : 95;
+			/* old perf printed frame lines unindented: a frame that is no header, after a
+			 * header with perf's time field */
+			if (n && timed && !fk_perf_match_header(p, n, &h) && fk_perf_match_frame(p, n, &f))
+				return 90;
 			if (n == 0 || !IS_WS(p[0]))
-				return ev ? 70 : 0;
+				return ev && !cut ? 70 : 0;
 			return 0;
 		}
 		if (!nl)
 			break;
 		p = nl + 1;
 	}
-	return state && ev ? 60 : 0;
+	return state && ev && !cut ? 60 : 0; /* after a cut, only a frame line tells */
 }
 
 const fk_format fk_format_perf = {

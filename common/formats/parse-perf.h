@@ -191,6 +191,7 @@ struct pp {
 	/* per block accounting; line numbers relative to the region start */
 	uint64_t lineno, samples, filtered;
 	bool in_orphans;  /* in a run of frame lines with no header before them (warned) */
+	bool at_start;    /* this region begins the input: its line 1 is the input's */
 	bool in_filtered; /* in a sample whose event is filtered out */
 	struct warn *warns;
 	unsigned nwarns, maxwarns;

@@ -132,6 +132,7 @@ typedef struct pp {
 	size_t nloc_frames, caplf;
 	idmap fmap, lmap;
 	const char *name;
+	const uint8_t *base;  /* the protobuf data: offsets in messages count from here */
 } pp;
 
 static int push_span(span **a, size_t *n, size_t *cap, pb_in sub)
@@ -153,9 +154,12 @@ static bool span_is(span s, const char *z)
 	return s.len == n && !memcmp(s.p, z, n);
 }
 
-static int corrupt(pp *x, const char *what)
+/* Where: the byte of the protobuf data (after gunzip, for a .pb.gz) where the damaged
+ * message or field starts. */
+static int corrupt(pp *x, const uint8_t *at, const char *what)
 {
-	fk_warn("%s: pprof profile is corrupt (%s)", x->name, what);
+	fk_warn("%s: pprof profile is corrupt at byte %zu%s (%s)", x->name, (size_t)(at - x->base),
+		x->c->r->unzip ? " of its decompressed data" : "", what);
 	return -FK_E_FORMAT;
 }
 
@@ -165,7 +169,8 @@ static int index_profile(pp *x, const uint8_t *b, size_t len)
 	pb_in in = { b, b + len, false };
 	unsigned field, wire;
 	x->default_type = 0;
-	while (pb_next(&in, &field, &wire)) {
+	const uint8_t *at = b;
+	while ((at = in.p, pb_next(&in, &field, &wire))) {
 		int rc = 0;
 		if (wire == PB_LEN && field >= 1 && field <= 6) {
 			pb_in sub = pb_get_len(&in);
@@ -188,7 +193,7 @@ static int index_profile(pp *x, const uint8_t *b, size_t len)
 			return rc;
 	}
 	if (in.bad)
-		return corrupt(x, "a field runs past the end of the data: truncated?");
+		return corrupt(x, at, "a field runs past the end of the data: truncated?");
 	return 0;
 }
 
@@ -259,8 +264,8 @@ static int pick_type(pp *x)
 			snprintf(u, us, "%.*s", (int)tn[pick].len, (const char *)tn[pick].p);
 		else
 			snprintf(u, us, "%.*s", (int)tu[pick].len, (const char *)tu[pick].p);
-		if (span_is(tn[pick], "off_cpu") && !fk_profile_unit(x->c->p))
-			fk_profile_set_kind(x->c->p, FK_KIND_OFFCPU);
+		if (span_is(tn[pick], "off_cpu"))
+			x->c->kind = FK_KIND_OFFCPU; /* run() gives it to an empty profile */
 	}
 	free(tn);
 	free(tu);
@@ -302,7 +307,7 @@ static int read_tables(pp *x)
 				pb_skip(&in, w);
 		}
 		if (in.bad)
-			rc = corrupt(x, "a function");
+			rc = corrupt(x, x->funcs[i].p, "a function");
 		pairs[i] = (pair64){ id, (uint32_t)i };
 		if (!rc)
 			rc = intern_span(x, str_at(x, name ? name : sys), &x->func_frame[i]);
@@ -330,7 +335,8 @@ static int read_tables(pp *x)
 						pb_skip(&line, w);
 				uint32_t k = idmap_get(&x->fmap, fid);
 				if (line.bad || !k) {
-					rc = corrupt(x, line.bad ? "a location's line" : "a line names an unknown function");
+					rc = corrupt(x, x->locs[i].p, line.bad ? "a location's line" :
+						     "a line names an unknown function");
 					break;
 				}
 				if (FK_GROW(x->loc_frames, x->caplf, x->nloc_frames + 1))
@@ -342,7 +348,7 @@ static int read_tables(pp *x)
 			}
 		}
 		if (!rc && in.bad)
-			rc = corrupt(x, "a location");
+			rc = corrupt(x, x->locs[i].p, "a location");
 		if (!rc && x->nloc_frames == first) {
 			/* not symbolized: its address stands for the name */
 			char hex[24];
@@ -406,7 +412,7 @@ static int read_samples(pp *x, int type)
 				PB_FOR_EACH_VARINT(&in, w, id, {
 					uint32_t k = idmap_get(&x->lmap, id);
 					if (!k) {
-						rc = corrupt(x, "a sample names an unknown location");
+						rc = corrupt(x, x->samples[i].p, "a sample names an unknown location");
 						break;
 					}
 					for (uint32_t j = x->loc_at[k - 1]; j < x->loc_at[k]; j++) {
@@ -488,7 +494,9 @@ static int read_samples(pp *x, int type)
 		if (rc)
 			break;
 		if (in.bad) {
-			fk_bad_line(c, i + 1, "pprof sample %zu is damaged; skipped", i + 1);
+			fk_bad_line(c, 0, "pprof sample %zu at byte %zu%s is damaged; skipped", i + 1,
+				    (size_t)(x->samples[i].p - x->base),
+				    c->r->unzip ? " of the decompressed data" : "");
 			continue;
 		}
 		if (!have_value || value == 0)
@@ -539,7 +547,7 @@ static int parse(fk_parse_ctx *c)
 		fk_warn("%s: pprof profile larger than %zu MiB", c->name, PPROF_MAX >> 20);
 	if (rc)
 		return rc;
-	pp x = { .c = c, .name = c->name };
+	pp x = { .c = c, .name = c->name, .base = (const uint8_t *)buf };
 	rc = index_profile(&x, (const uint8_t *)buf, len);
 	int type = 0;
 	if (!rc) {

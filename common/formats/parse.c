@@ -82,11 +82,15 @@ const char *fk_detect_format(const char *buf, size_t len)
 	return f || bin ? f : detect(buf, len, true);
 }
 
+/* "name:line: msg"; "name: msg" for line 0 (binary formats place it in msg: "at byte N") */
 static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list ap)
 {
 	char msg[512];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fk_warn("%s:%llu: %s", c->name, (unsigned long long)lineno, msg);
+	if (lineno)
+		fk_warn("%s:%llu: %s", c->name, (unsigned long long)lineno, msg);
+	else
+		fk_warn("%s: %s", c->name, msg);
 }
 
 void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
@@ -139,7 +143,8 @@ int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len)
 	return fk_profile_intern(c->p, c->name_buf, fk_name_rules(c->o, c->name_buf, len));
 }
 
-static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
+static int run_held(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats,
+		    unsigned long said)
 {
 	fk_parse_opts defaults;
 	fk_parse_opts_init(&defaults);
@@ -159,12 +164,17 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 			fk_warn("%s: unknown format '%s' (see flamekit formats)", name, in->format);
 			return -FK_E_INVAL;
 		}
+		/* whether it is compressed (the parse meets a read error again) */
+		const char *buf;
+		size_t len;
+		(void)fk_reader_peek(r, 4, &buf, &len);
 	} else {
 		const char *buf;
 		size_t len;
 		int rc = fk_reader_peek(r, 64 * 1024, &buf, &len);
 		if (rc < 0) {
-			fk_warn("%s: %s", name, fk_strerror(rc));
+			if (fk_log_warnings() == said)
+				fk_warn("%s: %s", name, fk_strerror(rc));
 			return rc;
 		}
 		if (len == 0) {
@@ -200,23 +210,47 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 		}
 		f = find_format(fname);
 	}
+	if (!r->unzip)
+		fk_log_release(true); /* plain input: nothing to hold back */
 	snprintf(stats->format, sizeof(stats->format), "%s", f->name);
-	fk_parse_ctx c = { .p = p, .o = in, .st = stats, .r = r, .name = name };
+	/* An input adds all its stacks or none: a failed parse (damaged compressed data found
+	 * at its end, a profile read whole that fails half-way, out of memory) leaves the
+	 * profile as it was. Into a blank profile directly (undone by a reset); into one that
+	 * holds stacks, through a scratch profile merged on success, where a late failure can
+	 * come: compressed input, the formats read whole (the merge costs a fifth more time
+	 * and a third more memory on inputs of unique stacks; plain text fails only on a read
+	 * error or out of memory, not worth it there). */
+	fk_profile *into = p;
+	bool late = r->unzip || f->binary || f == &fk_format_cpuprofile;
+	if (!fk_profile_blank(p) && late && !(into = fk_profile_new(fk_profile_flags(p))))
+		return -FK_E_NOMEM;
+	fk_parse_ctx c = { .p = into, .o = in, .st = stats, .r = r, .name = name };
 	double before = fk_profile_total(p, 0) + fk_profile_total(p, 1);
 	int rc = f->parse(&c);
-	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
-		int urc = note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name, f->name);
-		if (urc < 0)
-			rc = urc;
-	}
 	free(c.name_buf);
-	stats->lines += 0;
-	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
-	stats->bad_lines += r->long_lines;
 	if (rc == 0 && r->err)
 		rc = r->err;
+	if (rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED) {
+		int mrc = into != p ? fk_profile_merge(p, into) : 0;
+		if (mrc < 0)
+			rc = mrc;
+		int urc = rc >= 0 || rc == -FK_E_SKIPPED || rc == -FK_E_TRUNCATED ?
+			  note_unit(p, before, c.unit[0] ? c.unit : f->unit, c.kind, name, f->name) : 0;
+		if (urc < 0)
+			rc = urc;
+	} else if (into == p && fk_profile_reset(p) < 0) {
+		rc = -FK_E_NOMEM;
+	}
+	if (into != p)
+		fk_profile_free(into);
+	stats->bytes = r->mem ? (uint64_t)(r->end - r->pos) + r->bytes : r->bytes;
+	stats->bad_lines += r->long_lines;
 	if (rc < 0 && rc != -FK_E_SKIPPED && rc != -FK_E_TRUNCATED) {
-		fk_warn("%s:%llu: %s", name, (unsigned long long)r->lineno, fk_strerror(rc));
+		/* the one message of the failure: the parser's or the reader's own, or this */
+		if (fk_log_warnings() == said && r->lineno)
+			fk_warn("%s:%llu: %s", name, (unsigned long long)r->lineno, fk_strerror(rc));
+		else if (fk_log_warnings() == said)
+			fk_warn("%s: %s", name, fk_strerror(rc));
 		return rc;
 	}
 	unsigned max = in->max_warnings ? in->max_warnings : 5;
@@ -226,6 +260,21 @@ static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_st
 	if (stats->bad_lines || rc == -FK_E_TRUNCATED)
 		return rc == -FK_E_TRUNCATED ? rc : -FK_E_SKIPPED;
 	return 0;
+}
+
+/* A compressed input's messages are held back until it has been read whole: when it turns
+ * out damaged, what the parser said about its lines (garbage decoded from damaged bytes) is
+ * dropped, and the damage is the one message. */
+static int run(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats)
+{
+	unsigned long said = fk_log_warnings();
+	fk_log_hold();
+	int rc = run_held(p, r, in, stats, said);
+	const char *damage = rc == -FK_E_DAMAGED ? fk_unzip_damage(r->unzip) : NULL;
+	fk_log_release(!damage);
+	if (damage)
+		fk_warn("%s", damage);
+	return rc;
 }
 
 int fk_parse_fd(fk_profile *p, int fd, const fk_parse_opts *o, fk_parse_stats *stats)

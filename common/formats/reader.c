@@ -97,9 +97,8 @@ static int sniff(fk_reader *r, size_t most)
 	return 0;
 }
 
-/* Read from the source into dst: bytes, 0 at its end, or a negative error. Damage in
- * compressed input ends the input there: the unread part is cut after its last whole
- * line, so a line cut by the damage does not count as if it were whole. */
+/* Read from the source into dst: bytes, 0 at its end, or a negative error (damage in
+ * compressed input is one: -FK_E_DAMAGED, said by the decoder, and the input is refused). */
 static ssize_t source_read(fk_reader *r, char *dst, size_t n)
 {
 	if (!r->unzip) {
@@ -109,16 +108,7 @@ static ssize_t source_read(fk_reader *r, char *dst, size_t n)
 				return k < 0 ? -errno : k;
 		}
 	}
-	ssize_t k = fk_unzip_read(r->unzip, dst, n);
-	if (k == -FK_E_TRUNCATED) {
-		const char *nl = r->end > r->pos && !r->binary ?
-				 memrchr(r->pos, '\n', (size_t)(r->end - r->pos)) : NULL;
-		if (!r->binary)
-			r->end = nl ? nl + 1 : r->pos;
-		r->err = -FK_E_TRUNCATED; /* not an error of the read: the caller sees the end */
-		return 0;
-	}
-	return k;
+	return fk_unzip_read(r->unzip, dst, n);
 }
 
 /* The unread bytes moved to the buffer's start, and the buffer doubled when less than a
@@ -303,7 +293,6 @@ int fk_reader_block(fk_reader *r, const char **buf, size_t *len)
 
 int fk_reader_all(fk_reader *r, size_t limit, const char **buf, size_t *len)
 {
-	r->binary = true;
 	if (!r->sniffed && !r->mem) {
 		int rc = fill_at_most(r, READ_CHUNK);
 		if (rc < 0)

@@ -1,14 +1,19 @@
 /* unzip.c - gzip (zlib) and zstd (libzstd) decompression under the line reader, so every
  * format reads compressed input, recognised by its magic bytes, from a file, a pipe or memory.
- * Streaming: one input buffer and the decoder's own window, whatever the file's size. */
+ * Streaming: one input buffer and the decoder's own window, whatever the file's size.
+ * Decoded bytes reach the parser before the member's CRC32/ISIZE or the frame's checksum
+ * is checked (holding a whole frame back could take gigabytes): damage found there fails
+ * the whole input (-FK_E_DAMAGED), and parse.c drops everything parsed from it. */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 #include "internal.h"
 
 #define IN_CHUNK (256u << 10)
+#define ZSTD_FEED (8u << 10)
 
 struct fk_unzip {
 	int kind;                 /* FK_UNZIP_GZIP or FK_UNZIP_ZSTD */
@@ -24,6 +29,8 @@ struct fk_unzip {
 	int err;                  /* damage found after bytes were handed out: returned next */
 	uint64_t in_total;        /* compressed bytes read from the source */
 	uint64_t out_total;       /* bytes decompressed */
+	uint64_t member_at;       /* compressed offset where the open member / frame starts */
+	char msg[512];            /* the damage, said by the caller (fk_unzip_damage) */
 	z_stream zs;
 	ZSTD_DStream *zd;
 };
@@ -112,13 +119,26 @@ static int refill(fk_unzip *z)
 	}
 }
 
-/* Report damage once: where it is, and that the data before it is used. */
-static int damage(fk_unzip *z, const char *what, const char *why)
+/* Compressed bytes the decoder has taken so far. */
+static uint64_t taken(const fk_unzip *z) { return z->in_total - z->ilen; }
+
+const char *fk_unzip_damage(const fk_unzip *z) { return z && z->msg[0] ? z->msg : NULL; }
+
+/* Report damage once and refuse the whole input (its data was decoded from damaged
+ * bytes, or cannot be checked). seen: the compressed bytes the decoder had been given
+ * when it found the damage, so the damage is at or before that byte. */
+static int damage(fk_unzip *z, const char *what, const char *why, uint64_t seen)
 {
-	fk_warn("%s: %s input %s (%s) at compressed byte %llu, after %llu bytes of data; "
-		"the data before it is used", z->name, fk_unzip_name(z->kind), what, why,
-		(unsigned long long)(z->in_total - z->ilen), (unsigned long long)z->out_total);
-	return -FK_E_TRUNCATED;
+	const char *unit = z->kind == FK_UNZIP_GZIP ? "member" : "frame";
+	char at[96] = "";
+	if (z->open)
+		snprintf(at, sizeof(at), ", in the %s that starts at byte %llu", unit,
+			 (unsigned long long)z->member_at);
+	snprintf(z->msg, sizeof(z->msg),
+		 "%s: %s input %s at compressed byte %llu (%s%s); nothing of this input is used",
+		 z->name, fk_unzip_name(z->kind), what, (unsigned long long)seen, why, at);
+	z->err = -FK_E_DAMAGED;
+	return z->err;
 }
 
 /* One decoder step over the current input into [out, out+room): bytes written into
@@ -135,8 +155,10 @@ static int step(fk_unzip *z, char *out, size_t room, size_t *wrote)
 		z->ip += in0 - z->zs.avail_in;
 		z->ilen -= in0 - z->zs.avail_in;
 		*wrote = out0 - z->zs.avail_out;
-		if (in0 != z->zs.avail_in)
+		if (in0 != z->zs.avail_in && !z->open) {
 			z->open = true;
+			z->member_at = taken(z) - (in0 - z->zs.avail_in);
+		}
 		if (zr == Z_STREAM_END) {
 			/* a member ends; gzip files may hold several (cat a.gz b.gz) */
 			z->open = false;
@@ -147,20 +169,39 @@ static int step(fk_unzip *z, char *out, size_t room, size_t *wrote)
 			return 0;
 		if (zr == Z_MEM_ERROR)
 			return -FK_E_NOMEM;
-		z->out_total += *wrote;
-		return damage(z, "is corrupt", z->zs.msg ? z->zs.msg : "inflate error");
+		/* zlib's "incorrect data check" / "incorrect length check": the member's
+		 * CRC32 or ISIZE at its end */
+		return damage(z, "is corrupt", z->zs.msg ? z->zs.msg : "inflate error", taken(z));
 	}
-	ZSTD_inBuffer in = { z->ip, z->ilen, 0 };
+	if (!z->open && z->ilen) {
+		z->member_at = taken(z);
+		/* a frame written without its checksum (zstd --no-check) cannot be verified:
+		 * damage the decoder does not notice reaches the parser (docs/input-formats.md).
+		 * RFC 8878 3.1.1.1.1: bit 2 of the byte after the magic is Content_Checksum_flag */
+		if (z->ilen >= 5 && fk_unzip_kind(z->ip, z->ilen) == FK_UNZIP_ZSTD && !(z->ip[4] & 4))
+			fk_log(FK_LEVEL_INFO, "%s: zstd frame at byte %llu has no checksum: its data "
+			       "cannot be verified", z->name, (unsigned long long)z->member_at);
+	}
+	/* a small feed: on an error zstd says nothing of how far it read, so the damage is
+	 * placed by what it was given (blocks hold at most 128 KiB: little is lost by it) */
+	size_t feed = z->ilen < ZSTD_FEED ? z->ilen : ZSTD_FEED;
+	ZSTD_inBuffer in = { z->ip, feed, 0 };
 	ZSTD_outBuffer ob = { out, room, 0 };
 	size_t zr = ZSTD_decompressStream(z->zd, &ob, &in);
 	z->ip += in.pos;
 	z->ilen -= in.pos;
 	*wrote = ob.pos;
+	if (in.pos)
+		z->open = true;
 	if (ZSTD_isError(zr)) {
-		z->out_total += ob.pos;
-		return damage(z, "is corrupt", ZSTD_getErrorName(zr));
+		uint64_t seen = taken(z) + (feed - in.pos);
+		if (ZSTD_getErrorCode(zr) == ZSTD_error_checksum_wrong)
+			return damage(z, "is corrupt", "the frame's checksum does not match its data",
+				      seen);
+		return damage(z, "is corrupt", ZSTD_getErrorName(zr), seen);
 	}
-	z->open = zr != 0; /* 0: a frame is complete (another may follow) */
+	if (zr == 0)
+		z->open = false; /* a frame is complete (another may follow) */
 	return 0;
 }
 
@@ -182,23 +223,13 @@ ssize_t fk_unzip_read(fk_unzip *z, char *out, size_t room)
 			break; /* clean end (pending output was taken: a closed member has none) */
 		size_t w = 0;
 		int rc = step(z, out + got, room - got, &w);
+		if (rc < 0)
+			return rc; /* what came before is no better: the input is refused whole */
 		got += w;
-		if (rc < 0) {
-			if (rc != -FK_E_TRUNCATED || !got)
-				return rc;
-			z->err = rc; /* the bytes before the damage first */
-			return (ssize_t)got;
-		}
 		z->out_total += w;
-		if (w == 0 && z->ilen == 0 && z->in_eof) {
+		if (w == 0 && z->ilen == 0 && z->in_eof)
 			/* nothing more comes out and no input is left, inside a member */
-			int e = damage(z, "is truncated", "it ends inside a compressed block");
-			if (got) {
-				z->err = e;
-				break;
-			}
-			return e;
-		}
+			return damage(z, "is truncated", "it ends inside a compressed block", taken(z));
 		/* a big read is worth handing on; the next call continues */
 		if (got && w == 0)
 			break;

@@ -862,6 +862,25 @@ static bool blank(const fk_profile *dst)
 	       dst->nodes[0].self[1] == 0;
 }
 
+bool fk_profile_blank(const fk_profile *p) { return blank(p) && !p->nsamples; }
+
+int fk_profile_reset(fk_profile *p)
+{
+	fk_profile *q = fk_profile_new(p->flags);
+	if (!q)
+		return -FK_E_NOMEM;
+	fk_profile t = *p;
+	*p = *q;
+	*q = t;
+	/* what the caller set stays; the parse's contents go with q */
+	p->ncols = q->ncols;
+	p->kind = q->kind;
+	p->unit = q->unit;
+	q->unit = NULL;
+	fk_profile_free(q);
+	return 0;
+}
+
 /* After a merge (rc) into a dst that was blank: it takes on what the merged one counts. */
 static int take_unit(fk_profile *dst, const fk_profile *src, bool was_blank, int rc)
 {

@@ -303,6 +303,80 @@ static PyObject *prof_merge(PyObject *self, PyObject *other)
 	Py_RETURN_NONE;
 }
 
+/* ---- parse: the library's messages of one input, kept while it runs. A failure raises
+ * ParseError (a ValueError: the input is wrong) with the one message that says why, and
+ * the profile is as it was (the library adds an input whole or not at all); OSError for
+ * the file itself, MemoryError. Input skipped in part gives one ParseWarning, which
+ * warnings.simplefilter("error", ParseWarning) makes an error (the CLI's exit 3). */
+static PyObject *parse_error, *parse_warning;
+
+struct msgs {
+	char *text;      /* the messages, one a line */
+	size_t len, cap;
+	char last[512];  /* the last one */
+	bool oom;
+};
+
+static void keep_parse_msg(enum fk_level level, const char *msg, void *ctx)
+{
+	struct msgs *m = ctx;
+	if (level != FK_LEVEL_WARN)
+		return;
+	snprintf(m->last, sizeof(m->last), "%s", msg);
+	size_t n = strlen(msg);
+	if (m->len + n + 2 > m->cap) {
+		size_t cap = (m->cap ? m->cap * 2 : 1024) + n + 2;
+		char *t = realloc(m->text, cap);
+		if (!t) {
+			m->oom = true;
+			return;
+		}
+		m->text = t;
+		m->cap = cap;
+	}
+	memcpy(m->text + m->len, msg, n);
+	m->len += n;
+	m->text[m->len++] = '\n';
+	m->text[m->len] = 0;
+}
+
+/* The number after `key` in msg, or None. */
+static PyObject *number_after(const char *msg, const char *key)
+{
+	const char *at = strstr(msg, key);
+	if (!at)
+		Py_RETURN_NONE;
+	char *end;
+	unsigned long long v = strtoull(at + strlen(key), &end, 10);
+	if (end == at + strlen(key))
+		Py_RETURN_NONE;
+	return PyLong_FromUnsignedLongLong(v);
+}
+
+/* ParseError(msg) with .path, .line ("PATH:LINE: ..."), .offset (the byte binary formats
+ * and compressed input name), .code (the flamekit error text). */
+static void raise_parse_error(const char *path, const char *msg, int err)
+{
+	PyObject *e = PyObject_CallFunction(parse_error, "s", msg);
+	if (!e)
+		return;
+	size_t pl = strlen(path);
+	PyObject *line = !strncmp(msg, path, pl) && msg[pl] == ':' && msg[pl + 1] >= '0' &&
+			 msg[pl + 1] <= '9' ? number_after(msg + pl, ":") : (Py_INCREF(Py_None), Py_None);
+	PyObject *off = number_after(msg, " byte ");
+	PyObject *p = PyUnicode_DecodeFSDefault(path);
+	PyObject *code = PyUnicode_FromString(fk_strerror(err));
+	if (line && off && p && code && !PyObject_SetAttrString(e, "path", p) &&
+	    !PyObject_SetAttrString(e, "line", line) && !PyObject_SetAttrString(e, "offset", off) &&
+	    !PyObject_SetAttrString(e, "code", code))
+		PyErr_SetObject(parse_error, e);
+	Py_XDECREF(line);
+	Py_XDECREF(off);
+	Py_XDECREF(p);
+	Py_XDECREF(code);
+	Py_DECREF(e);
+}
+
 static PyObject *prof_parse(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kws[] = { "path", "format", NULL };
@@ -312,20 +386,36 @@ static PyObject *prof_parse(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	if (!PyUnicode_FSConverter(path, &b))
 		return NULL;
+	const char *name = PyBytes_AsString(b);
 	fk_parse_opts o;
 	fk_parse_opts_init(&o);
 	o.format = format;
 	fk_parse_stats st;
 	memset(&st, 0, sizeof(st));
-	int r = fk_parse_file(((ProfileObject *)self)->p, PyBytes_AsString(b), &o, &st);
-	if (r < 0 && r != -FK_E_SKIPPED) {
-		fkpy_raise(r, PyBytes_AsString(b));
-		Py_DECREF(b);
-		return NULL;
+	struct msgs m = { 0 };
+	fk_print_fn old = fk_set_print(keep_parse_msg, &m);
+	int r = fk_parse_file(((ProfileObject *)self)->p, name, &o, &st);
+	fk_set_print(old, NULL);
+	PyObject *ret = NULL;
+	if (r == -ENOMEM || r == -FK_E_NOMEM || m.oom) {
+		PyErr_NoMemory();
+	} else if (r < 0 && -r < 4000) {
+		/* the file itself: not found, a directory, a read error */
+		errno = -r;
+		PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
+	} else if (r < 0 && r != -FK_E_SKIPPED) {
+		raise_parse_error(name, m.last[0] ? m.last : fk_strerror(r), r);
+	} else if (m.len && PyErr_WarnFormat(parse_warning, 1, "%s%s",
+			    r == -FK_E_SKIPPED ? "some input was malformed and skipped:\n" : "",
+			    m.text) < 0) {
+		/* the warning was made an error */
+	} else {
+		ret = Py_BuildValue("{s:K,s:K,s:s}", "samples", (unsigned long long)st.samples,
+				    "bad_lines", (unsigned long long)st.bad_lines, "format", st.format);
 	}
+	free(m.text);
 	Py_DECREF(b);
-	return Py_BuildValue("{s:K,s:K,s:s}", "samples", (unsigned long long)st.samples,
-			     "bad_lines", (unsigned long long)st.bad_lines, "format", st.format);
+	return ret;
 }
 
 /* ---- output: one writer per format, to a path or to a string */
@@ -564,7 +654,10 @@ static PyMethodDef prof_methods[] = {
 	  "add_folded(stack, count=1, column=0): add \"a;b;c\" (split at every ';')." },
 	{ "merge", prof_merge, METH_O, "merge(other): add everything of another Profile." },
 	{ "parse", (PyCFunction)(void (*)(void))prof_parse, METH_VARARGS | METH_KEYWORDS,
-	  "parse(path, format=None): read stacks in any format flamekit reads; returns stats." },
+	  "parse(path, format=None): read stacks in any format flamekit reads; returns stats\n"
+	  "{samples, bad_lines, format}. Raises ParseError (a ValueError) when the input cannot\n"
+	  "be used (nothing of it is added), OSError for the file; warns ParseWarning when\n"
+	  "malformed parts were skipped (the rest is added)." },
 	{ "write_folded", prof_write_folded, METH_O,
 	  "write_folded(path): folded stacks, sorted ('-' = stdout). Atomic: path.tmp.PID, renamed." },
 	{ "folded", prof_folded, METH_NOARGS, "folded() -> str: folded stacks." },
@@ -682,6 +775,22 @@ PyMODINIT_FUNC PyInit__flamekit(void)
 	if (!profile_type)
 		goto fail;
 	Py_INCREF(profile_type);
+	parse_error = PyErr_NewExceptionWithDoc("_flamekit.ParseError",
+		"An input flamekit cannot use (damaged, truncated, not the format asked for): the\n"
+		"one message that says why, with .path, .line and .offset (None where the\n"
+		"message names no line or byte) and .code. Nothing of the input was added.",
+		PyExc_ValueError, NULL);
+	parse_warning = PyErr_NewExceptionWithDoc("_flamekit.ParseWarning",
+		"Profile.parse() read the input but skipped malformed parts of it (the CLI's\n"
+		"exit status 3), or had something to say about it: the library's messages.",
+		PyExc_UserWarning, NULL);
+	if (!parse_error || !parse_warning)
+		goto fail;
+	Py_INCREF(parse_error);
+	Py_INCREF(parse_warning);
+	if (PyModule_AddObject(m, "ParseError", parse_error) < 0 ||
+	    PyModule_AddObject(m, "ParseWarning", parse_warning) < 0)
+		goto fail;
 	if (PyModule_AddObject(m, "Profile", profile_type) < 0 ||
 	    PyModule_AddStringConstant(m, "__version__", FK_VERSION_STRING) < 0)
 		goto fail;

@@ -10,7 +10,9 @@
 # would have to be written for the perl to keep the same (complete_in): each line of a
 # sample without callchain split into its header and its one frame line, then a blank
 # line; the input closed by a blank line; perf script's PERF_RECORD_* lines left out. For
-# an input of complete samples with callchains this changes nothing.
+# an input of complete samples with callchains this changes nothing. A one-character
+# process name ("x 7 [000] ..."), which the perl's (\S.+?) cannot take (it reads the header
+# up to the period as the name), is made two with a \001 the output then loses.
 set -eu
 ORACLE=${1:?usage: expect.sh PATH/TO/stackcollapse-perf.pl [CORPUS_DIR]}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +22,8 @@ CORPUS=${2:-$HERE/../../../shared/corpus}
 
 cat_in() { case $1 in *.zst) zstd -dc "$1" ;; *) cat "$1" ;; esac | complete_in; }
 complete_in() {
-	perl -ne 'if (/^\s*(\S.+?\s+\d+\/*\d*\s+.*?:\s*(?:\d+\s+)?\S+:)(\s+[0-9a-fA-F]+\s.* \(.*\))$/ && !/PERF_RECORD_/) {
+	perl -ne 's/^(\S)(\s+\d+\/*\d*\s)/$1\001$2/;
+		if (/^\s*(\S.+?\s+\d+\/*\d*\s+.*?:\s*(?:\d+\s+)?\S+:)(\s+[0-9a-fA-F]+\s.* \(.*\))$/ && !/PERF_RECORD_/) {
 			print "$1 \n\t$2\n\n";
 		} elsif (!/^\s*\S.+?\s+\d+\/*\d*\s+.*: PERF_RECORD_/) {
 			print;
@@ -39,10 +42,10 @@ expect_one() { # INPUT OUTDIR
 	for name in "${!FK_PERF_OPTS[@]}"; do
 		o=${FK_PERF_OPTS[$name]}
 		if [ "$name" = samples ]; then
-			cat_in "$in" | perl "$ORACLE1" > "$out/$name.folded" 2>/dev/null
+			cat_in "$in" | perl "$ORACLE1" 2>/dev/null | tr -d '\001' > "$out/$name.folded"
 		else
 			# shellcheck disable=SC2086
-			cat_in "$in" | perl "$ORACLE" $o > "$out/$name.folded" 2>/dev/null
+			cat_in "$in" | perl "$ORACLE" $o 2>/dev/null | tr -d '\001' > "$out/$name.folded"
 		fi
 		rm -f "$out/$name.folded.zst"
 		if [ "$(stat -c %s "$out/$name.folded")" -gt 100000 ]; then

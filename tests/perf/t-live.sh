@@ -18,8 +18,11 @@ run_rc 0 "$FLAMEKIT" collapse --samples fp.txt > fp.folded 2> err
 total=$(awk '{s += $NF} END {print s}' fp.folded)
 all=$(grep -c ':' <(grep -v '^\s' fp.txt | grep -v '^$'))
 assert_eq "every sample counted once" "$all" "$total"
-assert_contains fp.folded 'fk-perf-fp;__libc_start_call_main;main;middle;recurse;leaf_hot '
-assert_contains fp.folded 'fk-perf-fp;__libc_start_call_main;main;middle;recurse;recurse;leaf_hot '
+# the recursion: recurse(k % 5) is 1 to 5 frames deep; which depths a short run samples is
+# chance (a busy machine gives few samples; a sample at a function's first instruction
+# misses its caller's frame), that some leaf_hot is under 1 to 5 of them is not
+grep -Eq '^fk-perf-fp;__libc_start_call_main;main;middle;(recurse;){1,5}leaf_hot ' fp.folded ||
+	fail "no main;middle;recurse...;leaf_hot stack"
 grep -q 'fk-perf-fp;__libc_start_call_main;main;leaf_cold ' fp.folded ||
 	grep -q 'fk-perf-fp;__libc_start_call_main;main;middle;leaf_cold ' fp.folded || fail "no leaf_cold stack"
 # periods: with a fixed -F every count is a multiple of the first sample's period
