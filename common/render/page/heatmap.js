@@ -1,3 +1,4 @@
+// @ts-check
 // heatmap.js - the heat map page's script (heatmap.c embeds it after the data it reads):
 // draws the heat map on canvases, handles range selection and draws range flame graphs.
 (function () {
@@ -7,7 +8,6 @@
  * Every profile string reaches the DOM through textContent or setAttribute only. */
 var D = JSON.parse(document.getElementById('fkdata').textContent);
 var ROWS = D.rows, NSECS = D.nsecs, NCELLS = NSECS * ROWS, NN = D.nnodes;
-var SVGNS = 'http://www.w3.org/2000/svg';
 var AL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 var B64 = new Uint8Array(128);
 for (var i = 0; i < 64; i++) B64[AL.charCodeAt(i)] = i;
@@ -27,7 +27,9 @@ Dec.prototype.num = function () {
   return v % 2 ? D.floats[(v - 1) / 2] : v / 2;
 };
 
+/** @param {string} id */
 function $(id) { return document.getElementById(id); }
+var scaleSel = /** @type {HTMLSelectElement} */ ($('scale'));
 function el(tag, cls, text) {
   var e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -56,7 +58,6 @@ var firstChild = new Int32Array(NN).fill(-1), nextSib = new Int32Array(NN).fill(
     firstChild[parent[i]] = i;
   }
 })();
-function nodeName(i) { return i === 0 ? 'all' : D.names[nameOf[i]]; }
 
 /* ---- cells */
 var cells = new Float64Array(NCELLS), maxCell = 0;
@@ -119,9 +120,9 @@ function layout() {
   var W = NSECS * CW, H = ROWS * CH;
   wrap.style.width = (YAX + W + 8) + 'px';
   wrap.style.height = (H + XAX + 4) + 'px';
-  wrap.setAttribute('data-cw', CW);
-  wrap.setAttribute('data-ch', CH);
-  wrap.setAttribute('data-x0', YAX);
+  wrap.setAttribute('data-cw', String(CW));
+  wrap.setAttribute('data-ch', String(CH));
+  wrap.setAttribute('data-x0', String(YAX));
   var per = Math.max(1, Math.floor(TILE / CW));
   for (var s0 = 0; s0 < NSECS; s0 += per) {
     var n = Math.min(per, NSECS - s0), cv = document.createElement('canvas');
@@ -150,7 +151,7 @@ function layout() {
   showSel();
 }
 function draw() {
-  var scale = $('scale').value, empty = document.documentElement.classList.contains('fkdark') ? EMPTY_DARK : EMPTY;
+  var scale = scaleSel.value, empty = document.documentElement.classList.contains('fkdark') ? EMPTY_DARK : EMPTY;
   for (var t = 0; t < tiles.length; t++) {
     var T = tiles[t], ctx = T.cv.getContext('2d');
     var img = ctx.createImageData(T.cv.width, T.cv.height), px = img.data, W = T.cv.width;
@@ -312,7 +313,7 @@ wrap.addEventListener('mousedown', function (ev) {
 });
 window.addEventListener('mousemove', function (ev) {
   var c = cellAt(ev), tip = $('tip');
-  if (drag < 0 && !scroller.contains(ev.target)) c = -1;
+  if (drag < 0 && !scroller.contains(/** @type {Node} */ (ev.target))) c = -1;
   if (drag >= 0 && c >= 0 && c !== dragCur) {
     dragCur = c;
     if (c !== drag) dragMoved = true;
@@ -360,8 +361,8 @@ $('clear').addEventListener('click', function () {
   if (graph) graph.set({ zoom: [] });
   writeHash(); showSel(); renderFlame();
 });
-$('scale').value = D.scale;
-$('scale').addEventListener('change', draw);
+scaleSel.value = D.scale;
+scaleSel.addEventListener('change', draw);
 
 /* ---- flame graph of a range (or the difference of two), drawn by the viewer of
  * `flamekit html` (viewer.js): same look, same colours, same tools */
@@ -391,7 +392,12 @@ for (var k = 0; k <= D.names.length; k++) vColors.push('#' + D.colors.slice(6 * 
  * blue). The viewer takes widths from its second column and colours from second - first, so
  * the columns are max(A, B) and max(A, B) - (B - A); the tooltip gives A, B and the change
  * from ab (the ranges' own counts, per node), which describeAB reads. */
+/** @type {{tree: FkTree, a: Float64Array, b: Float64Array, selfA: Float64Array, selfB: Float64Array}} */
 var ab = null;
+/**
+ * @param {Float64Array} a  own counts of range A per node
+ * @param {Float64Array} [b] range B's, for a differential graph
+ */
 function rangeTree(a, b) {
   var t = { n: NN, cols: b ? 2 : 1, name: new Int32Array(NN), depth: Int32Array.from(depth),
     end: new Int32Array(NN), self0: a, self1: b };
@@ -414,9 +420,15 @@ function rangeTree(a, b) {
   }
   return flamekit.finishTree(t);
 }
+/** @param {number} v */
 function fmtDelta(v) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + fmtNum(Math.abs(v)); }
 /* The tooltip and details line of a differential graph: both ranges' counts and the change
  * (the viewer's own text for one range, and under transforms, whose trees it builds anew). */
+/**
+ * @param {FkGraph} g
+ * @param {number} n  node of g.tree
+ * @returns {string}
+ */
 function describeAB(g, n) {
   var V = graph.viewer;
   if (!ab || g.tree !== ab.tree) return Object.getPrototypeOf(V).describe.call(V, g, n);
@@ -429,7 +441,8 @@ function describeAB(g, n) {
   else if (a === 0 && b > 0) s += ' \u2014 only in B';
   return s;
 }
-var graph = null, cur = null, fgW = -1;
+/** @type {FkApi} */
+var graph = null, fgW = -1;
 /* The viewer measures its pane when it draws; the pane was hidden (or of another size)
  * when it last did: measure again and redraw, before the next paint. */
 function fitGraph() {
@@ -442,7 +455,6 @@ function fitGraph() {
 function renderFlame() {
   var t;
   if (!A) {
-    cur = null;
     $('fgtitle').textContent = 'Select a range in the heat map.';
     t = rangeTree(new Float64Array(NN), null);
   } else if (B) {
@@ -453,7 +465,6 @@ function renderFlame() {
     t = rangeTree(rangeSelf(A), null);
     $('fgtitle').textContent = 'Range A: ' + rangeText(A) + ', ' + fmtNum(t.tot[0]) + ' ' + D.countname;
   }
-  cur = A ? t : null;
   if (A && !(t.tot[0] > 0) && !(ab && ab.a[0] > 0)) $('fgtitle').textContent += ' \u2014 no samples in this range';
   $('fg').hidden = !A;
   fgW = -1;

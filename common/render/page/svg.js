@@ -1,3 +1,4 @@
+// @ts-check
 // svg.js - the script of every flame graph SVG (svg-write.c embeds it after its data):
 // hover details, click to zoom, regex search with "Matched", keys, URL state. It reads
 // fkC (settings), fkN (names) and fkF (frames); no network, no eval of profile text.
@@ -170,7 +171,7 @@ function toggle_ic() {
 // state in the URL (?z=frame&s=regex&i=1), so a reload or a shared link keeps it
 function save() {
   var q = new URLSearchParams();
-  if (zoomed) q.set("z", zoomed);
+  if (zoomed) q.set("z", String(zoomed));
   if (term !== null) q.set("s", term);
   if (ic) q.set("i", "1");
   var qs = q.toString(), loc = window.location;
@@ -192,7 +193,11 @@ function load() {
 // The details line is at the bottom of the image; when that is out of the window (a
 // tall graph), the same text shows on a bar at the bottom of the window (at its top
 // when the pointer is near the bottom), drawn over the frames.
-var svg = doc.documentElement, homeY = +el("details").getAttribute("y"), bar = null;
+var svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (doc.documentElement)), homeY = +el("details").getAttribute("y"), bar = null;
+/**
+ * @param {string} s  the details text
+ * @param {MouseEvent} e  the pointer over the frame
+ */
 function showBar(s, e) {
   var m = svg.getScreenCTM && svg.getScreenCTM();
   if (!m || !m.d) return;
@@ -206,7 +211,7 @@ function showBar(s, e) {
     r.setAttribute("fill", "#fff");
     r.setAttribute("fill-opacity", "0.92");
     r.setAttribute("stroke", "#999");
-    r.setAttribute("height", h);
+    r.setAttribute("height", String(h));
     t.appendChild(doc.createTextNode(" "));
     bar.appendChild(r);
     bar.appendChild(t);
