@@ -119,6 +119,21 @@ async function one(browser, w, h, dpr, errors) {
   await painted(page);
   await shot(page, 'heatmap-drag-' + tag);
   checkFit(await fit(page), tag + ' dragged range');
+  // zoom by a real click on a frame: it then fills the pane
+  const loop = await drawnFrame(page, 'loop');
+  check(loop, tag + ': loop not drawn');
+  if (loop) {
+    await page.mouse.click(loop.x, loop.y);
+    await page.waitForFunction(() => flamekit.view.zoom.length > 0);
+    await painted(page);
+    await shot(page, 'heatmap-zoom-' + tag);
+    const z = await drawnFrame(page, 'loop');
+    const f = await fit(page);
+    check(z && z.w >= f.pane - 12 && z.w <= f.pane, tag + ': zoomed loop is ' + (z && z.w) + ' px in a pane of ' + f.pane);
+    checkFit(f, tag + ' zoomed');
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
   // 2. the window resized: the graph follows
   const w2 = w > 1000 ? 1000 : 1280;
   await page.setViewportSize({ width: w2, height: h });
