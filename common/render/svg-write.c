@@ -177,6 +177,58 @@ static void put_js_config(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts 
 	fk_obuf_puts(b, "};\n");
 }
 
+/* A count as the script's details line shows it: times --factor, an integer with
+ * thousands commas, or rounded to 3 decimals without trailing zeros. */
+static void put_count(fk_obuf *b, double v)
+{
+	char t[64];
+	if (fabs(v - round(v)) < 1e-9 * fmax(1, fabs(v)) && fabs(v) < 1e18) {
+		snprintf(t, sizeof(t), "%.0f", round(v));
+	} else {
+		snprintf(t, sizeof(t), "%.3f", round(v * 1000) / 1000);
+		char *e = t + strlen(t);
+		while (e > t && e[-1] == '0')
+			*--e = 0;
+		if (e > t && e[-1] == '.')
+			*--e = 0;
+	}
+	const char *d = t + (*t == '-'), *dot = strchr(d, '.');
+	size_t nd = dot ? (size_t)(dot - d) : strlen(d);
+	fk_obuf_put(b, t, (size_t)(d - t));
+	for (size_t k = 0; k < nd; k++) {
+		if (k && (nd - k) % 3 == 0)
+			fk_obuf_put(b, ",", 1);
+		fk_obuf_put(b, d + k, 1);
+	}
+	fk_obuf_puts(b, d + nd);
+}
+
+/* Frame i's <title> (a tooltip at the cursor, without script, as flamegraph.pl's):
+ * NAME (COUNT COUNTNAME, PERCENT%[; +DELTA%]), the details line's text. */
+static void put_title(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, size_t i)
+{
+	const fk_svg_frame *f = &L->frames[i];
+	size_t len = 3;
+	const char *s = i ? fk_profile_name(L->names, f->name, &len) : "all";
+	fk_obuf_puts(b, "><title>");
+	fk_obuf_xml(b, s, i ? fk_svg_strip_annotation(s, len) : len);
+	fk_obuf_puts(b, " (");
+	put_count(b, f->w * o->factor);
+	fk_obuf_puts(b, " ");
+	fk_obuf_xml(b, o->countname, strlen(o->countname));
+	if (i)
+		fk_obuf_printf(b, ", %.2f%%", L->timemax > 0 ? 100 * f->w / L->timemax : 0.0);
+	else
+		fk_obuf_puts(b, ", 100%");
+	if (L->diff) {
+		double d = o->negate ? -f->delta : f->delta;
+		if (d == 0)
+			d = 0; /* no -0.00% */
+		fk_obuf_printf(b, "; %s%.2f%%", d > 0 ? "+" : "", L->timemax > 0 ? 100 * d / L->timemax : 0.0);
+	}
+	fk_obuf_puts(b, ")</title></rect>\n");
+}
+
 static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
 		     const char *subtitle)
 {
@@ -231,7 +283,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_text_at(b, "unzoom", XPAD, fs * 2, "", "Reset Zoom");
 	put_text_at(b, "search", W - XPAD - 100, fs * 2, "", "Search");
 	put_text_at(b, "ignorecase", W - XPAD - 16, fs * 2, "", "ic");
-	put_text_at(b, "matched", W - XPAD - 100, H - ypad2 / 2, "", " ");
+	put_text_at(b, "matched", W - XPAD, H - ypad2 / 2, " text-anchor=\"end\"", " ");
 
 	/* frames */
 	fk_obuf_puts(b, "<g id=\"frames\">\n");
@@ -250,7 +302,8 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		fk_obuf_fixed1(b, r2 - r1);
 		fk_obuf_puts(b, hbuf);
 		put_hex(b, colors[i]);
-		fk_obuf_puts(b, "\"/>\n");
+		fk_obuf_puts(b, "\"");
+		put_title(b, L, o, i);
 	}
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
 	for (size_t i = 0; i < L->n; i++) {

@@ -120,13 +120,13 @@ async function main(ctx, url, st) {
   await page.keyboard.press('Control+f');
   check(st.prompts === 1, 'Ctrl-F opened the search prompt');
   let m = await text(page, 'matched');
-  check(m === 'Matched: 100%', 'matched within zoomed a: ' + m);
+  check(m === 'Matched: 100% of the zoom', 'matched within zoomed a: ' + m);
   await page.click('#unzoom');
   fr = await frames(page);
   check(!fr.some((f) => f.hidden) && Math.abs(fr[a.i].w - a.w) < 0.15, 'reset zoom restores widths');
   m = await text(page, 'matched');
   // a = 18 of 40.75 = 44.2%; counting the nested a (a;b;a) again would give 68.7%
-  check(m === 'Matched: 44.2%', 'matched without double counting: ' + m);
+  check(m === 'Matched: 44.2% of all', 'matched without double counting: ' + m);
   const magenta = fr.filter((f) => f.fill === 'rgb(230,0,230)').map((f) => f.name + '@' + f.depth);
   check(magenta.join(',') === 'a@2,a@4', 'highlighted: ' + magenta);
   check(/s=%5Ea%24/.test(await search(page)) && !/z=/.test(await search(page)), 'search in the URL: ' + await search(page));
@@ -136,10 +136,10 @@ async function main(ctx, url, st) {
   await page.keyboard.press('F3');
   check(st.prompts === 2, 'F3 opened the search prompt');
   m = await text(page, 'matched');
-  check(m === 'Matched: 0.0%', 'case-sensitive ^A$: ' + m);
+  check(m === 'Matched: 0.0% of all', 'case-sensitive ^A$: ' + m);
   await page.keyboard.press('Control+i');
   m = await text(page, 'matched');
-  check(m === 'Matched: 44.2%', 'case-insensitive ^A$: ' + m);
+  check(m === 'Matched: 44.2% of all', 'case-insensitive ^A$: ' + m);
   check(/i=1/.test(await search(page)), 'ignore-case in the URL');
 
   // zoom into b then reload: the URL restores zoom, search and case
@@ -151,7 +151,7 @@ async function main(ctx, url, st) {
   fr = await frames(page);
   check(Math.abs(fr[b.i].w - 1180) < 0.05 && find(fr, 'c').hidden, 'reload keeps the zoom');
   m = await text(page, 'matched');
-  check(m === 'Matched: 100%', 'reload keeps the search (b is inside a): ' + m);
+  check(m === 'Matched: 100% of the zoom', 'reload keeps the search (b is inside a): ' + m);
   check(fr.filter((f) => f.fill === 'rgb(230,0,230)').length === 2, 'reload keeps the highlight');
 
   // Escape: clears the search, then resets the zoom

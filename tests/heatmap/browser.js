@@ -43,7 +43,8 @@ async function click(page, g, c) {
   await page.mouse.click(...at(g, c[0], c[1]));
 }
 // Frames of the range flame graph (the viewer of `flamekit html`): every frame with a
-// non-zero count, its counts (diff: before = range A) and the colour it is drawn in.
+// non-zero width, its counts (diff: total = range B, before = range A, as the page's
+// fkheatmap.counts gives them; the width is the larger) and the colour it is drawn in.
 async function frames(page) {
   return page.evaluate(() => {
     const V = flamekit.viewer, t = V.tree, out = [];
@@ -52,7 +53,8 @@ async function frames(page) {
     if (t.cols > 1) for (let i = 0; i < t.n; i++) maxd = Math.max(maxd, Math.abs(t.self1[i] - t.self0[i]));
     for (let i = 0; i < t.n; i++) {
       if (!(t.tot[i] > 0)) continue;
-      out.push({ name: i ? V.names[t.name[i]] : 'all', total: t.tot[i], before: t.tot0 ? t.tot0[i] : null,
+      const ab = t.cols > 1 ? fkheatmap.counts(i) : null;
+      out.push({ name: i ? V.names[t.name[i]] : 'all', total: ab ? ab.b : t.tot[i], before: ab ? ab.a : null,
         fill: V.frameColor(t, i, maxd), path: V.pathOf(i).join(';') });
     }
     return out;
@@ -116,8 +118,9 @@ async function exact(ctx, url, errors) {
   check(/^Differential/.test(await page.textContent('#fgtitle')), 'differential title');
   fr = await frames(page);
   nm = names(fr);
-  check(JSON.stringify(nm.slice().sort()) === JSON.stringify(['all', 'intel_idle', 'late', 'loop', 'worker']),
-    'differential frames: ' + nm.join(','));
+  // both sides drawn: B's frames and those found only in A (app;main;early_a...)
+  check(JSON.stringify(nm.slice().sort()) === JSON.stringify(['all', 'app', 'busy', 'early_a', 'early_b', 'intel_idle',
+    'late', 'loop', 'main', 'worker']), 'differential frames: ' + nm.join(','));
   const w = fr.find((f) => f.name === 'worker'), late = fr.find((f) => f.name === 'late');
   check(w && w.before === 1 && w.total === 3, 'worker diff counts: ' + JSON.stringify(w));
   check(late && /^rgb\(255,/.test(late.fill) && late.fill !== 'rgb(255,255,255)', 'late (only in B) should be red: ' + JSON.stringify(late));
@@ -131,7 +134,8 @@ async function exact(ctx, url, errors) {
   check(!(await page.isDisabled('text=Reset zoom')), 'reset zoom enabled');
   await page.fill('.fkbar input[type=search]', '^la');
   await page.waitForFunction(() => /Matched/.test(document.querySelector('.fkmatched').textContent));
-  check(/Matched: 66\.67%/.test(await page.textContent('.fkmatched')), 'matched: ' + await page.textContent('.fkmatched'));
+  // (a share of what is drawn: late's 2 of the layout's 7, A's and B's larger sides)
+  check(/Matched: 28\.57%/.test(await page.textContent('.fkmatched')), 'matched: ' + await page.textContent('.fkmatched'));
   const magenta = (await frames(page)).filter((f) => f.fill === 'rgb(230,0,230)').map((f) => f.name);
   check(JSON.stringify(magenta) === '["late"]', 'search highlight: ' + magenta);
   await page.fill('.fkbar input[type=search]', '');

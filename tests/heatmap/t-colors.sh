@@ -14,7 +14,7 @@ for in in band.perf-script exact.samples; do
 	const d = JSON.parse(/<script id="fkdata" type="application\/json">([\s\S]*?)<\/script>/.exec(html)[1]);
 	const page = new Map();
 	d.names.forEach((n, i) => page.set(n, "#" + d.colors.slice(6 * i, 6 * i + 6)));
-	const fills = [...svg.matchAll(/<rect x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" fill="(#[0-9a-f]{6})"\/>/g)].map(m => m[1]);
+	const fills = [...svg.matchAll(/<rect x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" fill="(#[0-9a-f]{6})"(?:\/>|><title>)/g)].map(m => m[1]);
 	const N = eval(/var fkN=(\[[\s\S]*?\]);/.exec(svg)[1]);
 	const F = eval(/var fkF=(\[[\s\S]*?\]);/.exec(svg)[1]);
 	const S = 4;

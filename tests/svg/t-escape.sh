@@ -68,6 +68,51 @@ if sorted(got, key=lambda s: s.encode('utf-8', 'surrogatepass')) != want:
     print('want', [repr(x) for x in want])
     sys.exit(1)
 EOF
+# every frame's <title> (a tooltip without script): NAME (COUNT COUNTNAME, PERCENT%), the
+# name as an XML reader gets it back, the counts from the input itself
+python3 - "$TMP/e.svg" "$TMP/evil.folded" <<'EOF' || fail "frame titles"
+import re, sys, xml.etree.ElementTree as ET
+NS = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+rects = [r for g in root.iter(NS + 'g') if g.get('id') == 'frames' for r in g.iter(NS + 'rect')]
+# the input's tree in drawing order (pre-order, siblings by name bytes), counts summed
+tree = {}
+for p, c in (l.rsplit(b' ', 1) for l in open(sys.argv[2], 'rb').read().splitlines()):
+    node = tree
+    for f in p.split(b';'):
+        node = node.setdefault(f, [0.0, {}])
+        node[0] += float(c)
+        node = node[1]
+total = sum(v[0] for v in tree.values())
+def shown(b):  # invalid UTF-8 and XML-forbidden characters read back as U+FFFD
+    out = ''
+    for ch in b.decode('utf-8', 'surrogateescape'):
+        o = ord(ch)
+        bad = 0xdc80 <= o <= 0xdcff or (o < 0x20 and ch not in '\t\n\r') or o in (0xfffe, 0xffff)
+        out += '\ufffd' if bad else ch
+    return out
+cn = 'x"</script><b>'
+def fmt(c): return ('%d' % c) if c == int(c) else ('%g' % c)
+want = ['all (%s %s, 100%%)' % (fmt(total), cn)]
+def walk(t):
+    for n in sorted(t):
+        want.append('%s (%s %s, %.2f%%)' % (shown(n), fmt(t[n][0]), cn, 100 * t[n][0] / total))
+        walk(t[n][1])
+walk(tree)
+got = []
+for r in rects:
+    ts = r.findall(NS + 'title')
+    if len(ts) != 1:
+        print('a rect with %d titles' % len(ts)); sys.exit(1)
+    got.append(ts[0].text)
+bad = 0
+if len(got) != len(want):
+    print('%d titles, want %d' % (len(got), len(want))); bad = 1
+for g, w in zip(got, want):
+    if g != w:
+        print('title %r\n want %r' % (g, w)); bad = 1
+sys.exit(bad)
+EOF
 # labels are text: XML gives back the original characters (forbidden ones as U+FFFD)
 $FR "$TMP/e.svg" --labels > "$TMP/labels"
 grep -qxF '"><script>alert(1)</script>' "$TMP/labels" || fail "label of the script name: $(head -5 "$TMP/labels")"

@@ -1,3 +1,4 @@
+// @ts-check
 // heatmap.js - the heat map page's script (heatmap.c embeds it after the data it reads):
 // draws the heat map on canvases, handles range selection and draws range flame graphs.
 (function () {
@@ -7,7 +8,6 @@
  * Every profile string reaches the DOM through textContent or setAttribute only. */
 var D = JSON.parse(document.getElementById('fkdata').textContent);
 var ROWS = D.rows, NSECS = D.nsecs, NCELLS = NSECS * ROWS, NN = D.nnodes;
-var SVGNS = 'http://www.w3.org/2000/svg';
 var AL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 var B64 = new Uint8Array(128);
 for (var i = 0; i < 64; i++) B64[AL.charCodeAt(i)] = i;
@@ -27,7 +27,9 @@ Dec.prototype.num = function () {
   return v % 2 ? D.floats[(v - 1) / 2] : v / 2;
 };
 
+/** @param {string} id */
 function $(id) { return document.getElementById(id); }
+var scaleSel = /** @type {HTMLSelectElement} */ ($('scale'));
 function el(tag, cls, text) {
   var e = document.createElement(tag);
   if (cls) e.className = cls;
@@ -56,7 +58,6 @@ var firstChild = new Int32Array(NN).fill(-1), nextSib = new Int32Array(NN).fill(
     firstChild[parent[i]] = i;
   }
 })();
-function nodeName(i) { return i === 0 ? 'all' : D.names[nameOf[i]]; }
 
 /* ---- cells */
 var cells = new Float64Array(NCELLS), maxCell = 0;
@@ -103,7 +104,7 @@ function hueColor(h, f) {
   var t = 0.25 + 0.75 * Math.min(1, f), base = HUES[h % HUES.length];
   return [255 + (base[0] - 255) * t, 255 + (base[1] - 255) * t, 255 + (base[2] - 255) * t];
 }
-var EMPTY = [244, 244, 244];
+var EMPTY = [244, 244, 244], EMPTY_DARK = [52, 54, 58];
 
 /* ---- heat map layout */
 var YAX = 54, XAX = 18, TILE = 4096;
@@ -119,9 +120,9 @@ function layout() {
   var W = NSECS * CW, H = ROWS * CH;
   wrap.style.width = (YAX + W + 8) + 'px';
   wrap.style.height = (H + XAX + 4) + 'px';
-  wrap.setAttribute('data-cw', CW);
-  wrap.setAttribute('data-ch', CH);
-  wrap.setAttribute('data-x0', YAX);
+  wrap.setAttribute('data-cw', String(CW));
+  wrap.setAttribute('data-ch', String(CH));
+  wrap.setAttribute('data-x0', String(YAX));
   var per = Math.max(1, Math.floor(TILE / CW));
   for (var s0 = 0; s0 < NSECS; s0 += per) {
     var n = Math.min(per, NSECS - s0), cv = document.createElement('canvas');
@@ -150,14 +151,14 @@ function layout() {
   showSel();
 }
 function draw() {
-  var scale = $('scale').value;
+  var scale = scaleSel.value, empty = document.documentElement.classList.contains('fkdark') ? EMPTY_DARK : EMPTY;
   for (var t = 0; t < tiles.length; t++) {
     var T = tiles[t], ctx = T.cv.getContext('2d');
     var img = ctx.createImageData(T.cv.width, T.cv.height), px = img.data, W = T.cv.width;
     var gx = CW >= 5 ? 1 : 0, gy = CH >= 5 ? 1 : 0;
     for (var s = 0; s < T.n; s++) {
       for (var r = 0; r < ROWS; r++) {
-        var c = (T.s0 + s) * ROWS + r, v = cells[c], col = EMPTY;
+        var c = (T.s0 + s) * ROWS + r, v = cells[c], col = empty;
         if (v > 0) {
           /* the hue of the highlighted comm with the most samples here, if it
            * beats all other comms together; heat colours otherwise */
@@ -312,7 +313,7 @@ wrap.addEventListener('mousedown', function (ev) {
 });
 window.addEventListener('mousemove', function (ev) {
   var c = cellAt(ev), tip = $('tip');
-  if (drag < 0 && !scroller.contains(ev.target)) c = -1;
+  if (drag < 0 && !scroller.contains(/** @type {Node} */ (ev.target))) c = -1;
   if (drag >= 0 && c >= 0 && c !== dragCur) {
     dragCur = c;
     if (c !== drag) dragMoved = true;
@@ -360,8 +361,8 @@ $('clear').addEventListener('click', function () {
   if (graph) graph.set({ zoom: [] });
   writeHash(); showSel(); renderFlame();
 });
-$('scale').value = D.scale;
-$('scale').addEventListener('change', draw);
+scaleSel.value = D.scale;
+scaleSel.addEventListener('change', draw);
 
 /* ---- flame graph of a range (or the difference of two), drawn by the viewer of
  * `flamekit html` (viewer.js): same look, same colours, same tools */
@@ -385,38 +386,111 @@ function rangeSelf(r) {
  * heatmap.c wrote for it (the SVG palette's) */
 var vNames = D.names.concat(['']), vColors = [];
 for (var k = 0; k <= D.names.length; k++) vColors.push('#' + D.colors.slice(6 * k, 6 * k + 6));
+/* The tree the viewer draws. One range: its counts. Two: flamegraph.pl's differential
+ * colours (a frame's own change, B - A) over a layout that shows both sides: a frame is as
+ * wide as the larger of its A and B counts, so a frame found only in A is drawn too (in
+ * blue). The viewer takes widths from its second column and colours from second - first, so
+ * the columns are max(A, B) and max(A, B) - (B - A); the tooltip gives A, B and the change
+ * from ab (the ranges' own counts, per node), which describeAB reads. */
+/** @type {{tree: FkTree, a: Float64Array, b: Float64Array, selfA: Float64Array, selfB: Float64Array}} */
+var ab = null;
+/**
+ * @param {Float64Array} a  own counts of range A per node
+ * @param {Float64Array} [b] range B's, for a differential graph
+ */
 function rangeTree(a, b) {
   var t = { n: NN, cols: b ? 2 : 1, name: new Int32Array(NN), depth: Int32Array.from(depth),
     end: new Int32Array(NN), self0: a, self1: b };
   t.name[0] = D.names.length;
   for (var i = 1; i < NN; i++) t.name[i] = nameOf[i];
+  ab = null;
+  if (b) {
+    var w = new Float64Array(NN), z = new Float64Array(NN), ta = new Float64Array(NN), tb = new Float64Array(NN);
+    for (i = 0; i < NN; i++) {
+      var x = a[i] > 0 ? a[i] : 0, y = b[i] > 0 ? b[i] : 0;
+      w[i] = Math.max(x, y);
+      z[i] = w[i] - (y - x);
+      ta[i] = x; tb[i] = y;
+    }
+    // inclusive counts: children follow their parents (preorder)
+    for (i = NN - 1; i > 0; i--) { ta[parent[i]] += ta[i]; tb[parent[i]] += tb[i]; }
+    ab = { tree: t, a: ta, b: tb, selfA: a, selfB: b };
+    t.self0 = z;
+    t.self1 = w;
+  }
   return flamekit.finishTree(t);
 }
-var graph = null, cur = null;
+/** @param {number} v */
+function fmtDelta(v) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + fmtNum(Math.abs(v)); }
+/* The tooltip and details line of a differential graph: both ranges' counts and the change
+ * (the viewer's own text for one range, and under transforms, whose trees it builds anew). */
+/**
+ * @param {FkGraph} g
+ * @param {number} n  node of g.tree
+ * @returns {string}
+ */
+function describeAB(g, n) {
+  var V = graph.viewer;
+  if (!ab || g.tree !== ab.tree) return Object.getPrototypeOf(V).describe.call(V, g, n);
+  var cn = D.countname, a = ab.a[n], b = ab.b[n], ra = ab.a[0], rb = ab.b[0];
+  var s = (n === 0 ? 'all' : D.names[nameOf[n]]) + ' (A: ' + fmtNum(a) + ' ' + cn + ', ' + pct(a, ra) +
+    ' of A; B: ' + fmtNum(b) + ', ' + pct(b, rb) + ' of B; change ' + fmtDelta(b - a);
+  var sa = ab.selfA[n] > 0 ? ab.selfA[n] : 0, sb = ab.selfB[n] > 0 ? ab.selfB[n] : 0;
+  s += '; self A ' + fmtNum(sa) + ', B ' + fmtNum(sb) + ' (' + fmtDelta(sb - sa) + '))';
+  if (b === 0 && a > 0) s += ' \u2014 only in A';
+  else if (a === 0 && b > 0) s += ' \u2014 only in B';
+  return s;
+}
+/** @type {FkApi} */
+var graph = null, fgW = -1;
+/* The viewer measures its pane when it draws; the pane was hidden (or of another size)
+ * when it last did: measure again and redraw, before the next paint. */
+function fitGraph() {
+  var w = $('fg').clientWidth;
+  if (!graph || $('fg').hidden || w <= 0 || w === fgW) return;
+  fgW = w;
+  graph.viewer.W = 0;
+  graph.viewer.draw();
+}
 function renderFlame() {
   var t;
   if (!A) {
-    cur = null;
     $('fgtitle').textContent = 'Select a range in the heat map.';
     t = rangeTree(new Float64Array(NN), null);
   } else if (B) {
     t = rangeTree(rangeSelf(A), rangeSelf(B));
     $('fgtitle').textContent = 'Differential: B ' + rangeText(B) + ' vs A ' + rangeText(A) +
-      ' (widths: B; red: more in B, blue: less)';
+      ' (widths: the larger of A and B; red: more in B, blue: less or only in A)';
   } else {
     t = rangeTree(rangeSelf(A), null);
     $('fgtitle').textContent = 'Range A: ' + rangeText(A) + ', ' + fmtNum(t.tot[0]) + ' ' + D.countname;
   }
-  cur = A ? t : null;
-  if (A && !(t.tot[0] > 0)) $('fgtitle').textContent += ' \u2014 no samples in this range';
+  if (A && !(t.tot[0] > 0) && !(ab && ab.a[0] > 0)) $('fgtitle').textContent += ' \u2014 no samples in this range';
   $('fg').hidden = !A;
+  fgW = -1;
   if (!graph) {
     graph = flamekit.mount($('fg'), { names: vNames, colors: vColors, tree: t, hash: true,
       meta: { countname: D.countname, fontsize: D.fs, frameheight: D.fh, font: D.font, inverted: D.inverted } });
+    graph.viewer.describe = describeAB;
   } else {
+    graph.viewer.W = 0;
     graph.setTree(t);
   }
+  fitGraph();
 }
+if (window.ResizeObserver) new ResizeObserver(fitGraph).observe($('fg'));
+
+/* The dark theme is the viewer's (its button, key d and URL); the heat map follows it. */
+var darkNow = document.documentElement.classList.contains('fkdark');
+new MutationObserver(function () {
+  var d = document.documentElement.classList.contains('fkdark');
+  if (d !== darkNow) { darkNow = d; draw(); }
+}).observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+
+/* for scripts and tests: the two ranges' inclusive counts of node n of the drawn tree */
+window.fkheatmap = {
+  counts: function (n) { return ab && graph && graph.viewer.tree === ab.tree ? { a: ab.a[n], b: ab.b[n] } : null; }
+};
 
 $('summary').textContent = fmtNum(D.samples) + ' samples over ' + NSECS +
   ' s (seconds ' + D.first + '\u2013' + (D.first + NSECS - 1) + ' after second ' + D.base +

@@ -1,3 +1,4 @@
+// @ts-check
 // svg.js - the script of every flame graph SVG (svg-write.c embeds it after its data):
 // hover details, click to zoom, regex search with "Matched", keys, URL state. It reads
 // fkC (settings), fkN (names) and fkF (frames); no network, no eval of profile text.
@@ -116,14 +117,16 @@ function zoom(i) {
   if (hits) matched();
   save();
 }
-// percent of the zoomed frame covered by matches; a match inside a matched
-// frame is already counted by its ancestor (pre-order: skip its subtree)
+// percent of the zoomed frame covered by matches ("of all" when not zoomed), and
+// which it is; a match inside a matched frame is already counted by its ancestor
+// (pre-order: skip its subtree)
 function matched() {
   var z = zoomed, sum = 0, all = false, a, i;
   for (a = z; a >= 0; a = P[a]) if (hits[a]) all = true;
   if (!all) for (i = z + 1; i <= E[z];) { if (hits[i]) { sum += W[i]; i = E[i] + 1; } else i++; }
   var pct = all ? 100 : 100 * sum / W[z];
-  matchedT.nodeValue = "Matched: " + (pct === 100 ? "100" : pct.toFixed(1)) + "%";
+  matchedT.nodeValue = "Matched: " + (pct === 100 ? "100" : pct.toFixed(1)) + "% of " +
+    (z ? "the zoom" : "all");
 }
 function paint(i, on) {
   var r = rects[i];
@@ -168,7 +171,7 @@ function toggle_ic() {
 // state in the URL (?z=frame&s=regex&i=1), so a reload or a shared link keeps it
 function save() {
   var q = new URLSearchParams();
-  if (zoomed) q.set("z", zoomed);
+  if (zoomed) q.set("z", String(zoomed));
   if (term !== null) q.set("s", term);
   if (ic) q.set("i", "1");
   var qs = q.toString(), loc = window.location;
@@ -187,11 +190,52 @@ function load() {
   if (s) search(s);
 }
 
+// The details line is at the bottom of the image; when that is out of the window (a
+// tall graph), the same text shows on a bar at the bottom of the window (at its top
+// when the pointer is near the bottom), drawn over the frames.
+var svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (doc.documentElement)), homeY = +el("details").getAttribute("y"), bar = null;
+/**
+ * @param {string} s  the details text
+ * @param {MouseEvent} e  the pointer over the frame
+ */
+function showBar(s, e) {
+  var m = svg.getScreenCTM && svg.getScreenCTM();
+  if (!m || !m.d) return;
+  var top = -m.f / m.d, bot = (window.innerHeight - m.f) / m.d, h = C.fs * 2;
+  if (homeY - C.fs >= top && homeY + C.fs / 2 <= bot) { hideBar(); return; }
+  if (!bar) {
+    bar = doc.createElementNS(NS, "g");
+    bar.setAttribute("id", "detailsbar");
+    bar.setAttribute("pointer-events", "none");
+    var r = doc.createElementNS(NS, "rect"), t = doc.createElementNS(NS, "text");
+    r.setAttribute("fill", "#fff");
+    r.setAttribute("fill-opacity", "0.92");
+    r.setAttribute("stroke", "#999");
+    r.setAttribute("height", String(h));
+    t.appendChild(doc.createTextNode(" "));
+    bar.appendChild(r);
+    bar.appendChild(t);
+  }
+  svg.appendChild(bar); // last: over the frames
+  var y = (e.clientY - m.f) / m.d > bot - 3 * h ? top : bot - h;
+  var left = Math.max(0, -m.e / m.a), w = Math.min(C.w, window.innerWidth / m.a);
+  var r2 = bar.firstChild, t2 = bar.lastChild;
+  r2.setAttribute("x", left.toFixed(1));
+  r2.setAttribute("y", y.toFixed(1));
+  r2.setAttribute("width", w.toFixed(1));
+  t2.setAttribute("x", (left + C.xpad).toFixed(1));
+  t2.setAttribute("y", (y + h / 2 + C.fs / 3).toFixed(1));
+  t2.firstChild.nodeValue = s;
+  bar.style.display = "";
+}
+function hideBar() { if (bar) bar.style.display = "none"; }
 framesG.addEventListener("mouseover", function (e) {
   var i = index.get(e.target);
-  if (i !== undefined) details.nodeValue = C.nt + " " + info(i);
+  if (i === undefined) return;
+  details.nodeValue = C.nt + " " + info(i);
+  showBar(details.nodeValue, e);
 });
-framesG.addEventListener("mouseout", function () { details.nodeValue = " "; });
+framesG.addEventListener("mouseout", function () { details.nodeValue = " "; hideBar(); });
 framesG.addEventListener("click", function (e) {
   var i = index.get(e.target);
   if (i !== undefined) zoom(i);

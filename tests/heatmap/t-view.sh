@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The heat map page as a person sees it (real headless Chromium, ratios 1 and 2, windows
+# 800x600 to 1920x1080): the range graph fits its pane from the first paint and after a
+# resize, the dark theme is readable everywhere, frames found only in range A are drawn
+# in an A/B comparison and their tooltip gives both counts (tests/heatmap/view.js).
+. "$(dirname "$0")/../lib.sh"
+command -v node > /dev/null || skip "node not installed"
+[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
+[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
+	skip "playwright-core missing (cd tests/browser && npm install)"
+SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
+"$FLAMEKIT" heatmap --highlight worker "$FK_TOP/tests/heatmap/data/exact.samples" -o "$TMP/exact.html" ||
+	fail "render exact"
+node "$FK_TOP/tests/heatmap/view.js" "$TMP/exact.html" ${SHOTS:+"$SHOTS"} || fail "heat map page checks"
+echo ok
