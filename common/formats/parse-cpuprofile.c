@@ -475,7 +475,7 @@ static int parse(fk_parse_ctx *c)
 		fk_warn("%s:%llu: not a valid CPU profile (%s)", c->name, (unsigned long long)line, j.what);
 		rc = -FK_E_FORMAT;
 	}
-	if (!rc) {
+	if (!rc && x.n) { /* no nodes: no array (qsort of NULL is undefined) */
 		qsort(x.nodes, x.n, sizeof(cnode), cmp_id);
 		for (size_t k = 0; k + 1 < x.nk; k += 2) {
 			cnode *child = find(&x, x.kids[k + 1]);

@@ -1,13 +1,16 @@
-# tests/fuzz/rules.mk - libFuzzer targets (one per input format) and the replay
-# driver that runs the saved corpus in every `make test`.
+# tests/fuzz/rules.mk - libFuzzer targets (one per input format: parse, then every
+# writer, outputs checked) and the replay driver that runs the saved corpus in every
+# `make test`.
 #   make fuzz                      build $(BUILD)/fuzz/fuzz-FORMAT with clang
 #   make fuzz-run FUZZ_TIME=60     run each target FUZZ_TIME seconds (new inputs
 #                                  go to $(BUILD)/fuzz/work/FORMAT, crashes to
 #                                  $(BUILD)/fuzz/crash-FORMAT-*)
 #   make fuzz-merge                add the inputs that raise coverage to
 #                                  tests/fuzz/corpus/FORMAT (keep files small)
-FUZZ_FORMATS := folded samples perf perf-report stap gdb dtrace bpftrace pprof cpuprofile eu-stack \
-	pprof-raw jstack sample auto
+# The formats come from the one list, FK_FORMATS in common/formats/parse.c (X(name)
+# with '_' for '-'), plus "auto" (detection first). `make fuzz-formats` prints them.
+FUZZ_FORMATS := $(shell sed -n '/^\#define FK_FORMATS(X)/,/[^\\]$$/p' common/formats/parse.c | \
+	grep -o '\<X([a-z0-9_]*)' | sed 's/^X(\(.*\))$$/\1/; s/_/-/g') auto
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_FLAGS := -std=gnu11 -D_GNU_SOURCE -Icommon -g -O1 -fno-omit-frame-pointer \
@@ -25,12 +28,15 @@ $(FUZZ_DIR)/obj/%.o: common/%.c $(LIB_HDRS)
 	@$(if $(filter 1,$(V)),,echo "  FUZZCC  $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz.c tests/fuzz/fuzz-one.h $(FUZZ_OBJS)
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz.c tests/fuzz/fuzz-one.h tests/fuzz/fuzz-check.h $(FUZZ_OBJS)
 	@$(if $(filter 1,$(V)),,echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -DFK_FUZZ_FORMAT='"$*"' -o $@ \
 		tests/fuzz/fuzz.c $(FUZZ_OBJS) $(LIB_LIBS)
 
 fuzz: $(FUZZ_BINS)
+
+fuzz-formats:
+	@echo $(FUZZ_FORMATS)
 
 fuzz-run: fuzz
 	$(Q)for f in $(FUZZ_FORMATS); do \
@@ -47,11 +53,11 @@ fuzz-merge: fuzz
 	done
 
 # The replay driver: normal compiler, normal flags (sanitizers with SANITIZE=1).
-$(BUILD)/tests/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz-one.h $(BUILD)/libflamekit.a common/flamekit.h
+$(BUILD)/tests/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz-one.h tests/fuzz/fuzz-check.h $(BUILD)/libflamekit.a common/flamekit.h
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) $(BASE_CFLAGS) -o $@ $< $(BUILD)/libflamekit.a $(BASE_LDFLAGS) $(LIB_LIBS)
 TEST_DEPS += $(BUILD)/tests/fuzz/replay
 
 .SECONDARY: $(FUZZ_OBJS)
-.PHONY: fuzz fuzz-run fuzz-merge
+.PHONY: fuzz fuzz-run fuzz-merge fuzz-formats
