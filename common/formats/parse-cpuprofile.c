@@ -355,7 +355,12 @@ static int read_node(cp *x, js *j)
 				bool is_fn = !strcmp(j->str, "functionName"), is_url = !strcmp(j->str, "url");
 				if (is_fn || is_url) {
 					js_string(j);
-					char *copy = j->bad ? NULL : strdup(j->str);
+					/* slen bytes: a "\u0000" escape puts a NUL inside */
+					char *copy = j->bad ? NULL : malloc(j->slen + 1);
+					if (copy) {
+						memcpy(copy, j->str, j->slen);
+						copy[j->slen] = 0;
+					}
 					if (!j->bad && !copy) {
 						rc = -FK_E_NOMEM;
 						break;

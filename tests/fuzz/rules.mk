@@ -4,12 +4,15 @@
 #   make fuzz                      build $(BUILD)/fuzz/fuzz-FORMAT with clang
 #   make fuzz-run FUZZ_TIME=60     run each target FUZZ_TIME seconds (new inputs
 #                                  go to $(BUILD)/fuzz/work/FORMAT, crashes to
-#                                  $(BUILD)/fuzz/crash-FORMAT-*)
+#                                  $(BUILD)/fuzz/crash-FORMAT-*, the log to
+#                                  $(BUILD)/fuzz/log-FORMAT.txt; one summary line
+#                                  each, also in $(BUILD)/fuzz/summary.txt);
+#                                  FUZZ_FORMATS="pprof sample" runs only those
 #   make fuzz-merge                add the inputs that raise coverage to
 #                                  tests/fuzz/corpus/FORMAT (keep files small)
 # The formats come from the one list, FK_FORMATS in common/formats/parse.c (X(name)
 # with '_' for '-'), plus "auto" (detection first). `make fuzz-formats` prints them.
-FUZZ_FORMATS := $(shell sed -n '/^\#define FK_FORMATS(X)/,/[^\\]$$/p' common/formats/parse.c | \
+FUZZ_FORMATS ?= $(shell sed -n '/^\#define FK_FORMATS(X)/,/[^\\]$$/p' common/formats/parse.c | \
 	grep -o '\<X([a-z0-9_]*)' | sed 's/^X(\(.*\))$$/\1/; s/_/-/g') auto
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
@@ -41,10 +44,11 @@ fuzz-formats:
 fuzz-run: fuzz
 	$(Q)for f in $(FUZZ_FORMATS); do \
 		mkdir -p $(FUZZ_DIR)/work/$$f; \
-		echo "fuzzing $$f for $(FUZZ_TIME)s"; \
+		echo "fuzzing $$f for $(FUZZ_TIME)s (log: $(FUZZ_DIR)/log-$$f.txt)"; \
 		$(FUZZ_DIR)/fuzz-$$f -max_total_time=$(FUZZ_TIME) -max_len=8192 -timeout=10 \
 			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/crash-$$f- \
-			$(FUZZ_DIR)/work/$$f tests/fuzz/corpus/$$f 2>&1 | grep -E 'stat::|ERROR|SUMMARY|Done' ; \
+			$(FUZZ_DIR)/work/$$f tests/fuzz/corpus/$$f 2>&1 | \
+			bash tests/fuzz/fuzz-log.sh $$f $(FUZZ_DIR)/log-$$f.txt | tee -a $(FUZZ_DIR)/summary.txt; \
 	done
 
 fuzz-merge: fuzz

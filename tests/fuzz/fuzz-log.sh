@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# fuzz-log.sh FORMAT LOG - reads a libFuzzer run's output on stdin, writes it to LOG
+# with the seconds since the start before each line, passes on errors, and ends with
+# one summary line: runs, coverage (cov/ft) when the saved corpus was loaded and at
+# the end, the new inputs, and the second the last new input came (when growth
+# flattened).
+set -u
+fmt=$1 log=$2
+start=$SECONDS
+while IFS= read -r line; do
+	printf '%s %s\n' "$((SECONDS - start))" "$line"
+	case $line in *ERROR*|*SUMMARY*|*"runtime error"*|*"fuzz: "*) echo "$fmt: $line" >&2 ;; esac
+done > "$log"
+awk -v fmt="$fmt" '
+	function val(key,   i) { for (i = 2; i < NF; i++) if ($i == key) return $(i + 1); return "?" }
+	/INITED/ { c0 = val("cov:"); f0 = val("ft:"); n0 = val("corp:") + 0 }
+	/ (NEW|REDUCE|pulse|DONE) / { c1 = val("cov:"); f1 = val("ft:"); n1 = val("corp:") + 0 }
+	/ NEW / { last = $1 }
+	/stat::number_of_executed_units:/ { runs = $3 }
+	END { printf "%-12s runs %s, cov %s -> %s, ft %s -> %s, corpus %d -> %d (%+d), last new input at %ss of %ss\n",
+		fmt, runs, c0, c1, f0, f1, n0, n1, n1 - n0, last + 0, $1 }' "$log"
