@@ -17,5 +17,6 @@ awk -v fmt="$fmt" '
 	/ (NEW|REDUCE|pulse|DONE) / { c1 = val("cov:"); f1 = val("ft:"); n1 = val("corp:") + 0 }
 	/ NEW / { last = $1 }
 	/stat::number_of_executed_units:/ { runs = $3 }
-	END { printf "%-12s runs %s, cov %s -> %s, ft %s -> %s, corpus %d -> %d (%+d), last new input at %ss of %ss\n",
+	END { if (c1 == "") { c1 = c0; f1 = f0; n1 = n0 }
+		printf "%-12s runs %s, cov %s -> %s, ft %s -> %s, corpus %d -> %d (%+d), last new input at %ss of %ss\n",
 		fmt, runs, c0, c1, f0, f1, n0, n1, n1 - n0, last + 0, $1 }' "$log"

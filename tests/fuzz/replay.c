@@ -4,7 +4,8 @@
  * goes through its parser and through detection, then through every writer, whose
  * outputs are checked (fuzz-one.h). A format without a folder, or a folder that is
  * no format, fails; so does a crash or a broken output. Prints one line per format
- * and the number of inputs run. */
+ * and the number of inputs run. `replay --self-test` runs the checks on texts known
+ * to be sound or broken. */
 #include <dirent.h>
 #include <errno.h>
 #include "fuzz-one.h"
@@ -86,8 +87,78 @@ static long replay_dir(const char *corpus, const char *name)
 	return files > 0 ? files : -1;
 }
 
+/* The checks catch what they are for: each bad text fails, each good one passes. */
+static int self_test(void)
+{
+	static const struct {
+		int kind; /* 0 SVG, 1 HTML, 2 JSON */
+		bool good;
+		const char *text, *name;
+	} cases[] = {
+		{ 0, true, "<?xml version=\"1.0\"?>\n<svg a=\"1\"><!-- c --><text>a &lt;&amp;&#39; b</text>"
+			   "<script><![CDATA[ if (a < b && c) x(); ]]></script><g/></svg>\n", "a<b" },
+		{ 0, false, "<svg><text>a<b</text></svg>", NULL },
+		{ 0, false, "<svg><text>a & b</text></svg>", NULL },
+		{ 0, false, "<svg><text>&nbsp;</text></svg>", NULL },
+		{ 0, false, "<svg><g><text>x</g></text></svg>", NULL },
+		{ 0, false, "<svg><g></svg>", NULL },
+		{ 0, false, "<svg title=\"a\"b\"/>", NULL },
+		{ 0, false, "<svg title=\"a<b\"/>", NULL },
+		{ 0, false, "<svg><!-- a -- b --></svg>", NULL },
+		{ 0, false, "<svg>\x01</svg>", NULL },
+		{ 0, false, "<svg>\xc3</svg>", NULL },
+		{ 0, false, "<svg/><svg/>", NULL },
+		{ 0, false, "<svg><text>a&amp;lt;b</text></svg>", "a&amp;lt;b" },
+		{ 0, true, "<svg><text>a&amp;amp;lt;b</text></svg>", "a&amp;lt;b" },
+		{ 0, true, "<svg><text>x&amp;</text></svg>", "x&" },
+		{ 1, true, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><style>a>b{}</style>"
+			   "<script type=\"application/json\">{\"t\":\"\\u003c/script>\",\"n\":[1,-2.5e3,true,null]}"
+			   "</script><script>if (a < b) x();</script></head><body hidden></body></html>", NULL },
+		{ 1, false, "<html><script type=\"application/json\">{\"t\":\"</script><b>\"}</script></html>", NULL },
+		{ 1, false, "<html><script type=\"application/json\">{\"n\":NaN}</script></html>", NULL },
+		{ 1, false, "<html><script>x = \"<!--\";</script></html>", NULL },
+		{ 1, false, "<html><body><p>a<b</p></body></html>", NULL },
+		{ 1, false, "<html><script>never closed</html>", NULL },
+		{ 2, true, " {\"a\": [1, 0.5, -0, 1e-7, \"\\u00e9\\n\\\"\", {}], \"\": false} ", NULL },
+		{ 2, false, "{\"a\": [1,]}", NULL },
+		{ 2, false, "{\"a\": Infinity}", NULL },
+		{ 2, false, "{\"a\": 01}", NULL },
+		{ 2, false, "[\"\x01\"]", NULL },
+		{ 2, false, "[\"\\x\"]", NULL },
+		{ 2, false, "[\"\xff\"]", NULL },
+		{ 2, false, "{\"a\" 1}", NULL },
+		{ 2, false, "[1] [2]", NULL },
+		{ 2, false, "\"open", NULL },
+	};
+	int bad = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *t = cases[i].text, *why;
+		size_t n = strlen(t), at = 0;
+		if (cases[i].kind == 2) {
+			why = fk_check_text(t, n, &at);
+			if (!why)
+				why = fk_check_json(t, n, &at);
+		} else {
+			fk_mscan m;
+			why = fk_check_markup(&m, t, n, cases[i].kind == 1, &at);
+			size_t nl = cases[i].name ? strlen(cases[i].name) : 0;
+			if (!why && nl)
+				why = fk_check_names(&m, &cases[i].name, &nl, 1, &at);
+		}
+		if (!why != cases[i].good) {
+			fprintf(stderr, "self-test %zu: %s taken as %s (%s)\n", i, t, why ? "bad" : "good",
+				why ? why : "no complaint");
+			bad++;
+		}
+	}
+	printf("self-test: %zu cases, %d wrong\n", sizeof(cases) / sizeof(cases[0]), bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--self-test"))
+		return self_test();
 	if (argc != 2) {
 		fprintf(stderr, "usage: replay CORPUS\n");
 		return 2;

@@ -12,13 +12,15 @@ echo "$out"
 n=$(echo "$out" | sed -n 's/^replayed \([0-9]*\) corpus files$/\1/p')
 [ "${n:-0}" -ge 50 ] || fail "only ${n:-0} corpus files replayed"
 
-# The checks themselves catch what they are there for: a name written raw into
-# an SVG, a page whose JSON is cut, an unbalanced element.
-mkdir -p "$TMP/c"
+# The output checks catch what they are there for (a name written raw into an
+# SVG, a page whose JSON data is cut or holds NaN, an unbalanced element...).
+"$R" --self-test || fail "the output checks misjudge a text"
+
+# A format without a corpus folder fails the replay.
 for f in $("$FLAMEKIT" formats | awk '{print $1}') auto; do
 	mkdir -p "$TMP/c/$f" && printf 'main;f 1\n' > "$TMP/c/$f/x"
 done
-"$R" "$TMP/c" > /dev/null 2>&1 || fail "replay of a tiny good corpus failed"
-rmdir "$TMP/c/auto" 2>/dev/null; rm -rf "$TMP/c/auto"
+"$R" "$TMP/c" > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "replay of a tiny good corpus failed"; }
+rm -r "$TMP/c/auto"
 run_rc 1 "$R" "$TMP/c" > "$TMP/out" 2>&1
 assert_contains "$TMP/out" "auto: No such file or directory (every format needs a corpus folder)"
