@@ -335,7 +335,7 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 
 /* Parse data as format (NULL = auto-detect) into a fresh profile, read the model
  * back (totals), then run the writers of `outputs` on it (and, for some inputs, on
- * its differential profile against itself). Returns the parse result. */
+ * a differential profile of it and a part of it). Returns the parse result. */
 static int fk_fuzz_one(const char *format, const uint8_t *data, size_t size, unsigned outputs)
 {
 	uint64_t h = fk_fuzz_hash(data, size);
@@ -381,12 +381,17 @@ static int fk_fuzz_one(const char *format, const uint8_t *data, size_t size, uns
 	if (outputs != FK_FUZZ_ALL) /* one page view per input in a fuzz target */
 		outputs = FK_FUZZ_EXPORT | (1u << (h2 >> 61) % 3);
 	fk_fuzz_render(p, h2, outputs);
+	/* a differential profile: this one against itself without the stacks that have
+	 * a frame ending in a vowel (or the other way round) */
 	if ((h2 >> 50) % 8 == 0 && !fk_profile_empty(p)) {
-		fk_profile *d = fk_profile_diff(p, p, h2 & (1ull << 53), h2 & (1ull << 54));
-		if (d) {
+		fk_profile *q = fk_profile_filter(p, "[aeiou](;|$)", FK_FILTER_DROP);
+		bool swap = h2 & (1ull << 55);
+		fk_profile *d = q ? fk_profile_diff(swap ? q : p, swap ? p : q, h2 & (1ull << 53),
+						    h2 & (1ull << 54)) : NULL;
+		if (d)
 			fk_fuzz_render(d, h2 >> 1, outputs & ~FK_FUZZ_HEATMAP);
-			fk_profile_free(d);
-		}
+		fk_profile_free(d);
+		fk_profile_free(q);
 	}
 	fk_profile_free(p);
 	return rc;

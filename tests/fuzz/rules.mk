@@ -8,8 +8,9 @@
 #                                  $(BUILD)/fuzz/log-FORMAT.txt; one summary line
 #                                  each, also in $(BUILD)/fuzz/summary.txt);
 #                                  FUZZ_FORMATS="pprof sample" runs only those
-#   make fuzz-merge                add the inputs that raise coverage to
-#                                  tests/fuzz/corpus/FORMAT (keep files small)
+#   make fuzz-merge                minimize tests/fuzz/corpus/FORMAT with the new
+#                                  inputs: the fewest that keep every feature,
+#                                  plus the named seeds and crash-* files
 # The formats come from the one list, FK_FORMATS in common/formats/parse.c (X(name)
 # with '_' for '-'), plus "auto" (detection first). `make fuzz-formats` prints them.
 FUZZ_FORMATS ?= $(shell sed -n '/^\#define FK_FORMATS(X)/,/[^\\]$$/p' common/formats/parse.c | \
@@ -51,9 +52,20 @@ fuzz-run: fuzz
 			bash tests/fuzz/fuzz-log.sh $$f $(FUZZ_DIR)/log-$$f.txt | tee -a $(FUZZ_DIR)/summary.txt; \
 	done
 
+# The saved corpus becomes the smallest set of inputs that keeps every feature of the
+# saved and the new ones (-set_cover_merge), plus the named files (real seeds, crash-*).
 fuzz-merge: fuzz
 	$(Q)for f in $(FUZZ_FORMATS); do \
-		$(FUZZ_DIR)/fuzz-$$f -merge=1 -max_len=8192 tests/fuzz/corpus/$$f $(FUZZ_DIR)/work/$$f 2>&1 | tail -1; \
+		m=$(FUZZ_DIR)/merged/$$f; rm -rf $$m; mkdir -p $$m $(FUZZ_DIR)/work/$$f; \
+		$(FUZZ_DIR)/fuzz-$$f -set_cover_merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+			$$m tests/fuzz/corpus/$$f $(FUZZ_DIR)/work/$$f > $(FUZZ_DIR)/merge-$$f.txt 2>&1 || \
+			{ tail -5 $(FUZZ_DIR)/merge-$$f.txt; exit 1; }; \
+		for n in tests/fuzz/corpus/$$f/*; do \
+			case $${n##*/} in ????????????????????????????????????????) ;; \
+			*) rm -f $$m/$$(sha1sum < $$n | cut -c1-40); cp $$n $$m/ ;; esac; \
+		done; \
+		rm -rf tests/fuzz/corpus/$$f && mv $$m tests/fuzz/corpus/$$f; \
+		echo "$$f: $$(ls tests/fuzz/corpus/$$f | wc -l) files, $$(du -sb tests/fuzz/corpus/$$f | cut -f1) bytes"; \
 	done
 
 # The replay driver: normal compiler, normal flags (sanitizers with SANITIZE=1).
