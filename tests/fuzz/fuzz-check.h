@@ -424,6 +424,18 @@ static bool fk_mtag(fk_mscan *m)
 	return true;
 }
 
+/* HTML elements whose end tag may be left out (closed by what follows). */
+static bool fk_mimplied(const char *name, size_t len)
+{
+	static const char *const v[] = { "html", "head", "body", "p", "li", "dt", "dd", "option",
+					  "optgroup", "tr", "td", "th", "thead", "tbody", "tfoot",
+					  "colgroup", "rt", "rp" };
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+		if (strlen(v[k]) == len && !strncasecmp(name, v[k], len))
+			return true;
+	return false;
+}
+
 static bool fk_mend(fk_mscan *m)
 {
 	m->i += 2;
@@ -433,12 +445,15 @@ static bool fk_mend(fk_mscan *m)
 	if (!len || m->i >= m->n || m->s[m->i] != '>')
 		return fk_mfail(m, "bad end tag");
 	m->i++;
-	if (!m->depth)
-		return fk_mfail(m, "end tag without a start tag");
-	m->depth--;
-	if (m->slen[m->depth] != len || strncasecmp(m->stack[m->depth], name, len))
-		return fk_mfail(m, "end tag does not match its start tag");
-	return true;
+	for (;;) {
+		if (!m->depth)
+			return fk_mfail(m, "end tag without a start tag");
+		m->depth--;
+		if (m->slen[m->depth] == len && !strncasecmp(m->stack[m->depth], name, len))
+			return true;
+		if (!m->html || !fk_mimplied(m->stack[m->depth], m->slen[m->depth]))
+			return fk_mfail(m, "end tag does not match its start tag");
+	}
 }
 
 /* Skip from m->i past the first `end` (a comment, CDATA, a declaration). */
@@ -501,6 +516,8 @@ static const char *fk_check_markup(fk_mscan *m, const char *s, size_t n, bool ht
 		}
 	}
 	*at = m->i;
+	while (!m->err && html && m->depth && fk_mimplied(m->stack[m->depth - 1], m->slen[m->depth - 1]))
+		m->depth--;
 	if (!m->err && m->depth)
 		m->err = "element never closed";
 	if (!m->err && !root)

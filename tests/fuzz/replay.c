@@ -118,6 +118,8 @@ static int self_test(void)
 		{ 1, false, "<html><script type=\"application/json\">{\"n\":NaN}</script></html>", NULL },
 		{ 1, false, "<html><script>x = \"<!--\";</script></html>", NULL },
 		{ 1, false, "<html><body><p>a<b</p></body></html>", NULL },
+		{ 1, true, "<html><body><ul><li>a<li>b</ul><p>c</body>", NULL },
+		{ 1, false, "<html><body><div>a</body></html>", NULL },
 		{ 1, false, "<html><script>never closed</html>", NULL },
 		{ 2, true, " {\"a\": [1, 0.5, -0, 1e-7, \"\\u00e9\\n\\\"\", {}], \"\": false} ", NULL },
 		{ 2, false, "{\"a\": [1,]}", NULL },
