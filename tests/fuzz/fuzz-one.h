@@ -161,10 +161,14 @@ static bool fk_fuzz_whole(const fk_profile *p)
 
 /* Names a folded line can hold unambiguously: no separator (';'), no space (a
  * name ending in " 12" reads as a count), no line end, no leading '#' (a root
- * frame "#x" makes a comment line). */
+ * frame "#x" makes a comment line), no empty frame (" 12" has no stack). */
 static bool fk_fuzz_foldable(const fk_profile *p)
 {
-	size_t count = fk_profile_name_count(p);
+	size_t count = fk_profile_name_count(p), nn;
+	const fk_node *nd = fk_profile_nodes(p, &nn);
+	for (size_t i = 1; i < nn; i++)
+		if (nd[i].frame == 0 || !fk_profile_name(p, nd[i].frame, NULL)[0])
+			return false;
 	for (size_t id = 0; id < count; id++) {
 		size_t l;
 		const char *s = fk_profile_name(p, (uint32_t)id, &l);
