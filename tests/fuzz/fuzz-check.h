@@ -52,6 +52,14 @@ static const char *fk_check_text(const char *s, size_t n, size_t *at)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
+		/* eight bytes at once while all are printable ASCII (a byte below 0x20
+		 * or above 0x7f sets its top bit here: then one character at a time) */
+		uint64_t w;
+		while (i + 8 <= n && (memcpy(&w, u + i, 8),
+				      !((w | (w - 0x2020202020202020ULL)) & 0x8080808080808080ULL)))
+			i += 8;
+		if (i >= n)
+			break;
 		uint32_t cp;
 		size_t k = fk_check_utf8(u + i, n - i, &cp);
 		if (!k) {
@@ -324,12 +332,19 @@ static bool fk_mvoid(const char *name, size_t len)
 	return false;
 }
 
+/* The first `what` in [s, s+n) (letters in any case when nocase; what[0] is no letter). */
 static const char *fk_mfind(const char *s, size_t n, const char *what, bool nocase)
 {
 	size_t l = strlen(what);
-	for (size_t i = 0; i + l <= n; i++)
-		if (nocase ? !strncasecmp(s + i, what, l) : !memcmp(s + i, what, l))
-			return s + i;
+	if (!l)
+		return s;
+	for (const char *p = s, *e = s + n; (size_t)(e - p) >= l; p++) {
+		p = memchr(p, what[0], (size_t)(e - p) - l + 1);
+		if (!p)
+			return NULL;
+		if (nocase ? !strncasecmp(p, what, l) : !memcmp(p, what, l))
+			return p;
+	}
 	return NULL;
 }
 
