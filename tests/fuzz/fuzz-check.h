@@ -2,9 +2,11 @@
  * and the corpus replay on every output they render: a minimal JSON scanner, an
  * XML scanner for the SVG and an HTML scanner for the pages. Each returns NULL when
  * the text is sound, else what is wrong (and *at, the byte offset). They check the
- * shape only (the escaping rules: no raw '<' or '&' out of place, quotes closed,
- * elements balanced, raw text that cannot end early); names that need escaping
- * are checked on top by fk_check_names. */
+ * shape, which is what escaping keeps: no raw '<' or bare '&' in text or attribute
+ * values, quotes closed, elements balanced, raw text (script, style, CDATA,
+ * comments) that cannot end early, JSON data that parses, no control characters
+ * or invalid UTF-8. (Whether a name such as "&lt;" was written as itself cannot
+ * be told from the text alone: another name "<" escaped gives the same bytes.) */
 #ifndef FK_FUZZ_CHECK_H
 #define FK_FUZZ_CHECK_H
 
@@ -236,14 +238,11 @@ static const char *fk_check_json(const char *s, size_t n, size_t *at)
 	return j.err;
 }
 
-/* ---- markup: the spans of raw text (script, style, CDATA, comments) are kept so
- * fk_check_names can skip them (page code may hold any text). */
+/* ---- markup (XML for the SVG; HTML for the pages) */
 typedef struct fk_mscan {
 	const char *s;
 	size_t n, i;
 	bool html;
-	size_t raw[32][2];
-	unsigned nraw;
 	const char *stack[64]; /* open elements (not void ones): name and length */
 	size_t slen[64];
 	unsigned depth;
@@ -255,15 +254,6 @@ static bool fk_mfail(fk_mscan *m, const char *why)
 	if (!m->err)
 		m->err = why;
 	return false;
-}
-
-static void fk_mraw(fk_mscan *m, size_t b, size_t e)
-{
-	if (m->nraw < 32) {
-		m->raw[m->nraw][0] = b;
-		m->raw[m->nraw][1] = e;
-	}
-	m->nraw++;
 }
 
 static bool fk_mis_name(char c, bool first)
@@ -421,7 +411,6 @@ static bool fk_mtag(fk_mscan *m)
 				return fk_mfail(m, why);
 			}
 		}
-		fk_mraw(m, b, e);
 		m->i = e + 2;
 		fk_mname(m);
 		fk_mspace(m);
@@ -472,14 +461,12 @@ static bool fk_mend(fk_mscan *m)
 }
 
 /* Skip from m->i past the first `end` (a comment, CDATA, a declaration). */
-static bool fk_mskip(fk_mscan *m, size_t open, const char *end, bool raw)
+static bool fk_mskip(fk_mscan *m, size_t open, const char *end)
 {
 	const char *e = fk_mfind(m->s + m->i + open, m->n - m->i - open, end, false);
 	if (!e)
 		return fk_mfail(m, "unterminated comment, CDATA or declaration");
 	size_t b = m->i + open, x = (size_t)(e - m->s);
-	if (raw)
-		fk_mraw(m, b, x);
 	if (!strcmp(end, "-->") && fk_mfind(m->s + b, x - b, "--", false))
 		return fk_mfail(m, "'--' inside a comment");
 	m->i = x + strlen(end);
@@ -502,16 +489,16 @@ static const char *fk_check_markup(fk_mscan *m, const char *s, size_t n, bool ht
 			const char *p = s + m->i;
 			size_t left = n - m->i;
 			if (left >= 4 && !memcmp(p, "<!--", 4))
-				fk_mskip(m, 4, "-->", true);
+				fk_mskip(m, 4, "-->");
 			else if (left >= 9 && !memcmp(p, "<![CDATA[", 9)) {
 				if (!m->depth)
 					fk_mfail(m, "CDATA outside an element");
 				else
-					fk_mskip(m, 9, "]]>", true);
+					fk_mskip(m, 9, "]]>");
 			} else if (left >= 2 && p[1] == '?')
-				fk_mskip(m, 2, "?>", false);
+				fk_mskip(m, 2, "?>");
 			else if (left >= 2 && p[1] == '!')
-				fk_mskip(m, 2, ">", false);
+				fk_mskip(m, 2, ">");
 			else if (left >= 2 && p[1] == '/')
 				fk_mend(m);
 			else {
@@ -538,42 +525,6 @@ static const char *fk_check_markup(fk_mscan *m, const char *s, size_t n, bool ht
 	if (!m->err && !root)
 		m->err = "no element";
 	return m->err;
-}
-
-/* Names that escaping must change ('<' or '&' in them) never appear as they are in
- * the checked text outside raw spans (page code) of m. */
-static bool fk_in_raw(const fk_mscan *m, size_t off, size_t len)
-{
-	for (unsigned k = 0; k < m->nraw && k < 32; k++)
-		if (off + len > m->raw[k][0] && off < m->raw[k][1])
-			return true;
-	return m->nraw > 32; /* too many spans to know: do not complain */
-}
-
-static const char *fk_check_names(const fk_mscan *m, const char *const *names, const size_t *lens,
-				  size_t count, size_t *at)
-{
-	for (size_t k = 0; k < count; k++) {
-		const char *nm = names[k];
-		size_t l = lens[k];
-		/* a trailing '&' is the start of its own escape ("x&" -> "x&amp;") */
-		while (l && nm[l - 1] == '&')
-			l--;
-		if (l < 3 || (!memchr(nm, '<', l) && !memchr(nm, '&', l)))
-			continue;
-		for (size_t i = 0; i + l <= m->n; i++) {
-			const char *p = memmem(m->s + i, m->n - i, nm, l);
-			if (!p)
-				break;
-			size_t off = (size_t)(p - m->s);
-			if (!fk_in_raw(m, off, l)) {
-				*at = off;
-				return "a name with '<' or '&' written unescaped";
-			}
-			i = off;
-		}
-	}
-	return NULL;
 }
 
 #endif

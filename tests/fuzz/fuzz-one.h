@@ -2,8 +2,8 @@
  * the libFuzzer targets (fuzz.c) and the plain replay driver (replay.c) so both
  * exercise the same code. Every output is written to memory and checked
  * (fuzz-check.h): SVG is well-formed XML, the pages are sound HTML with valid JSON
- * data, no name that needs escaping is written raw, speedscope is valid JSON, and
- * pprof and folded output read back to the same totals. A broken rule aborts
+ * data (so no name broke out of its escaping), speedscope is valid JSON, and pprof
+ * and folded output read back to the same totals. A broken rule aborts
  * (libFuzzer saves the input; the replay fails). */
 #ifndef FK_FUZZ_ONE_H
 #define FK_FUZZ_ONE_H
@@ -94,45 +94,30 @@ static int fk_fuzz_w_samples(const fk_profile *p, const void *o, FILE *f)
 	return fk_profile_write_samples(p, f);
 }
 
-/* The profile's names that escaping must change (up to 64), and one of them (or
- * any name) to use as an untrusted option value (title, focus...). */
-typedef struct fk_fuzz_names {
-	const char *s[64];
-	size_t len[64];
-	size_t n;
-	char *any; /* NUL-terminated copy, may be NULL */
-} fk_fuzz_names;
-
-static void fk_fuzz_names_get(const fk_profile *p, uint64_t h, fk_fuzz_names *nm)
+/* A name of the profile, to use as an untrusted option value (title, focus...):
+ * the first with '<' or '&' in it, else one picked by h. NULL-terminated copy. */
+static char *fk_fuzz_name(const fk_profile *p, uint64_t h)
 {
-	memset(nm, 0, sizeof(*nm));
-	size_t count = fk_profile_name_count(p);
-	for (size_t id = 0; id < count && nm->n < 64; id++) {
-		size_t l;
+	size_t count = fk_profile_name_count(p), l = 0;
+	const char *pick = NULL;
+	for (size_t id = 0; id < count && !pick; id++) {
 		const char *s = fk_profile_name(p, (uint32_t)id, &l);
-		if (memchr(s, '<', l) || memchr(s, '&', l)) {
-			nm->s[nm->n] = s;
-			nm->len[nm->n++] = l;
-		}
+		if (memchr(s, '<', l) || memchr(s, '&', l))
+			pick = s;
 	}
-	size_t al;
-	const char *a = nm->n ? nm->s[0] : fk_profile_name(p, count ? (uint32_t)(h % count) : 0, &al);
-	if (nm->n)
-		al = nm->len[0];
-	nm->any = strndup(a, al);
+	if (!pick)
+		pick = fk_profile_name(p, count ? (uint32_t)(h % count) : 0, &l);
+	return strndup(pick, l);
 }
 
-/* Markup output: sound, and no name that needs escaping in it raw. */
-static void fk_fuzz_markup(const char *what, const char *text, size_t len, bool html,
-			   const fk_fuzz_names *nm)
+/* Markup output: sound. */
+static void fk_fuzz_markup(const char *what, const char *text, size_t len, bool html)
 {
 	fk_mscan *m = malloc(sizeof(*m));
 	if (!m)
 		return;
 	size_t at = 0;
 	const char *why = fk_check_markup(m, text, len, html, &at);
-	if (!why)
-		why = fk_check_names(m, nm->s, nm->len, nm->n, &at);
 	free(m);
 	if (why)
 		fk_fuzz_broken(what, why, text, len, at);
@@ -220,8 +205,7 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 	if (fk_profile_empty(p))
 		return;
 	bool samples = fk_profile_flags(p) & FK_PROFILE_SAMPLES;
-	fk_fuzz_names nm;
-	fk_fuzz_names_get(p, h >> 40, &nm);
+	char *name = fk_fuzz_name(p, h >> 40);
 	char *t;
 	size_t len;
 	static const char *const palettes[] = { "hot", "mem", "io", "wakeup", "chain", "java",
@@ -246,11 +230,11 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 	if (h & 0x10000)
 		so.width = 100 + (int)((h >> 17) % 400);
 	if ((h & 0x60000) == 0x60000)
-		so.focus = nm.any;
+		so.focus = name;
 	if (h & 0x80000)
-		so.title = nm.any;
+		so.title = name;
 	if (h & 0x100000)
-		so.notes = so.subtitle = so.countname = nm.any;
+		so.notes = so.subtitle = so.countname = name;
 	if ((h & 0x600000) == 0x600000)
 		so.factor = 0.5;
 	if ((h & 0x1800000) == 0x1800000) {
@@ -263,11 +247,11 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 		so.bgcolors = h & 0x10000000 ? "#1a2b3c" : "grey";
 
 	if (outputs & FK_FUZZ_SVG && fk_fuzz_write(fk_fuzz_w_svg, p, &so, &t, &len) == 0) {
-		fk_fuzz_markup("svg", t, len, false, &nm);
+		fk_fuzz_markup("svg", t, len, false);
 		free(t);
 	}
 	if (outputs & FK_FUZZ_HTML && fk_fuzz_write(fk_fuzz_w_html, p, &so, &t, &len) == 0) {
-		fk_fuzz_markup("html", t, len, true, &nm);
+		fk_fuzz_markup("html", t, len, true);
 		free(t);
 	}
 	if (outputs & FK_FUZZ_HEATMAP && samples) {
@@ -277,11 +261,11 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 		ho.rank = h & (1ull << 36);
 		ho.idle_filter = h & (1ull << 37);
 		if (h & (1ull << 38))
-			ho.isolate = nm.any;
+			ho.isolate = name;
 		if (h & (1ull << 39))
-			ho.highlight = nm.any;
+			ho.highlight = name;
 		if (h & 0x80000)
-			ho.title = nm.any;
+			ho.title = name;
 		if ((h & 0x1800000) == 0x1800000) {
 			ho.start = 0;
 			ho.end = 2;
@@ -289,7 +273,7 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 		ho.svg.inverted = so.inverted;
 		ho.svg.countname = so.countname;
 		if (fk_fuzz_write(fk_fuzz_w_heat, p, &ho, &t, &len) == 0) {
-			fk_fuzz_markup("heatmap", t, len, true, &nm);
+			fk_fuzz_markup("heatmap", t, len, true);
 			free(t);
 		}
 		if (fk_fuzz_write(fk_fuzz_w_cells, p, &ho, &t, &len) == 0)
@@ -323,7 +307,7 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 		fk_speedscope_opts_init(&sso);
 		sso.form = (int)((h >> 45) % 3);
 		sso.unit = units[(h >> 47) & 3];
-		sso.name = h & (1ull << 49) ? nm.any : NULL;
+		sso.name = h & (1ull << 49) ? name : NULL;
 		if (fk_fuzz_write(fk_fuzz_w_ss, p, &sso, &t, &len) == 0) {
 			size_t at;
 			const char *why = fk_check_text(t, len, &at);
@@ -334,7 +318,7 @@ static void fk_fuzz_render(const fk_profile *p, uint64_t h, unsigned outputs)
 			free(t);
 		}
 	}
-	free(nm.any);
+	free(name);
 }
 
 /* Parse data as format (NULL = auto-detect) into a fresh profile, read the model
