@@ -9,7 +9,7 @@
 #                                  each, also in $(BUILD)/fuzz/summary.txt);
 #                                  FUZZ_FORMATS="pprof sample" runs only those
 #   make fuzz-merge                minimize tests/fuzz/corpus/FORMAT with the new
-#                                  inputs: the fewest that keep every feature,
+#                                  inputs: the fewest that reach every edge,
 #                                  plus the named seeds and crash-* files
 # The formats come from the one list, FK_FORMATS in common/formats/parse.c (X(name)
 # with '_' for '-'), plus "auto" (detection first). `make fuzz-formats` prints them.
@@ -52,12 +52,13 @@ fuzz-run: fuzz
 			bash tests/fuzz/fuzz-log.sh $$f $(FUZZ_DIR)/log-$$f.txt | tee -a $(FUZZ_DIR)/summary.txt; \
 	done
 
-# The saved corpus becomes the smallest set of inputs that keeps every feature of the
-# saved and the new ones (-set_cover_merge), plus the named files (real seeds, crash-*).
+# The saved corpus becomes a smallest set of inputs that reaches every edge the saved
+# and the new ones reach (-set_cover_merge on edges alone: with hit counts it would
+# keep megabytes), plus the named files (real seeds, crash-*).
 fuzz-merge: fuzz
 	$(Q)for f in $(FUZZ_FORMATS); do \
 		m=$(FUZZ_DIR)/merged/$$f; rm -rf $$m; mkdir -p $$m $(FUZZ_DIR)/work/$$f; \
-		$(FUZZ_DIR)/fuzz-$$f -set_cover_merge=1 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+		$(FUZZ_DIR)/fuzz-$$f -set_cover_merge=1 -use_counters=0 -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
 			$$m tests/fuzz/corpus/$$f $(FUZZ_DIR)/work/$$f > $(FUZZ_DIR)/merge-$$f.txt 2>&1 || \
 			{ tail -5 $(FUZZ_DIR)/merge-$$f.txt; exit 1; }; \
 		for n in tests/fuzz/corpus/$$f/*; do \

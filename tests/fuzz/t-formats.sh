@@ -5,6 +5,7 @@
 # the replay runs; the fuzz rules list no format the library lacks.
 . "$(dirname "$0")/../lib.sh"
 command -v make > /dev/null || skip "no make"
+[ -x "$FLAMEKIT" ] || fail "$FLAMEKIT not built (run make)"
 formats=$("$FLAMEKIT" formats | awk '{print $1}') || fail "flamekit formats failed"
 [ "$(echo "$formats" | wc -l)" -ge 10 ] || fail "flamekit formats lists too few: $formats"
 M=(make -s --no-print-directory -C "$FK_TOP" BUILD="$BUILD")
