@@ -373,6 +373,18 @@ static bool fk_mtag(fk_mscan *m)
 			return fk_mfail(m, "attribute without a value");
 		}
 		m->i++;
+		if (m->html && m->i < m->n && m->s[m->i] != '"' && m->s[m->i] != '\'') {
+			/* HTML's unquoted value: no space, quote, '=', '<', '>' or '`' */
+			size_t vb = m->i;
+			while (m->i < m->n && !strchr(" \t\r\n\"'=<>`", m->s[m->i]))
+				m->i++;
+			if (m->i == vb || (m->i < m->n && strchr("\"'=<`", m->s[m->i])))
+				return fk_mfail(m, "bad unquoted attribute value");
+			if (al == 4 && !strncasecmp(an, "type", 4) &&
+			    fk_mfind(m->s + vb, m->i - vb, "json", true))
+				json = true;
+			continue;
+		}
 		if (m->i >= m->n || (m->s[m->i] != '"' && m->s[m->i] != '\''))
 			return fk_mfail(m, "unquoted attribute value");
 		char q = m->s[m->i++];
