@@ -340,21 +340,8 @@ typedef struct fk_format {
 	const char *unit;     /* what its counts are; NULL = unknown (or set in c->unit) */
 } fk_format;
 
-/* One file per format fills one of these (parse-<name>.c). */
-extern const fk_format fk_format_folded FK_HIDDEN;
-extern const fk_format fk_format_samples FK_HIDDEN;
-extern const fk_format fk_format_perf FK_HIDDEN;
-extern const fk_format fk_format_perf_report FK_HIDDEN;
-extern const fk_format fk_format_stap FK_HIDDEN;
-extern const fk_format fk_format_gdb FK_HIDDEN;
-extern const fk_format fk_format_dtrace FK_HIDDEN;
-extern const fk_format fk_format_bpftrace FK_HIDDEN;
-extern const fk_format fk_format_pprof FK_HIDDEN;
-extern const fk_format fk_format_cpuprofile FK_HIDDEN;
-extern const fk_format fk_format_eu_stack FK_HIDDEN;
-extern const fk_format fk_format_pprof_raw FK_HIDDEN;
-extern const fk_format fk_format_jstack FK_HIDDEN;
-extern const fk_format fk_format_sample FK_HIDDEN;
+/* One file per format fills one of these (parse-<name>.c: fk_format_<name>); the
+ * one list of them is FK_FORMATS in formats/parse.c. */
 
 /* ---- small text helpers */
 static inline bool fk_is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }

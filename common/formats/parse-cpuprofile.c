@@ -358,7 +358,12 @@ static int read_node(cp *x, js *j)
 				bool is_fn = !strcmp(j->str, "functionName"), is_url = !strcmp(j->str, "url");
 				if (is_fn || is_url) {
 					js_string(j);
-					char *copy = j->bad ? NULL : strdup(j->str);
+					/* slen bytes: a "\u0000" escape puts a NUL inside */
+					char *copy = j->bad ? NULL : malloc(j->slen + 1);
+					if (copy) {
+						memcpy(copy, j->str, j->slen);
+						copy[j->slen] = 0;
+					}
 					if (!j->bad && !copy) {
 						rc = -FK_E_NOMEM;
 						break;
@@ -485,7 +490,7 @@ static int parse(fk_parse_ctx *c)
 		fk_warn("%s:1: not a CPU profile: it has no \"nodes\" array", c->name);
 		rc = -FK_E_FORMAT;
 	}
-	if (!rc) {
+	if (!rc && x.n) { /* no nodes: no array (qsort of NULL is undefined) */
 		qsort(x.nodes, x.n, sizeof(cnode), cmp_id);
 		for (size_t k = 0; k + 1 < x.nk; k += 2) {
 			cnode *child = find(&x, x.kids[k + 1]);

@@ -7,12 +7,19 @@
 #include <unistd.h>
 #include "internal.h"
 
-static const fk_format *const formats[] = {
-	&fk_format_samples, &fk_format_perf, &fk_format_perf_report, &fk_format_stap,
-	&fk_format_gdb, &fk_format_dtrace, &fk_format_bpftrace, &fk_format_eu_stack,
-	&fk_format_pprof_raw, &fk_format_jstack, &fk_format_sample, &fk_format_folded,
-	&fk_format_pprof, &fk_format_cpuprofile,
-};
+/* The one list of input formats, in the order their probes run (a tie goes to
+ * the first). Each NAME is the fk_format fk_format_NAME of parse-NAME.c, whose
+ * .name is NAME with '-' for '_'. Nothing else lists formats: tests/fuzz/rules.mk
+ * reads the names from these lines (one fuzz target each), the rest asks
+ * fk_format_names(). */
+#define FK_FORMATS(X) \
+	X(samples) X(perf) X(perf_report) X(stap) X(gdb) X(dtrace) X(bpftrace) \
+	X(eu_stack) X(pprof_raw) X(jstack) X(sample) X(folded) X(pprof) X(cpuprofile)
+
+#define FK_FORMAT_DECL(n) extern const fk_format fk_format_##n FK_HIDDEN;
+FK_FORMATS(FK_FORMAT_DECL)
+#define FK_FORMAT_REF(n) &fk_format_##n,
+static const fk_format *const formats[] = { FK_FORMATS(FK_FORMAT_REF) };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 
 void fk_parse_opts_init(fk_parse_opts *o)
