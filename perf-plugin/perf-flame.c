@@ -56,16 +56,35 @@ struct pf_header {
 /* ------------------------------------------------------------ stop and draw
  * SIGINT, SIGTERM or SIGHUP while perf record runs: perf is told to stop (its
  * SIGINT ends the workload and writes the file) and the samples are drawn; a
- * second signal kills perf record and nothing is drawn (docs/exit-status.md). */
-static volatile sig_atomic_t stop_count, stop_signal;
+ * second signal, at any time after, kills the running child (perf record or
+ * perf script) and nothing is drawn (docs/exit-status.md). The handlers stay
+ * from the start of a recording run to its end, so a second signal between or
+ * after the children is not lost either. */
+static volatile sig_atomic_t stop_count, stop_signal, recording;
 static volatile pid_t stop_child;
+static bool stoppable;    /* a run that records: the handlers are in place */
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_stop(int sig)
 {
-	if (stop_count++ == 0)
+	int n = ++stop_count;
+	if (n == 1)
 		stop_signal = sig;
-	if (stop_child > 0)
-		kill(stop_child, stop_count == 1 ? SIGINT : SIGKILL);
+	pid_t c = stop_child;
+	if (c > 0 && (n > 1 || recording))
+		kill(c, n > 1 ? SIGKILL : SIGINT);
+}
+
+static void stop_handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaddset(&sa.sa_mask, stop_sigs[i]);
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
 }
 
 static const char *sig_name(int sig)
@@ -79,35 +98,43 @@ static const char *sig_name(int sig)
 	return buf;
 }
 
-/* fkp_run with the stop-and-draw handlers while the child runs (the spawn
- * helper ignores INT and TERM for its children's lifetime: ours replace that). */
-static int record_run(char *const argv[])
+/* fkp_spawn, then (in a recording run) our handlers again: the spawn helper
+ * ignores INT and TERM for its children's lifetime, and fkp_wait puts ours back. */
+static pid_t spawn_child(char *const argv[], int out_fd, int *pipe_rd)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa, old[3];
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	sigset_t block, prev;
-	sigemptyset(&block);
-	sigaddset(&block, SIGHUP);
-	/* a HUP before the handler is in place must not kill us and leave perf on */
-	sigprocmask(SIG_BLOCK, &block, &prev);
-	pid_t pid = fkp_spawn(argv, -1, NULL, false);
-	if (pid < 0) {
-		sigprocmask(SIG_SETMASK, &prev, NULL);
-		return -1;
+	pid_t pid = fkp_spawn(argv, out_fd, pipe_rd, false);
+	if (pid > 0 && stoppable) {
+		stop_child = pid;
+		stop_handlers();
+		/* a signal that came before stop_child was set (not blocked: the
+		 * child would inherit the mask) is passed on now */
+		if (stop_count > 1 || (stop_count && recording))
+			kill(pid, stop_count > 1 ? SIGKILL : SIGINT);
 	}
-	stop_child = pid;
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	sigprocmask(SIG_SETMASK, &prev, NULL);
+	return pid;
+}
+
+static int wait_child(pid_t pid)
+{
 	int rc = fkp_wait(pid);
 	stop_child = 0;
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
+	return rc;
+}
+
+static bool aborted(void)
+{
+	if (stop_count < 2)
+		return false;
+	err("stopped by a second signal: nothing drawn");
+	return true;
+}
+
+static int record_run(char *const argv[])
+{
+	recording = 1;
+	pid_t pid = spawn_child(argv, -1, NULL);
+	int rc = pid < 0 ? -1 : wait_child(pid);
+	recording = 0;
 	return rc;
 }
 
@@ -224,10 +251,8 @@ static int do_record(struct rec_opts *r, char **args, int n)
 	fkp_argv_free(&v);
 	if (rc < 0)
 		return 1;
-	if (stop_count > 1) {
-		err("stopped by a second signal: nothing drawn");
+	if (aborted())
 		return 1;
-	}
 	if (rc == 0 && !stop_count)
 		return 0;
 	/* perf record exits with its workload's status: a workload that failed or
@@ -519,6 +544,8 @@ static int stdin_is_dwarf(void)
 		goto bad;
 	}
 	if (feeder == 0) {
+		for (int i = 0; i < 3; i++)
+			signal(stop_sigs[i], SIG_DFL);
 		close(pfd[0]);
 		char copy[65536];
 		ssize_t k = 0;
@@ -558,7 +585,7 @@ static void feeder_end(void)
 	if (feeder <= 0)
 		return;
 	close(0);
-	kill(feeder, SIGTERM);
+	kill(feeder, SIGKILL);
 	while (waitpid(feeder, NULL, 0) < 0 && errno == EINTR)
 		;
 	feeder = -1;
@@ -622,7 +649,7 @@ static int report_text(struct rep_opts *r)
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
 	int fd;
-	pid_t pid = fkp_spawn(v.v, FKP_PIPE, &fd, false);
+	pid_t pid = spawn_child(v.v, FKP_PIPE, &fd);
 	fkp_argv_free(&v);
 	if (pid < 0) {
 		fk_profile_free(p);
@@ -631,8 +658,12 @@ static int report_text(struct rep_opts *r)
 	fk_parse_stats st;
 	int prc = fk_parse_fd(p, fd, &po, &st);
 	close(fd);
-	int status = fkp_wait(pid);
+	int status = wait_child(pid);
 	feeder_end();
+	if (aborted()) {
+		fk_profile_free(p);
+		return 1;
+	}
 	if (status != 0) {
 		err("perf script -i %s failed (status %d): nothing written", r->input, status);
 		fk_profile_free(p);
@@ -703,12 +734,15 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 	}
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
-	int rc = fkp_run(v.v, -1);
+	pid_t pid = spawn_child(v.v, -1, NULL);
+	int rc = pid < 0 ? -1 : wait_child(pid);
 	feeder_end();
+	if (aborted())
+		rc = 1;
 	/* perf killed by SIGPIPE writing to our stdout: the reader chose to stop */
 	bool quiet = rc == 128 + SIGPIPE && (is_stdout(r->o.folded) || is_stdout(r->o.samples) ||
 					     is_stdout(r->o.svg_path));
-	if (rc > 0 && !quiet)
+	if (rc > 0 && !quiet && stop_count < 2)
 		err("%s: nothing written (perf script with flamekit-dlfilter.so exited with status %d)",
 		    shown(r->input), rc);
 	for (size_t i = 0; i < tmps.n; i++) {
@@ -735,6 +769,8 @@ static int do_report(struct rep_opts *r)
 	}
 	if (!r->input)
 		r->input = "perf.data";
+	if (aborted())
+		return 1;
 	int dwarf = !strcmp(r->input, "-") ? stdin_is_dwarf() : recording_is_dwarf(r->input);
 	if (dwarf == -2)
 		dwarf = dwarf_via_evlist(r->input);
@@ -834,6 +870,8 @@ static int cmd_both(int argc, char **argv)
 	for (; i < argc; i++)
 		push(&recargs, argv[i]);
 	rec.default_output = r.input;
+	stoppable = true;
+	stop_handlers();
 	int rc = do_record(&rec, recargs.v, (int)recargs.n);
 	if (rc)
 		return rc;
@@ -886,6 +924,8 @@ int main(int argc, char **argv)
 			else
 				push(&pass, args[i]);
 		}
+		stoppable = true;
+		stop_handlers();
 		return do_record(&rec, pass.v, (int)pass.n);
 	}
 	if (!strcmp(argv[1], "report"))
