@@ -288,7 +288,7 @@ struct rep_opts {
 #define ROFF(f) offsetof(struct rep_opts, f)
 static const fk_option rep_rows[] = {
 	{ "input", NULL, 'i', FK_OPT_TEXT, 0, ROFF(input), 0, 0, NULL, "FILE",
-	  "perf.data to read (default perf.data)", NULL },
+	  "perf.data to read (default perf.data; - = a pipe-mode stream on stdin, as perf record -o - writes)", NULL },
 	{ "output", NULL, 'o', FK_OPT_TEXT, 0, ROFF(output), 0, 0, NULL, "FILE",
 	  "SVG flame graph (default flame.svg unless --folded/--samples; = svg=FILE); "
 	  "FILE.html: the HTML viewer page (flamekit html); FILE.pb.gz: pprof; "
