@@ -591,11 +591,11 @@ static void feeder_end(void)
 	feeder = -1;
 }
 
-/* Standard output closed by its reader (| head -1): the job ends quietly,
- * status 0 (docs/exit-status.md). */
-static bool stdout_gone(const char *path, int rc)
+/* The reader of standard output (| head -1) or of a FIFO output closed it: the
+ * job ends quietly, status 0 (docs/exit-status.md). */
+static bool reader_gone(int rc)
 {
-	return (!path || !strcmp(path, "-")) && rc == -FK_E_WRITE && errno == EPIPE;
+	return rc == -FK_E_WRITE && errno == EPIPE;
 }
 
 static int write_one(const char *path, const fk_profile *p, const struct fkd_opts *o, int what)
@@ -606,10 +606,11 @@ static int write_one(const char *path, const fk_profile *p, const struct fkd_opt
 	int rc = what == 0 ? fk_profile_write_folded(p, out.f)
 		 : what == 1 ? fk_profile_write_samples(p, out.f)
 			     : fk_render_for_path(p, &o->svg, path, out.f); /* .html: the page */
-	if (!out.path && rc == 0 && (fflush(out.f) || ferror(out.f)))
+	if (rc == 0 && (fflush(out.f) || ferror(out.f)))
 		rc = -FK_E_WRITE;
-	if (stdout_gone(out.path, rc)) {
-		clearerr(stdout);
+	if (reader_gone(rc)) {
+		clearerr(out.f);
+		fkp_out_close(&out, false);
 		return 2;
 	}
 	if (rc < 0)
