@@ -103,7 +103,10 @@ for _p in (opts["output"], opts["folded"]):
         die("cannot write %s: %s" % (_p, os.strerror(13 if os.path.isdir(os.path.dirname(
             os.path.abspath(_p))) else 2)), 1)
 
-prof = fk.Profile()
+# a flame chart or a time range draws from per-sample records (as the dlfilter's
+# fkd_needs_samples); otherwise only the stacks are kept
+keep_samples = any(k in opts["svg"] for k in ("range", "flamechart"))
+prof = fk.Profile(samples=keep_samples)
 event = opts["event"]
 frame_cache = {}
 n_folded = 0
@@ -137,8 +140,14 @@ def process_event(param_dict):
     stack.reverse()
     root = fk.perf_root(param_dict.get("comm") or ":-1", s.get("pid", -1), s.get("tid", -1),
                         show_pid=opts["pid"], show_tid=opts["tid"])
-    period = s.get("period") or 1
-    prof.add(root + stack, count=1 if opts["count"] == "samples" else period)
+    count = 1 if opts["count"] == "samples" else (s.get("period") or 1)
+    if keep_samples:
+        cpu = s.get("cpu", -1)
+        prof.add(root + stack, count=count, time=s.get("time", 0) / 1e9, pid=s.get("pid", -1),
+                 tid=s.get("tid", -1), cpu=cpu if 0 <= cpu < 1 << 31 else -1,
+                 comm=param_dict.get("comm"))
+    else:
+        prof.add(root + stack, count=count)
     n_folded += 1
 
 
