@@ -30,6 +30,20 @@ run_rc 1 perf flame -q -o bad.svg -e no_such_event -- ./work 10 > /dev/null 2> b
 assert_contains bad.err "perf record failed"
 [ -e bad.svg ] && fail "an SVG for a recording perf could not make"
 
+# perf record killed mid-recording: its file has no final header, perf's own failure
+"$PERF_FLAME" -q -i k.data -o k.svg -- sh wl.sh k.pid > k.out 2> k.err &
+pf=$!
+wait_for k.pid
+sleep 1
+pr=$(pgrep -P "$pf" -x perf) || fail "no perf record under perf flame"
+kill -9 "$pr"
+wait "$pf"
+rc=$?
+kill "$(cat k.pid)" 2> /dev/null   # perf's workload outlives it
+[ $rc = 1 ] || { cat k.err; fail "perf record killed: status $rc"; }
+assert_contains k.err "perf record failed"
+[ -e k.svg ] && fail "perf record killed: an SVG was drawn"
+
 # --- Ctrl-C: SIGINT to the whole process group, as a terminal sends it
 setsid perf flame -q -o int.svg --folded int.folded -- sh wl.sh int.pid > int.out 2> int.err &
 pf=$!
