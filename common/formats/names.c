@@ -208,14 +208,11 @@ static uint64_t v0_decimal(struct v0 *d)
 	return x;
 }
 
-/* <undisambiguated-identifier>: ["u"] <decimal> ["_"] <bytes>. Punycode ("u")
- * names are not decoded: such a symbol stays mangled. */
-static bool v0_ident(struct v0 *d, const char **name, size_t *len)
+/* <undisambiguated-identifier>: ["u"] <decimal> ["_"] <bytes>; "u": the bytes are
+ * Punycode (RFC 3492, '_' for its '-'), *puny set. */
+static bool v0_ident(struct v0 *d, const char **name, size_t *len, bool *puny)
 {
-	if (v0_peek(d) == 'u') {
-		d->bad = true;
-		return false;
-	}
+	*puny = v0_eat(d, 'u');
 	uint64_t k = v0_decimal(d);
 	v0_eat(d, '_');
 	if (d->bad || k > d->n - d->pos) {
@@ -226,6 +223,85 @@ static bool v0_ident(struct v0 *d, const char **name, size_t *len)
 	*len = (size_t)k;
 	d->pos += (size_t)k;
 	return true;
+}
+
+static size_t utf8_put(char *o, uint32_t c)
+{
+	if (c < 0x80)
+		return o[0] = (char)c, 1;
+	if (c < 0x800)
+		return o[0] = (char)(0xc0 | c >> 6), o[1] = (char)(0x80 | (c & 0x3f)), 2;
+	if (c < 0x10000)
+		return o[0] = (char)(0xe0 | c >> 12), o[1] = (char)(0x80 | (c >> 6 & 0x3f)),
+		       o[2] = (char)(0x80 | (c & 0x3f)), 3;
+	return o[0] = (char)(0xf0 | c >> 18), o[1] = (char)(0x80 | (c >> 12 & 0x3f)),
+	       o[2] = (char)(0x80 | (c >> 6 & 0x3f)), o[3] = (char)(0x80 | (c & 0x3f)), 4;
+}
+
+/* An identifier's name, Punycode decoded (RFC 3492 section 6.2: the basic code
+ * points before the last '_', then the deltas; at most 128 code points). */
+static void v0_name(struct v0 *d, const char *p, size_t len, bool puny)
+{
+	if (!puny) {
+		v0_put(d, p, len);
+		return;
+	}
+	enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, MAXCP = 128 };
+	uint32_t cp[MAXCP];
+	size_t ncp = 0, at = 0;
+	const char *us = memrchr(p, '_', len);
+	if (us) {
+		for (const char *q = p; q < us; q++) {
+			if (ncp == MAXCP || (unsigned char)*q >= 0x80)
+				goto bad;
+			cp[ncp++] = (unsigned char)*q;
+		}
+		at = (size_t)(us - p) + 1;
+	}
+	uint64_t n = 128, i = 0, bias = 72;
+	while (at < len) {
+		uint64_t oldi = i, w = 1;
+		for (uint64_t k = BASE;; k += BASE) {
+			if (at >= len)
+				goto bad;
+			char c = p[at++];
+			uint64_t digit = c >= 'a' && c <= 'z' ? (uint64_t)(c - 'a')
+					 : c >= '0' && c <= '9' ? (uint64_t)(c - '0' + 26) : BASE;
+			if (digit >= BASE || digit > (UINT32_MAX - i) / w)
+				goto bad;
+			i += digit * w;
+			uint64_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+			if (digit < t)
+				break;
+			if (w > UINT32_MAX / (BASE - t))
+				goto bad;
+			w *= BASE - t;
+		}
+		if (ncp == MAXCP)
+			goto bad;
+		/* adapt the bias */
+		uint64_t delta = oldi == 0 ? (i - oldi) / DAMP : (i - oldi) / 2, k = 0;
+		delta += delta / (ncp + 1);
+		while (delta > ((BASE - TMIN) * TMAX) / 2) {
+			delta /= BASE - TMIN;
+			k += BASE;
+		}
+		bias = k + (BASE - TMIN + 1) * delta / (delta + SKEW);
+		n += i / (ncp + 1);
+		i %= ncp + 1;
+		if (n > 0x10ffff || (n >= 0xd800 && n < 0xe000))
+			goto bad;
+		memmove(cp + i + 1, cp + i, (ncp - i) * sizeof(cp[0]));
+		cp[i++] = (uint32_t)n;
+		ncp++;
+	}
+	for (size_t j = 0; j < ncp; j++) {
+		char b[4];
+		v0_put(d, b, utf8_put(b, cp[j]));
+	}
+	return;
+bad:
+	d->bad = true;
 }
 
 static void v0_path(struct v0 *d, bool in_value);
@@ -311,11 +387,12 @@ static void v0_path(struct v0 *d, bool in_value)
 	d->pos++;
 	const char *name;
 	size_t nlen;
+	bool puny;
 	switch (tag) {
 	case 'C': {                                  /* crate root */
 		v0_opt_b62(d, 's');
-		if (v0_ident(d, &name, &nlen))
-			v0_put(d, name, nlen);
+		if (v0_ident(d, &name, &nlen, &puny))
+			v0_name(d, name, nlen, puny);
 		break;
 	}
 	case 'M': case 'X': {                        /* <T> and <T as Trait> impls */
@@ -349,12 +426,12 @@ static void v0_path(struct v0 *d, bool in_value)
 		d->pos++;
 		v0_path(d, in_value);
 		uint64_t dis = v0_opt_b62(d, 's');
-		if (!v0_ident(d, &name, &nlen))
+		if (!v0_ident(d, &name, &nlen, &puny))
 			break;
 		if (ns >= 'a' && ns <= 'z') {   /* internal namespaces: just the name */
 			if (nlen) {
 				v0_puts(d, "::");
-				v0_put(d, name, nlen);
+				v0_name(d, name, nlen, puny);
 			}
 			break;
 		}
@@ -363,7 +440,7 @@ static void v0_path(struct v0 *d, bool in_value)
 			v0_put(d, (const char *)&(char){ (char)ns }, 1);
 		if (nlen) {
 			v0_puts(d, ":");
-			v0_put(d, name, nlen);
+			v0_name(d, name, nlen, puny);
 		}
 		v0_puts(d, "#");
 		v0_putu(d, dis);
@@ -435,7 +512,10 @@ static void v0_fn_sig(struct v0 *d)
 		} else {
 			const char *name;
 			size_t nlen;
-			if (v0_ident(d, &name, &nlen))
+			bool puny;
+			if (v0_ident(d, &name, &nlen, &puny) && puny)
+				d->bad = true;
+			else if (!d->bad)
 				for (size_t i = 0; i < nlen; i++)   /* '_' stands for '-' */
 					v0_put(d, name[i] == '_' ? "-" : name + i, 1);
 		}
@@ -486,9 +566,10 @@ static void v0_dyn(struct v0 *d)
 			} else {
 				v0_puts(d, ", ");
 			}
-			if (!v0_ident(d, &name, &nlen))
+			bool puny;
+			if (!v0_ident(d, &name, &nlen, &puny))
 				break;
-			v0_put(d, name, nlen);
+			v0_name(d, name, nlen, puny);
 			v0_puts(d, " = ");
 			v0_type(d);
 			if (!v0_peek(d) || v0_peek(d) != 'p')

@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # --rust-names demangles Rust v0 names ("_RNvNtCs..._5crate6module4func"), as
 # rustc writes them with -C symbol-mangling-version=v0 (and as its own std is built):
-# every v0 symbol of a real program and of the std libraries prints as binutils'
-# c++filt -i prints it, and perf recordings read with perf's demangling off
-# (--no-demangle) fold, on both report paths, to what perf's own demangling gives.
+# every v0 symbol of real programs (non-ASCII names included) and of the std
+# libraries prints as binutils' c++filt -i prints it, and perf recordings read with
+# perf's demangling off (--no-demangle) fold, on both report paths, to what perf's
+# own demangling gives.
 . "$(dirname "$0")/lib-perf.sh"
 command -v rustc > /dev/null || skip "rustc not installed"
 cd "$TMP"
 export PATH=$BUILD:$PATH
 rustc -O -g -C force-frame-pointers=yes -C symbol-mangling-version=v0 -o spin \
 	"$FK_TOP/tests/parsers/data/names/spin.rs" 2> rustc.err || { cat rustc.err; fail "rustc -C symbol-mangling-version=v0"; }
-nm spin | awk '$NF ~ /^_R/ { print $NF }' > syms
+# non-ASCII names: v0 writes them in Punycode ("u" identifiers)
+cat > uni.rs <<'RS'
+mod größe { #[inline(never)] pub fn maße(x: u64) -> u64 { x * 3 } }
+#[inline(never)] fn 函数<T: Copy>(x: T) -> T { x }
+struct Ünit;
+impl Ünit { #[inline(never)] fn ändern(&self) -> u64 { 7 } }
+fn main() { let c = |x: u64| größe::maße(x); println!("{} {} {}", c(3), 函数(2u8), Ünit.ändern()); }
+RS
+rustc -C symbol-mangling-version=v0 -o uni uni.rs 2> rustc.err || { cat rustc.err; fail "rustc uni.rs"; }
+nm spin uni | awk '$NF ~ /^_R/ { print $NF }' > syms
 for f in "$(rustc --print sysroot)"/lib/rustlib/*/lib/libstd-*.so; do nm -D "$f"; nm "$f"; done 2> /dev/null |
 	awk '$NF ~ /^_R/ { print $NF }' >> syms
 LC_ALL=C sort -u syms -o syms
@@ -23,6 +33,9 @@ awk '{ printf "n%07d;%s 1\n", NR, $0 }' syms > syms.folded
 [ "$(wc -l < ours)" = "$(wc -l < syms)" ] || fail "collapse lost lines"
 grep -q '^_R' ours && { grep '^_R' ours | head -3; fail "v0 names left mangled"; }
 grep -qF 'spin::work' ours && grep -qF '{closure#0}' ours || fail "spin::work or a closure missing"
+for n in 'uni::größe::maße' 'uni::函数::<u8>' '<uni::Ünit>::ändern'; do
+	grep -qxF "$n" ours || fail "$n (Punycode) missing"
+done
 if [ "$(echo _RNvNtCs1234_5crate6module4func | c++filt -i 2> /dev/null)" = crate::module::func ]; then
 	# the reference: binutils' demangler without implementation details (';' is ':' in frames)
 	c++filt -i < syms | tr ';' ':' > ref
