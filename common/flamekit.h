@@ -289,7 +289,7 @@ typedef struct fk_parse_opts {
 	const char *map;          /* --map NAME: the stack map to read (NULL = the first one) */
 	bool all_maps;            /* --all-maps: every stack map, each under a root frame @NAME */
 	/* frame names, every format (common/formats/names.c) */
-	bool rust_names;          /* --rust-names: repair Rust legacy names (drop ::h<hash>, decode $LT$..) */
+	bool rust_names;          /* --rust-names: demangle Rust v0 names, repair legacy ones (drop ::h<hash>, decode $LT$..) */
 	bool cxx_names;           /* --cxx-names: cut a C++ name's whole parameter list, keeping
 	                           * std::function<int (int, int)>::operator() (instead of the
 	                           * format's own cut, e.g. perf's at the first '(') */
@@ -322,7 +322,7 @@ FK_API const char *fk_format_description(const char *name);
  * folded name into out (size >= symlen + dsolen + 16; "a->b" inline chains
  * give "a;b_[i]", cut at a piece boundary if that would not fit) and returns
  * its length, 0 when the perl would skip the frame. Honours o->kernel, jit,
- * all, full_names (o may be NULL); not addrs or Java tidying (no address or
+ * all, full_names, rust_names, cxx_names (o may be NULL); not addrs or Java tidying (no address or
  * process name here). See docs/perf-script.md. */
 FK_API size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen,
 				const char *dso, size_t dsolen, const fk_parse_opts *o);

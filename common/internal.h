@@ -313,9 +313,10 @@ typedef struct fk_parse_ctx {
 	int kind;             /* enum fk_profile_kind of what it counts */
 } fk_parse_ctx;
 
-/* The user's frame-name rules (--rust-names, --cxx-names) on s, in place: they
- * only ever shorten it. The new length (names.c). */
-FK_HIDDEN size_t fk_name_rules(const fk_parse_opts *o, char *s, size_t len);
+/* The user's frame-name rules (--rust-names, --cxx-names) on s, in place; s has
+ * cap bytes of room (cap >= len): a Rust v0 name is demangled when its printed
+ * form fits, or stays mangled. The new length (names.c). */
+FK_HIDDEN size_t fk_name_rules(const fk_parse_opts *o, char *s, size_t len, size_t cap);
 static inline bool fk_name_rules_on(const fk_parse_opts *o) { return o->rust_names || o->cxx_names; }
 /* Intern a frame name as the parsers do: through the name rules when any is on. */
 FK_HIDDEN int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len);

@@ -708,8 +708,14 @@ EXPORT int stop(void *data, void *ctx)
 	} else if (have_off) {
 		p = st->off;
 	}
-	if (ok && fk_profile_total(p, 0) <= 0)
-		say("warning: no samples were folded%s", st->n_filtered ? " (all were filtered)" : "");
+	/* nothing to draw is an error for every output alike: an empty folded
+	 * file would look like a complete result */
+	if (ok && fk_profile_total(p, 0) <= 0) {
+		say("no samples were folded%s: nothing written",
+		    st->n_filtered ? " (all were filtered out)" : "");
+		ok = false;
+		st->failed = true;
+	}
 	if (ok && write_outputs(st, p) != 0)
 		ok = false;
 	int rc = 0;

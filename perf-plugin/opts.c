@@ -81,7 +81,8 @@ static const fk_option rows[] = {
 };
 
 /* The name-tidying options of the perf script text path that the dlfilter has. */
-static const char *const tidy_names[] = { "kernel", "jit", "all", "full-names", NULL };
+static const char *const tidy_names[] = { "kernel", "jit", "all", "full-names", "rust-names",
+					  "cxx-names", NULL };
 
 const fk_option *fkd_options(size_t *n)
 {

@@ -43,6 +43,122 @@ static const char *perf_bin(void)
 	return p && *p ? p : "perf";
 }
 
+/* perf_file_header of a perf.data file (tools/perf/util/header.h). */
+struct pf_section {
+	uint64_t offset, size;
+};
+struct pf_header {
+	char magic[8];
+	uint64_t size, attr_size;
+	struct pf_section attrs, data, event_types;
+};
+
+/* ------------------------------------------------------------ stop and draw
+ * SIGINT, SIGTERM or SIGHUP while perf record runs: perf is told to stop (its
+ * SIGINT ends the workload and writes the file) and the samples are drawn; a
+ * second signal, at any time after, kills the running child (perf record or
+ * perf script) and nothing is drawn (docs/exit-status.md). The handlers stay
+ * from the start of a recording run to its end, so a second signal between or
+ * after the children is not lost either. */
+static volatile sig_atomic_t stop_count, stop_signal, recording;
+static volatile pid_t stop_child;
+static bool stoppable;    /* a run that records: the handlers are in place */
+static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_stop(int sig)
+{
+	int n = ++stop_count;
+	if (n == 1)
+		stop_signal = sig;
+	pid_t c = stop_child;
+	if (c > 0 && (n > 1 || recording))
+		kill(c, n > 1 ? SIGKILL : SIGINT);
+}
+
+static void stop_handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaddset(&sa.sa_mask, stop_sigs[i]);
+	for (int i = 0; i < 3; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+}
+
+static const char *sig_name(int sig)
+{
+	static char buf[32];
+	const char *a = sigabbrev_np(sig);
+	if (a)
+		snprintf(buf, sizeof(buf), "SIG%s", a);
+	else
+		snprintf(buf, sizeof(buf), "signal %d", sig);
+	return buf;
+}
+
+/* fkp_spawn, then (in a recording run) our handlers again: the spawn helper
+ * ignores INT and TERM for its children's lifetime, and fkp_wait puts ours back. */
+static pid_t spawn_child(char *const argv[], int out_fd, int *pipe_rd)
+{
+	pid_t pid = fkp_spawn(argv, out_fd, pipe_rd, false);
+	if (pid > 0 && stoppable) {
+		stop_child = pid;
+		stop_handlers();
+		/* a signal that came before stop_child was set (not blocked: the
+		 * child would inherit the mask) is passed on now */
+		if (stop_count > 1 || (stop_count && recording))
+			kill(pid, stop_count > 1 ? SIGKILL : SIGINT);
+	}
+	return pid;
+}
+
+static int wait_child(pid_t pid)
+{
+	int rc = fkp_wait(pid);
+	stop_child = 0;
+	return rc;
+}
+
+static bool aborted(void)
+{
+	if (stop_count < 2)
+		return false;
+	err("stopped by a second signal: nothing drawn");
+	return true;
+}
+
+static int record_run(char *const argv[])
+{
+	recording = 1;
+	pid_t pid = spawn_child(argv, -1, NULL);
+	int rc = pid < 0 ? -1 : wait_child(pid);
+	recording = 0;
+	return rc;
+}
+
+/* Whether path is a recording of this run: a new file (not the one that was
+ * there before: perf record moves that to .old) with its final header, whose
+ * data section perf fills in only when it ends properly. */
+static bool recorded(const char *path, const struct stat *before)
+{
+	struct stat sb;
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return false;
+	if (before && before->st_dev == sb.st_dev && before->st_ino == sb.st_ino &&
+	    before->st_mtim.tv_sec == sb.st_mtim.tv_sec && before->st_mtim.tv_nsec == sb.st_mtim.tv_nsec)
+		return false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct pf_header h;
+	ssize_t got = read(fd, &h, sizeof(h));
+	close(fd);
+	return got == (ssize_t)sizeof(h) && !memcmp(h.magic, "PERFILE2", 8) &&
+	       h.size >= sizeof(h) && h.data.size > 0 && h.data.offset + h.data.size <= (uint64_t)sb.st_size;
+}
+
 /* ------------------------------------------------------------ record */
 
 struct rec_opts {
@@ -128,14 +244,33 @@ static int do_record(struct rec_opts *r, char **args, int n)
 	}
 	for (int j = 0; j < n; j++)
 		push(&v, args[j]);
-	int rc = fkp_run(v.v, -1);
+	const char *out = r->have_output ? r->output : r->default_output ? r->default_output : "perf.data";
+	struct stat before;
+	bool existed = out && stat(out, &before) == 0;
+	int rc = record_run(v.v);
 	fkp_argv_free(&v);
 	if (rc < 0)
 		return 1;
-	if (rc != 0) {
-		err("perf record failed (exit status %d)", rc);
+	if (aborted())
+		return 1;
+	if (rc == 0 && !stop_count)
+		return 0;
+	/* perf record exits with its workload's status: a workload that failed or
+	 * was stopped still left every sample in the file. Only a recording that
+	 * is missing, from before this run, or without its final header is perf's
+	 * own failure. */
+	if (!out || !strcmp(out, "-") || !recorded(out, existed ? &before : NULL)) {
+		err("perf record failed (exit status %d)%s", rc,
+		    out && strcmp(out, "-") ? ": no complete recording written" : "");
 		return 1;
 	}
+	if (stop_count)
+		fprintf(stderr, "perf flame: recording stopped by %s\n", sig_name(stop_signal));
+	else if (rc > 128 && rc < 128 + 65)
+		fprintf(stderr, "perf flame: the workload was ended by %s (status %d)\n",
+			sig_name(rc - 128), rc);
+	else
+		fprintf(stderr, "perf flame: the workload exited with status %d\n", rc);
 	return 0;
 }
 
@@ -153,7 +288,7 @@ struct rep_opts {
 #define ROFF(f) offsetof(struct rep_opts, f)
 static const fk_option rep_rows[] = {
 	{ "input", NULL, 'i', FK_OPT_TEXT, 0, ROFF(input), 0, 0, NULL, "FILE",
-	  "perf.data to read (default perf.data)", NULL },
+	  "perf.data to read (default perf.data; - = a pipe-mode stream on stdin, as perf record -o - writes)", NULL },
 	{ "output", NULL, 'o', FK_OPT_TEXT, 0, ROFF(output), 0, 0, NULL, "FILE",
 	  "SVG flame graph (default flame.svg unless --folded/--samples; = svg=FILE); "
 	  "FILE.html: the HTML viewer page (flamekit html); FILE.pb.gz: pprof; "
@@ -246,16 +381,6 @@ static char *find_dlfilter(void)
 	return fkp_find_beside_exe(rel, 2);
 }
 
-/* perf_file_header of a perf.data file (tools/perf/util/header.h). */
-struct pf_section {
-	uint64_t offset, size;
-};
-struct pf_header {
-	char magic[8];
-	uint64_t size, attr_size;
-	struct pf_section attrs, data, event_types;
-};
-
 #define SAMPLE_STACK_USER (1ull << 13)
 
 /* 1 if some event of the recording samples user stacks (--call-graph dwarf),
@@ -333,6 +458,146 @@ static int dwarf_via_evlist(const char *path)
 	return dwarf;
 }
 
+/* The input as messages name it. */
+static const char *shown(const char *input)
+{
+	return strcmp(input, "-") ? input : "standard input";
+}
+
+/* Read exactly n more bytes of standard input onto *buf. 0, or -1 at EOF/error. */
+static int take(unsigned char **buf, size_t *len, size_t *cap, size_t n)
+{
+	if (fkp_grow((void **)buf, cap, *len + n, 1))
+		return -1;
+	while (n) {
+		ssize_t k = read(0, *buf + *len, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		*len += (size_t)k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static pid_t feeder = -1;
+
+/* -i -: a pipe-mode recording on standard input (perf record -o - | ...). Its
+ * event attributes (PERF_RECORD_HEADER_ATTR) come first in the stream: they are
+ * read here to choose the path, then perf script gets the whole stream on its
+ * standard input through a pipe from a child that writes what was read and
+ * copies the rest as it comes (no temporary copy of the recording). 1 if an
+ * event samples user stacks, 0 if not, -1 after a message. */
+static int stdin_is_dwarf(void)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int dwarf = 0;
+	uint64_t hsize;
+	if (take(&buf, &len, &cap, 16) || memcmp(buf, "PERFILE2", 8)) {
+		err("standard input is not a perf.data stream (%s)",
+		    len < 16 ? "too short" : "bad magic");
+		goto bad;
+	}
+	memcpy(&hsize, buf + 8, 8);
+	if (hsize != 16) {
+		err("standard input holds a perf.data file, not a pipe-mode stream: give it "
+		    "as -i FILE");
+		goto bad;
+	}
+	for (unsigned nattr = 0; len < (1u << 20);) {
+		size_t at = len;
+		if (take(&buf, &len, &cap, 8))
+			break;   /* a stream that ends here: perf script says what it makes of it */
+		uint32_t type;
+		uint16_t size;
+		memcpy(&type, buf + at, 4);
+		memcpy(&size, buf + at + 6, 2);
+		if (size < 8 || take(&buf, &len, &cap, size - 8u))
+			break;
+		if (type != 64 /* PERF_RECORD_HEADER_ATTR */) {
+			if (nattr)
+				break;
+			continue;
+		}
+		nattr++;
+		/* perf_event_attr follows the header: sample_type at byte 24 */
+		uint64_t st;
+		if (size >= 8 + 32) {
+			memcpy(&st, buf + at + 8 + 24, 8);
+			if (st & SAMPLE_STACK_USER)
+				dwarf = 1;
+		}
+	}
+	int pfd[2];
+	if (pipe(pfd) < 0) {
+		err("pipe: %s", strerror(errno));
+		goto bad;
+	}
+	fflush(NULL);
+	feeder = fork();
+	if (feeder < 0) {
+		err("fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		goto bad;
+	}
+	if (feeder == 0) {
+		for (int i = 0; i < 3; i++)
+			signal(stop_sigs[i], SIG_DFL);
+		close(pfd[0]);
+		char copy[65536];
+		ssize_t k = 0;
+		for (size_t off = 0; off < len; off += (size_t)k)
+			if ((k = write(pfd[1], buf + off, len - off)) <= 0 && errno != EINTR)
+				_exit(1);
+			else if (k < 0)
+				k = 0;
+		while ((k = read(0, copy, sizeof(copy))) != 0) {
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				_exit(1);
+			for (ssize_t off = 0, w; off < k; off += w)
+				if ((w = write(pfd[1], copy + off, (size_t)(k - off))) < 0) {
+					if (errno != EINTR)
+						_exit(1);
+					w = 0;
+				}
+		}
+		_exit(0);
+	}
+	close(pfd[1]);
+	dup2(pfd[0], 0);
+	close(pfd[0]);
+	free(buf);
+	return dwarf;
+bad:
+	free(buf);
+	return -1;
+}
+
+/* The feeder of -i - is done with once perf script ended (it may be waiting on
+ * a writer that goes on: the reader is gone). */
+static void feeder_end(void)
+{
+	if (feeder <= 0)
+		return;
+	close(0);
+	kill(feeder, SIGKILL);
+	while (waitpid(feeder, NULL, 0) < 0 && errno == EINTR)
+		;
+	feeder = -1;
+}
+
+/* The reader of standard output (| head -1) or of a FIFO output closed it: the
+ * job ends quietly, status 0 (docs/exit-status.md). */
+static bool reader_gone(int rc)
+{
+	return rc == -FK_E_WRITE && errno == EPIPE;
+}
+
 static int write_one(const char *path, const fk_profile *p, const struct fkd_opts *o, int what)
 {
 	fkp_out out;
@@ -341,6 +606,13 @@ static int write_one(const char *path, const fk_profile *p, const struct fkd_opt
 	int rc = what == 0 ? fk_profile_write_folded(p, out.f)
 		 : what == 1 ? fk_profile_write_samples(p, out.f)
 			     : fk_render_for_path(p, &o->svg, path, out.f); /* .html: the page */
+	if (rc == 0 && (fflush(out.f) || ferror(out.f)))
+		rc = -FK_E_WRITE;
+	if (reader_gone(rc)) {
+		clearerr(out.f);
+		fkp_out_close(&out, false);
+		return 2;
+	}
 	if (rc < 0)
 		err("writing %s: %s", path, fk_strerror(rc));
 	return fkp_out_close(&out, rc == 0) || rc ? -1 : 0;
@@ -378,7 +650,7 @@ static int report_text(struct rep_opts *r)
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
 	int fd;
-	pid_t pid = fkp_spawn(v.v, FKP_PIPE, &fd, false);
+	pid_t pid = spawn_child(v.v, FKP_PIPE, &fd);
 	fkp_argv_free(&v);
 	if (pid < 0) {
 		fk_profile_free(p);
@@ -387,7 +659,12 @@ static int report_text(struct rep_opts *r)
 	fk_parse_stats st;
 	int prc = fk_parse_fd(p, fd, &po, &st);
 	close(fd);
-	int status = fkp_wait(pid);
+	int status = wait_child(pid);
+	feeder_end();
+	if (aborted()) {
+		fk_profile_free(p);
+		return 1;
+	}
 	if (status != 0) {
 		err("perf script -i %s failed (status %d): nothing written", r->input, status);
 		fk_profile_free(p);
@@ -398,17 +675,29 @@ static int report_text(struct rep_opts *r)
 		fk_profile_free(p);
 		return 1;
 	}
+	if (fk_profile_total(p, 0) <= 0) {
+		err("%s: no samples were folded: nothing written", shown(r->input));
+		fk_profile_free(p);
+		return 1;
+	}
+	/* our own writes to a closed stdout end quietly (write_one), not by SIGPIPE */
+	signal(SIGPIPE, SIG_IGN);
 	int rc = 0;
-	if (o->folded && write_one(o->folded, p, o, 0))
-		rc = 1;
-	if (!rc && o->samples && write_one(o->samples, p, o, 1))
-		rc = 1;
-	if (!rc && o->svg_path && write_one(o->svg_path, p, o, 2))
-		rc = 1;
+	if (o->folded)
+		rc = write_one(o->folded, p, o, 0);
+	if (!rc && o->samples)
+		rc = write_one(o->samples, p, o, 1);
+	if (!rc && o->svg_path)
+		rc = write_one(o->svg_path, p, o, 2);
 	fk_profile_free(p);
 	if (rc)
-		return 1;
+		return rc == 2 ? 0 : 1;
 	return prc == -FK_E_SKIPPED ? 3 : 0;
+}
+
+static bool is_stdout(const char *path)
+{
+	return path && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"));
 }
 
 static int report_dlfilter(struct rep_opts *r, const char *so)
@@ -446,9 +735,17 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 	}
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
-	int rc = fkp_run(v.v, -1);
-	if (rc > 0)
-		err("perf script with flamekit-dlfilter.so failed (exit status %d): nothing written", rc);
+	pid_t pid = spawn_child(v.v, -1, NULL);
+	int rc = pid < 0 ? -1 : wait_child(pid);
+	feeder_end();
+	if (aborted())
+		rc = 1;
+	/* perf killed by SIGPIPE writing to our stdout: the reader chose to stop */
+	bool quiet = rc == 128 + SIGPIPE && (is_stdout(r->o.folded) || is_stdout(r->o.samples) ||
+					     is_stdout(r->o.svg_path));
+	if (rc > 0 && !quiet && stop_count < 2)
+		err("%s: nothing written (perf script with flamekit-dlfilter.so exited with status %d)",
+		    shown(r->input), rc);
 	for (size_t i = 0; i < tmps.n; i++) {
 		if (rc == 0 && rename(tmps.v[i], finals.v[i]) != 0) {
 			err("cannot rename %s to %s: %s", tmps.v[i], finals.v[i], strerror(errno));
@@ -460,7 +757,7 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 	fkp_argv_free(&v);
 	fkp_argv_free(&tmps);
 	fkp_argv_free(&finals);
-	return rc != 0 ? 1 : 0;
+	return rc != 0 && !quiet ? 1 : 0;
 }
 
 /* After the options were parsed (and each checked): check them together,
@@ -473,7 +770,9 @@ static int do_report(struct rep_opts *r)
 	}
 	if (!r->input)
 		r->input = "perf.data";
-	int dwarf = recording_is_dwarf(r->input);
+	if (aborted())
+		return 1;
+	int dwarf = !strcmp(r->input, "-") ? stdin_is_dwarf() : recording_is_dwarf(r->input);
 	if (dwarf == -2)
 		dwarf = dwarf_via_evlist(r->input);
 	if (dwarf < 0)
@@ -481,7 +780,7 @@ static int do_report(struct rep_opts *r)
 	if (dwarf || r->text) {
 		if (!r->quiet)
 			fprintf(stderr, "perf flame: %s: folding `perf script` text with the perf "
-				"parser%s\n", r->input,
+				"parser%s\n", shown(r->input),
 				dwarf ? " (--call-graph dwarf recording: a dlfilter cannot see its "
 					"user frames)" : " (--text)");
 		return report_text(r);
@@ -493,7 +792,8 @@ static int do_report(struct rep_opts *r)
 		return 1;
 	}
 	if (!r->quiet)
-		fprintf(stderr, "perf flame: %s: folding inside perf script with %s\n", r->input, so);
+		fprintf(stderr, "perf flame: %s: folding inside perf script with %s\n", shown(r->input),
+			so);
 	int rc = report_dlfilter(r, so);
 	free(so);
 	return rc;
@@ -571,6 +871,8 @@ static int cmd_both(int argc, char **argv)
 	for (; i < argc; i++)
 		push(&recargs, argv[i]);
 	rec.default_output = r.input;
+	stoppable = true;
+	stop_handlers();
 	int rc = do_record(&rec, recargs.v, (int)recargs.n);
 	if (rc)
 		return rc;
@@ -623,6 +925,8 @@ int main(int argc, char **argv)
 			else
 				push(&pass, args[i]);
 		}
+		stoppable = true;
+		stop_handlers();
 		return do_record(&rec, pass.v, (int)pass.n);
 	}
 	if (!strcmp(argv[1], "report"))

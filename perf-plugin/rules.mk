@@ -1,4 +1,5 @@
-# perf-plugin/rules.mk - flamekit-dlfilter.so (perf script --dlfilter) and perf-flame.
+# perf-plugin/rules.mk - flamekit-dlfilter.so (perf script --dlfilter), perf-flame, and
+# the perf script Python hook (flamekit.py over the gdb plugin's _flamekit module).
 DLF_SRCS := perf-plugin/dlfilter.c perf-plugin/sched.c perf-plugin/opts.c
 DLF_OBJS := $(DLF_SRCS:perf-plugin/%.c=$(BUILD)/perf-plugin/%.o)
 # libtraceevent is linked statically: perf exports its own copy's tep_* symbols.
@@ -36,3 +37,39 @@ install-perf-plugin: $(BUILD)/flamekit-dlfilter.so $(BUILD)/perf-flame
 INSTALL_TARGETS += install-perf-plugin
 TEST_DEPS += check-dlfilter-symbols
 .PHONY: check-dlfilter-symbols install-perf-plugin
+
+# ---- the Python hook: $(BUILD)/perf/flamekit.py finds the module in ../gdb, in the
+# build tree as in $(PREFIX)/share/flamekit/. `perf script report flamekit` runs
+# $(PERF_EXEC_PATH)/scripts/python/bin/flamekit-report (perf looks nowhere else):
+# its -record/-report wrappers go there, naming the hook's installed path.
+PERF_EXEC_PATH ?= $(shell perf --exec-path 2>/dev/null)
+ALL_TARGETS += $(BUILD)/perf/flamekit.py
+$(BUILD)/perf/flamekit.py: perf-plugin/flamekit-hook.py | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	$(Q)cp $< $@
+
+# the wrappers name the hook's path under PREFIX: one folder per PREFIX, so installs
+# to different places at once do not race on one file
+HOOK_BIN := $(BUILD)/perf/bin$(subst /,_,$(PREFIX))
+$(HOOK_BIN)/flamekit-report: perf-plugin/flamekit-report.in FORCE | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	$(Q)sed 's|@HOOK@|$(PREFIX)/share/flamekit/perf/flamekit.py|' $< > $@
+$(HOOK_BIN)/flamekit-record: FORCE | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	$(Q)printf '%s\n' '#!/bin/sh' 'exec perf record -g "$$@"' > $@
+
+install-perf-hook: $(BUILD)/perf/flamekit.py $(HOOK_BIN)/flamekit-report $(HOOK_BIN)/flamekit-record
+	$(call fk_install,$(BUILD)/perf/flamekit.py,$(PREFIX)/share/flamekit/perf,644)
+ifneq ($(PERF_EXEC_PATH),)
+	$(call fk_install,$(HOOK_BIN)/flamekit-report $(HOOK_BIN)/flamekit-record,$(PERF_EXEC_PATH)/scripts/python/bin,755)
+else
+	@echo "perf not found: perf script report flamekit not installed (set PERF_EXEC_PATH)"
+endif
+
+# the hook needs the module: installed with it (the gdb plugin's rules decide)
+ifeq ($(SANITIZE),0)
+ifneq ($(wildcard $(shell $(or $(GDB_PYTHON),/usr/bin/python3) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)/Python.h),)
+INSTALL_TARGETS += install-perf-hook
+endif
+endif
+.PHONY: install-perf-hook

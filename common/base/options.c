@@ -321,8 +321,8 @@ static const fk_option parse_rows[] = {
 	{ "no-comm", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, no_comm), 0, 0, NULL, NULL,
 	  "no process name as root frame (jstack: no thread name)", NULL },
 	{ "rust-names", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, rust_names), 0, 0, NULL, NULL,
-	  "repair Rust legacy names a C++ demangler left half done: drop ::h<hash>, decode "
-	  "$LT$ $GT$ $u20$ .. (inferno's rule)", NULL },
+	  "Rust names: demangle v0 names (_R...), repair legacy names a C++ demangler left "
+	  "half done: drop ::h<hash>, decode $LT$ $GT$ $u20$ .. (inferno's rule)", NULL },
 	{ "cxx-names", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, cxx_names), 0, 0, NULL, NULL,
 	  "cut a C++ name's whole parameter list only: std::function<int (int, int)>::operator() "
 	  "stays whole (perf and dtrace input: instead of their own cut)", NULL },

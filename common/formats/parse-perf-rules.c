@@ -241,8 +241,8 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 		memmove(out, out + 1, len - 1);
 		len--;
 	}
-	if (fk_name_rules_on(o))
-		len = fk_name_rules(o, out, len);
+	if (fk_name_rules_on(o))   /* the room out has, less a "_[i]" */
+		len = fk_name_rules(o, out, len, n + mlen + pclen + 12);
 	bool kernel = o->kernel || o->all, jit = o->jit || o->all;
 	if (!first) {
 		if (!contains(out, len, "_[i]"))

@@ -144,10 +144,12 @@ int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len)
 {
 	if (!fk_name_rules_on(c->o))
 		return fk_profile_intern(c->p, s, len);
-	if (FK_GROW(c->name_buf, c->name_cap, len + 1))
+	/* room for a Rust v0 name's printed form (its backrefs repeat paths) */
+	size_t room = len * 8 + 256;
+	if (FK_GROW(c->name_buf, c->name_cap, room))
 		return -FK_E_NOMEM;
 	memcpy(c->name_buf, s, len);
-	return fk_profile_intern(c->p, c->name_buf, fk_name_rules(c->o, c->name_buf, len));
+	return fk_profile_intern(c->p, c->name_buf, fk_name_rules(c->o, c->name_buf, len, room));
 }
 
 static int run_held(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_parse_stats *stats,

@@ -747,6 +747,77 @@ static PyObject *mod_check_svg(PyObject *m, PyObject *args, PyObject *kw)
 	return svg_call(NULL, NULL, kw);
 }
 
+/* ------------------------------------------------------------------ perf naming
+ * The perf paths' frame and root names (fk_perf_tidy_name, fk_perf_root_name)
+ * for perf's Python scripting: a hook names frames exactly as the dlfilter does. */
+
+/* "a;b" -> ["a", "b"] (a name the rules made into several frames, root-most first) */
+static PyObject *split_frames(const char *s, size_t len)
+{
+	PyObject *list = PyList_New(0);
+	size_t start = 0;
+	for (size_t i = 0; list && len && i <= len; i++) {
+		if (i < len && s[i] != ';')
+			continue;
+		PyObject *str = PyUnicode_DecodeUTF8(s + start, (Py_ssize_t)(i - start), "surrogateescape");
+		if (!str || PyList_Append(list, str) < 0)
+			Py_CLEAR(list);
+		Py_XDECREF(str);
+		start = i + 1;
+	}
+	return list;
+}
+
+/* perf_frames(sym, dso, kernel=False, jit=False, all=False, full_names=False,
+ *             rust_names=False, cxx_names=False) -> [str] */
+static PyObject *mod_perf_frames(PyObject *m, PyObject *args, PyObject *kw)
+{
+	static char *kwl[] = { "sym", "dso", "kernel", "jit", "all", "full_names", "rust_names",
+			       "cxx_names", NULL };
+	const char *sym, *dso;
+	Py_ssize_t sl, dl;
+	int k = 0, j = 0, a = 0, fn = 0, rn = 0, cn = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "z#z#|pppppp:perf_frames", kwl, &sym, &sl, &dso,
+					 &dl, &k, &j, &a, &fn, &rn, &cn))
+		return NULL;
+	if (!sym)
+		sym = "[unknown]", sl = 9;
+	if (!dso)
+		dso = "[unknown]", dl = 9;
+	fk_parse_opts o;
+	fk_parse_opts_init(&o);
+	o.kernel = k, o.jit = j, o.all = a, o.full_names = fn, o.rust_names = rn, o.cxx_names = cn;
+	char *out = malloc((size_t)sl + (size_t)dl + 16);
+	if (!out)
+		return PyErr_NoMemory();
+	size_t len = fk_perf_tidy_name(out, sym, (size_t)sl, dso, (size_t)dl, &o);
+	PyObject *r = split_frames(out, len);
+	free(out);
+	return r;
+}
+
+/* perf_root(comm, pid=-1, tid=-1, show_pid=False, show_tid=False) -> [str] */
+static PyObject *mod_perf_root(PyObject *m, PyObject *args, PyObject *kw)
+{
+	static char *kwl[] = { "comm", "pid", "tid", "show_pid", "show_tid", NULL };
+	const char *comm;
+	Py_ssize_t cl;
+	int pid = -1, tid = -1, sp = 0, st = 0;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|iipp:perf_root", kwl, &comm, &cl, &pid, &tid,
+					 &sp, &st))
+		return NULL;
+	fk_parse_opts o;
+	fk_parse_opts_init(&o);
+	o.pid = sp, o.tid = st;
+	char *out = malloc((size_t)cl + 32);
+	if (!out)
+		return PyErr_NoMemory();
+	size_t len = fk_perf_root_name(out, comm, (size_t)cl, pid, tid, &o);
+	PyObject *r = split_frames(out, len);
+	free(out);
+	return r;
+}
+
 /* ------------------------------------------------------------------ module */
 static PyMethodDef mod_methods[] = {
 	{ "options", mod_options, METH_VARARGS,
@@ -754,6 +825,13 @@ static PyMethodDef mod_methods[] = {
 	  "name, alias, type, arg, choices, help, min, max, takes_value, flamegraph." },
 	{ "check_svg", (PyCFunction)(void (*)(void))mod_check_svg, METH_VARARGS | METH_KEYWORDS,
 	  "check_svg(**options): raise ValueError/TypeError as write_svg would for these options." },
+	{ "perf_frames", (PyCFunction)(void (*)(void))mod_perf_frames, METH_VARARGS | METH_KEYWORDS,
+	  "perf_frames(sym, dso, kernel=False, jit=False, all=False, full_names=False,\n"
+	  "rust_names=False, cxx_names=False) -> [str]: the frames perf's symbol makes, as the\n"
+	  "perf dlfilter and `flamekit collapse` name them (root-most first; [] = skipped)." },
+	{ "perf_root", (PyCFunction)(void (*)(void))mod_perf_root, METH_VARARGS | METH_KEYWORDS,
+	  "perf_root(comm, pid=-1, tid=-1, show_pid=False, show_tid=False) -> [str]: the root\n"
+	  "frame(s) of a perf sample, as the perf paths name them." },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -2,7 +2,7 @@
 # One row of the library's SVG option table reaches every front end with the same
 # name and range: the table is walked (flamekit options svg) and each option is
 # given, with a good value, to flamekit svg, the perf dlfilter (--dlarg), perf flame,
-# the Python module (write_svg keywords), the gdb flame command's parser and
+# the perf script Python hook, the Python module (write_svg keywords), the gdb flame command's parser and
 # flamekit gdb; then a value out of range is refused by each, naming the option.
 # A new row needs no change here unless its values need a special example.
 . "$(dirname "$0")/lib-perf.sh"
@@ -10,6 +10,9 @@
 # front ends are checked all the same
 PY=1
 [ -f "$BUILD/gdb/_flamekit.abi3.so" ] || { PY=0; echo "note: no Python module in this build: Python and the flame parser not checked"; }
+# the perf script Python hook, where perf has Python scripting
+HOOK=0
+[ $PY = 1 ] && perf version --build-options 2> /dev/null | grep -q "libpython: .*on" && HOOK=1
 build_wl work
 cd "$TMP"
 perf record -q -F 999 -g -o w.data ./work 100 > /dev/null 2>&1 || fail "perf record failed"
@@ -46,6 +49,9 @@ while IFS=$'\t' read -r name alias type values min max fg help; do
 	grep -q '<svg' dlf.svg || fail "--dlarg $kv: no SVG"
 	# perf flame
 	"$PERF_FLAME" report -q -i w.data "${cli[@]}" -o pf.svg 2> err || fail "perf flame ${cli[*]}: $(cat err)"
+	# the perf script hook
+	[ $HOOK = 0 ] || perf script -i w.data -s "$BUILD/perf/flamekit.py" -- "${cli[@]}" -o hk.svg > /dev/null 2> err ||
+		fail "perf script -s flamekit.py -- ${cli[*]}: $(cat err)"
 	# flamekit gdb checks everything before gdb starts: with all accepted, only -p is missing
 	run_rc 2 "$FLAMEKIT" gdb "${cli[@]}" 2> err
 	assert_contains err "-p PID is required"
@@ -84,6 +90,11 @@ while IFS=$'\t' read -r name bad; do
 	assert_contains err "perf flame: --$name: expected"
 	run_rc 2 "$FLAMEKIT" gdb -p 1 --"$name" "$bad" 2> err
 	assert_contains err "--$name: expected"
+	if [ $HOOK = 1 ]; then
+		run_rc 2 perf script -i w.data -s "$BUILD/perf/flamekit.py" -- --"$name" "$bad" -o x.svg > /dev/null 2> err
+		assert_contains err "$name"
+		assert_contains err "expected"
+	fi
 	[ $PY = 0 ] || MODDIR=$BUILD/gdb python3 -c '
 import os, sys
 sys.path.insert(0, os.environ["MODDIR"])
