@@ -345,7 +345,7 @@ function Viewer(root, opts) {
   V.applyTransforms();
   V.render();
   if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
-  window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.draw(); }, 100); });
+  window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.availH = 0; V.draw(); }, 100); });
 }
 
 /* A new tree to show (the heat map's next range): transforms, search, zoom kept. */
@@ -513,9 +513,168 @@ Viewer.prototype.readHash = function () {
  *   drop     stacks through the function removed
  *   rec      recursion collapsed: frames of the function below its first one removed
  *            (arg "" : of every function)
- *   lib      consecutive frames whose name contains arg become one frame named arg */
+ *   lib      consecutive frames whose name contains arg become one frame named arg
+ * Each is one pass over the tree's arrays (transformTree), not a rebuild from stacks. */
 var TRANSFORMS = { focus: 'Focus on', focusfn: 'Focus on function', merge: 'Merge', drop: 'Drop',
   rec: 'Collapse recursion of', lib: 'Collapse library' };
+
+/* Names compared as the library sorts them: bytewise UTF-8, which is code point order
+ * (UTF-16 order differs only between surrogates and U+E000..U+FFFF). */
+function nameCmp(a, b) {
+  if (a === b) return 0;
+  var n = Math.min(a.length, b.length), i, x, y;
+  for (i = 0; i < n; i++) {
+    x = a.charCodeAt(i); y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) { x = x >= 0xe000 ? x - 0x800 : x + 0x2000; y = y >= 0xe000 ? y - 0x800 : y + 0x2000; }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+/* One transform over tree t in one preorder pass. act(i, d) says what becomes of node i
+ * (depth d): a name id >= 0: kept as a frame of that name, under its parent's frame (or
+ * the root's when the parent was left out); SKIP: merged into its parent's frame (its own
+ * counts go there, its children hang there); OUT: left out with its own counts (its
+ * children still asked); CUT: left out with its whole subtree. A frame reached from one
+ * node has its children in the node's (name) order; a frame that several nodes reach, or
+ * one whose children are renamed, is "shared": its children are found by name in a hash
+ * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
+var SKIP = -1, OUT = -2, CUT = -3;
+function transformTree(t, names, act) {
+  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1;
+  var oname = new Int32Array(n), opar = new Int32Array(n), ofirst = new Int32Array(n).fill(-1), onext = new Int32Array(n);
+  var os0 = new Float64Array(n), os1 = cols > 1 ? new Float64Array(n) : null, shared = new Uint8Array(n);
+  var outAt = new Int32Array(t.maxDepth + 2), K = names.length + 1, map = new Map(), m = 1, i, d, a, P, o;
+  oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
+  function promote(p) {
+    shared[p] = 1;
+    for (var c = ofirst[p]; c >= 0; c = onext[c]) map.set(p * K + oname[c], c);
+  }
+  // the root's own count: stacks that end there hold no frame to focus on
+  if (!act.dropRoot) { os0[0] = ts0[0]; if (os1) os1[0] = ts1[0]; }
+  for (i = 1; i < n;) {
+    d = tdep[i];
+    a = act(i, d);
+    if (a === CUT) { i = tend[i]; continue; }
+    P = outAt[d - 1];
+    if (a === OUT) o = -1;
+    else if (a === SKIP) {
+      o = P;
+      if (o >= 0 && !shared[o]) promote(o);
+    } else {
+      if (P < 0) { P = 0; if (!shared[0]) promote(0); }
+      if (!shared[P] && a !== tn[i]) promote(P);
+      o = shared[P] ? map.get(P * K + a) : undefined;
+      if (o === undefined) {
+        o = m++;
+        oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
+        if (shared[P]) map.set(P * K + a, o);
+      } else if (!shared[o]) promote(o);
+    }
+    outAt[d] = o;
+    if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
+    i++;
+  }
+  // frames with a count below them (parents are made before their children)
+  var live = new Uint8Array(m);
+  live[0] = 1;
+  for (o = m - 1; o > 0; o--) {
+    if (os0[o] !== 0 || (os1 && os1[o] !== 0)) live[o] = 1;
+    if (live[o]) live[opar[o]] = 1;
+  }
+  var cnt = 0;
+  for (o = 0; o < m; o++) cnt += live[o];
+  // preorder out: a list (made by prepending) pushed as it is comes off the stack in
+  // the order it was made; a shared frame's children are sorted by name first
+  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: new Int32Array(cnt), end: new Int32Array(cnt),
+    self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null };
+  var st = new Int32Array(cnt + 1), sd = new Int32Array(cnt + 1), sp = 0, k = 0, c, tmp = [];
+  function byName(x, y) { return nameCmp(names[oname[y]], names[oname[x]]); }
+  st[sp] = 0; sd[sp++] = 0;
+  while (sp) {
+    o = st[--sp]; d = sd[sp];
+    r.name[k] = oname[o]; r.depth[k] = d; r.self0[k] = os0[o];
+    if (os1) r.self1[k] = os1[o];
+    k++;
+    if (shared[o]) {
+      tmp.length = 0;
+      for (c = ofirst[o]; c >= 0; c = onext[c]) if (live[c]) tmp.push(c);
+      if (tmp.length > 1) tmp.sort(byName);
+      for (c = 0; c < tmp.length; c++) { st[sp] = tmp[c]; sd[sp++] = d + 1; }
+    } else {
+      for (c = ofirst[o]; c >= 0; c = onext[c]) if (live[c]) { st[sp] = c; sd[sp++] = d + 1; }
+    }
+  }
+  return finishTree(r);
+}
+
+function focusAct(f) { f.dropRoot = true; return f; }
+/* What transform op does to each node (transformTree's act), over tree t. Per-depth
+ * stacks hold what a node needs to know of its ancestors. */
+function transformAct(V, t, op, arg) {
+  var name = t.name, end = t.end, md = t.maxDepth + 2, id, z, above, i;
+  switch (op) {
+  case 'merge':
+    id = V.nameId(arg);
+    return function (i) { return name[i] === id ? SKIP : name[i]; };
+  case 'drop':
+    id = V.nameId(arg);
+    return function (i) { return name[i] === id ? CUT : name[i]; };
+  case 'focus':
+    // the node at the path, rooted under the root; its ancestors left out, all else cut
+    z = V.findPathIn(t, arg.split(';'));
+    return focusAct(function (i) { return z <= 0 ? CUT : i >= z && i < end[z] ? name[i] : i < z && end[i] > z ? OUT : CUT; });
+  case 'focusfn':
+    id = V.nameId(arg);
+    above = new Int32Array(md); // how many frames of the function on the path above depth d
+    return focusAct(function (i, d) {
+      var x = above[d - 1], f = name[i] === id;
+      above[d] = x + (f ? 1 : 0);
+      return x || f ? name[i] : OUT;
+    });
+  case 'rec':
+    if (arg === '') {
+      // every function: a name already open on the path is merged into it
+      var open = new Int32Array(V.names.length), path = new Int32Array(md), pd = 0;
+      return function (i, d) {
+        while (pd >= d) { pd--; if (path[pd] >= 0) open[path[pd]]--; }
+        var x = name[i], r = open[x] ? SKIP : x;
+        path[pd++] = r === SKIP ? -1 : x;
+        if (r !== SKIP) open[x]++;
+        return r;
+      };
+    }
+    id = V.nameId(arg);
+    above = new Int32Array(md);
+    return function (i, d) {
+      var x = above[d - 1], f = name[i] === id;
+      above[d] = x + (f ? 1 : 0);
+      return f && x ? SKIP : name[i];
+    };
+  case 'lib':
+    id = V.nameId(arg, true);
+    var nn = V.names.length, match = new Uint8Array(nn), prev = new Uint8Array(md);
+    for (i = 0; i < nn; i++) match[i] = arg !== '' && V.names[i].indexOf(arg) >= 0 ? 1 : 0;
+    return function (i, d) {
+      var x = match[name[i]];
+      prev[d] = x;
+      return !x ? name[i] : prev[d - 1] ? SKIP : id;
+    };
+  case 'proc':
+    // comm-PID/TID -> comm-PID: a thread's root frame becomes its process's
+    var to = new Map();
+    for (i = 1; i < t.n; i = end[i]) {
+      var m = THREAD_ROOT.exec(V.names[name[i]]);
+      if (m && m[2]) to.set(name[i], V.nameId(m[1], true));
+    }
+    return function (i, d) { var x = d === 1 ? to.get(name[i]) : undefined; return x === undefined ? name[i] : x; };
+  case 'nothread':
+    return function (i, d) { return d === 1 && THREAD_ROOT.test(V.names[name[i]]) ? SKIP : name[i]; };
+  }
+  throw new Error('unknown transform ' + op);
+}
 
 Viewer.prototype.nameId = function (s, add) {
   var V = this;
@@ -536,9 +695,10 @@ Viewer.prototype.nameId = function (s, add) {
   return id === undefined ? -1 : id;
 };
 
-/* Root frames named as perf names threads (comm-PID/TID, comm-PID): the split toggle
- * shows them per thread (as read), per process (comm-PID) or merged (roots removed). */
-var THREAD_ROOT = /^([\s\S]*-\d+)(\/\d+)?$/;
+/* Root frames named as perf names threads (comm-PID/TID, comm-PID, and comm-?/TID when the
+ * PID is unknown, as `perf script` prints with --tid): the split toggle shows them per
+ * thread (as read), per process (comm-PID) or merged (roots removed). */
+var THREAD_ROOT = /^([\s\S]*-(?:\d+|\?(?=\/)))(\/\d+)?$/;
 Viewer.prototype.threadRoots = function () {
   var V = this, t = V.base, n = 0;
   if (V.hasThreads !== undefined && V.hasThreadsOf === t) return V.hasThreads;
@@ -548,92 +708,32 @@ Viewer.prototype.threadRoots = function () {
   return V.hasThreads;
 };
 
+/* The tree after the split and the transforms. Each prefix of the list keeps its tree, so
+ * an undo of the last one is instant and adding one costs one pass. */
 Viewer.prototype.applyTransforms = function () {
   var V = this, list = V.state.transforms.slice(), split = V.state.split;
-  V.selected = null;
   if (split !== 'thread' && V.threadRoots()) list.unshift([split === 'process' ? 'proc' : 'nothread', '']);
-  if (!list.length) { V.tree = V.base; V.tableCache = null; return; }
-  var ops = list.map(function (x) {
-    var op = x[0], a = x[1];
-    if (op === 'focus') return { op: op, path: a.split(';').map(function (s) { return V.nameId(s); }) };
-    if (op === 'rec' && a === '') return { op: op, all: true };
-    if (op === 'proc') {
-      // the process names exist before the builder is sized by the name count
-      for (var c = 1; c < V.base.n; c = V.base.end[c]) {
-        var m = THREAD_ROOT.exec(V.names[V.base.name[c]]);
-        if (m && m[2]) V.nameId(m[1], true);
-      }
-    }
-    if (op === 'proc' || op === 'nothread') return { op: op };
-    return { op: op, id: V.nameId(a, op === 'lib'), text: a };
-  });
-  var nn0 = V.names.length, isLib = null;
-  ops.forEach(function (o) {
-    if (o.op !== 'lib') return;
-    o.match = new Uint8Array(nn0);
-    for (var i = 0; i < nn0; i++) o.match[i] = o.text !== '' && V.names[i].indexOf(o.text) >= 0 ? 1 : 0;
-  });
-  var b = new Builder(Math.max(V.names.length, 1), V.base.cols, V.base.name[0]), buf = [], seen = new Int32Array(V.names.length);
-  var gen = 0;
-  eachStack(V.base, function (path, len, v0, v1) {
-    var p = Array.prototype.slice.call(path, 0, len);
-    for (var k = 0; k < ops.length && p; k++) p = apply1(ops[k], p);
-    if (p) b.add(p, p.length, v0, v1);
-  });
-  function apply1(o, p) {
-    var i, q;
-    switch (o.op) {
-    case 'focus':
-      if (p.length < o.path.length) return null;
-      for (i = 0; i < o.path.length; i++) if (p[i] !== o.path[i]) return null;
-      return p.slice(o.path.length - 1);
-    case 'focusfn':
-      i = p.indexOf(o.id);
-      return i < 0 ? null : p.slice(i);
-    case 'merge':
-      return p.indexOf(o.id) < 0 ? p : p.filter(function (x) { return x !== o.id; });
-    case 'drop':
-      return p.indexOf(o.id) < 0 ? p : null;
-    case 'rec':
-      if (!o.all) {
-        i = p.indexOf(o.id);
-        if (i < 0) return p;
-        q = p.slice(0, i + 1);
-        for (i++; i < p.length; i++) if (p[i] !== o.id) q.push(p[i]);
-        return q;
-      }
-      gen++;
-      q = [];
-      for (i = 0; i < p.length; i++) {
-        if (p[i] < seen.length) {
-          if (seen[p[i]] === gen) continue;
-          seen[p[i]] = gen;
-        }
-        q.push(p[i]);
-      }
-      return q;
-    case 'proc':
-      // comm-PID/TID -> comm-PID: a thread's root frame becomes its process's
-      if (p.length && (q = THREAD_ROOT.exec(V.names[p[0]])) && q[2]) { p = p.slice(); p[0] = V.nameId(q[1], true); }
-      return p;
-    case 'nothread':
-      return p.length && THREAD_ROOT.test(V.names[p[0]]) ? p.slice(1) : p;
-    case 'lib':
-      q = [];
-      for (i = 0; i < p.length; i++) {
-        var m = p[i] < o.match.length && o.match[p[i]];
-        if (m) { if (q.length && q[q.length - 1] === o.id) continue; q.push(o.id); } else q.push(p[i]);
-      }
-      return q;
-    }
-    return p;
+  var chain = V.chain && V.chain.base === V.base ? V.chain : (V.chain = { base: V.base, keys: [], trees: [] });
+  var k = 0, t = V.base;
+  while (k < list.length && k < chain.keys.length && chain.keys[k] === JSON.stringify(list[k])) t = chain.trees[k++];
+  chain.keys.length = chain.trees.length = k;
+  for (; k < list.length; k++) {
+    t = transformTree(t, V.names, transformAct(V, t, list[k][0], list[k][1]));
+    chain.keys.push(JSON.stringify(list[k]));
+    chain.trees.push(t);
   }
-  void buf; void isLib;
-  V.tree = b.finish(V.names);
+  V.tree = t;
   V.tableCache = null;
+  // the selection follows the tree: the same frame if its path is still there
+  if (V.selected) {
+    var n = V.findPath(V.selected.path);
+    if (n <= 0) V.selected = null;
+  }
+  if (V.sel) V.renderSelection();
 };
 
 Viewer.prototype.nextSplit = function () {
+  if (!this.threadRoots()) return 'p: no root frames name threads (comm-PID/TID), nothing to split';
   var next = { thread: 'process', process: 'merged', merged: 'thread' }[this.state.split];
   this.set({ split: next, transforms: this.state.transforms, zoom: [] });
 };
@@ -644,7 +744,7 @@ Viewer.prototype.transform = function (op, arg) {
 };
 Viewer.prototype.undo = function (k) {
   var t = this.state.transforms.slice();
-  if (!t.length) return;
+  if (!t.length) return 'u: no transform to undo';
   if (k === undefined) t.pop(); else t.splice(k, 1);
   this.set({ transforms: t, zoom: [] });
 };
@@ -711,8 +811,9 @@ Viewer.prototype.pathOf = function (node) {
   if (node <= 0) return [];
   return ancestors(t, node).slice(1).concat([node]).map(function (i) { return V.names[t.name[i]]; });
 };
-Viewer.prototype.findPath = function (path) {
-  var t = this.tree, v = 0;
+Viewer.prototype.findPath = function (path) { return this.findPathIn(this.tree, path); };
+Viewer.prototype.findPathIn = function (t, path) {
+  var v = 0;
   for (var k = 0; k < path.length; k++) {
     var id = this.nameId(path[k]), c = v + 1, found = -1;
     while (c < t.end[v]) { if (t.name[c] === id) { found = c; break; } c = t.end[c]; }
@@ -751,6 +852,8 @@ Viewer.prototype.render = function () {
     ' (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)' : '';
   V.renderTransforms();
   V.main.textContent = '';
+  V.availH = 0;
+  V.tip.hidden = true; // any change of view: the tooltip described what was under the mouse
   V.canvases = [];
   if (s.view === 'table') V.renderTable();
   else if (s.view === 'sandwich') V.renderSandwich();
@@ -773,26 +876,32 @@ Viewer.prototype.renderTransforms = function () {
   });
 };
 
-Viewer.prototype.newCanvas = function (cls) {
-  var c = el('canvas', cls);
-  this.main.appendChild(c);
-  return c;
+/* The flame graph pane: a wrapper the size of the visible area, the canvas behind it (the
+ * size of the area times the device pixel ratio: never depth x width), and over both a
+ * scroller whose content is as tall as the whole graph, so the wheel, the scrollbar and
+ * the keys move through any depth while only the rows in view are drawn. */
+Viewer.prototype.makeGraph = function (kind) {
+  var V = this, wrap = el('div', 'fkflame'), c = el('canvas'), sc = el('div', 'fkscroll'), sp = el('div', 'fkspace');
+  sc.appendChild(sp);
+  wrap.appendChild(c);
+  wrap.appendChild(sc);
+  var g = { wrap: wrap, canvas: c, scroller: sc, space: sp, kind: kind, top: 0 };
+  sc.addEventListener('scroll', function () {
+    if (sc.scrollTop === g.top || g.raf) return;
+    g.raf = requestAnimationFrame(function () { g.raf = 0; if (g.canvas.isConnected) V.drawGraph(g); });
+  });
+  V.attach(g);
+  return g;
 };
 
 Viewer.prototype.renderFlame = function () {
-  var V = this, t = V.tree, g = V.flameGraph;
-  if (!g) {
-    // one canvas for the flame graph, kept across renders (its pixels and listeners)
-    var wrap = el('div', 'fkflame'), c = el('canvas');
-    wrap.appendChild(c);
-    g = V.flameGraph = { wrap: wrap, canvas: c, kind: 'flame' };
-    V.attach(g);
-  }
+  var V = this, t = V.tree, g = V.flameGraph || (V.flameGraph = V.makeGraph('flame'));
   V.main.appendChild(g.wrap);
   var z = V.zoomNode();
   g.tree = t;
   g.zoom = z;
   g.icicle = V.state.icicle;
+  g.share = 1;
   V.graphs = [g];
   V.draw();
   V.bReset.disabled = z === 0;
@@ -802,6 +911,17 @@ Viewer.prototype.draw = function () {
   var V = this, t1 = performance.now();
   (V.graphs || []).forEach(function (g) { if (g.canvas.isConnected) V.drawGraph(g); });
   V.lastDrawMs = performance.now() - t1;
+};
+
+/* The height the graphs of the view may take: from the top of the first one to the bottom
+ * of the window, less the details line (at least 160 px). */
+Viewer.prototype.avail = function () {
+  var V = this, g = V.graphs && V.graphs[0];
+  if (V.availH && V.availOf === V.state.view + '/' + V.graphs.length) return V.availH;
+  var top = g ? g.wrap.getBoundingClientRect().top + (window.scrollY || 0) : 0;
+  var h = Math.max(160, Math.floor(window.innerHeight - top - 34));
+  V.availOf = V.state.view + '/' + V.graphs.length;
+  return (V.availH = h);
 };
 
 /* The children lists of frames vs (those of one level of a redraw that have two children or
@@ -928,24 +1048,22 @@ FrameList.prototype.sortX = function (a, b) {
   }
 };
 
-/* Draws graph g: the visible frames (subtrees narrower than a third of a pixel skipped in
- * one step by their end), each depth's row of pixels filled once in a scanline buffer,
- * copied down the row's height and put on the canvas; then the labels. */
-Viewer.prototype.drawGraph = function (g) {
-  var V = this, t = g.tree, c = g.canvas, meta = V.meta;
-  // the width is read once (reading it forces a layout), again after a resize
-  var dpr = window.devicePixelRatio || 1, W = V.W || (V.W = Math.max(200, c.parentNode.clientWidth || 800));
-  var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
+/* The frames of graph g at width W: level by level from the zoomed frame, each level's
+ * frames left to right (children at their place in name order, or heaviest first when
+ * left-heavy; subtrees narrower than a third of a pixel skipped in one step by their end).
+ * The zoomed frame's ancestors span the width. Kept until the tree, zoom, width or order
+ * changes: a scroll only draws other rows of the same list. */
+Viewer.prototype.layout = function (g, W, PAD) {
+  var V = this, t = g.tree, left = V.state.left;
+  if (g.lay && g.lay.t === t && g.lay.z === g.zoom && g.lay.W === W && g.lay.left === left) return g.lay;
   var z = g.zoom, zt = t.tot[z], anc = z > 0 ? ancestors(t, z) : [];
-  var tot = t.tot, end = t.end, name = t.name, left = V.state.left;
+  var tot = t.tot, end = t.end, name = t.name;
   var i, k, v, x, cx, cw, a, b, d, ch, cn, cxs, cts, s0;
   var L = g.frames || (g.frames = new FrameList());
   L.n = 0;
   var scale = zt > 0 ? (W - 2 * PAD) / zt : 0, minw = 0.33;
   for (i = 0; i < anc.length; i++) L.push(anc[i], PAD, W - 2 * PAD, i, name[anc[i]]);
-  // level by level from the zoomed frame, each level's frames left to right: children at
-  // their place in name order (or heaviest first when left-heavy), the narrow ones skipped.
-  // A level's frames are independent of each other, so their reads from the tree overlap.
+  // a level's frames are independent of each other, so their reads from the tree overlap
   if (zt > 0) L.push(z, PAD, zt * scale, anc.length, name[z]);
   var need = V.need || (V.need = []);
   for (a = anc.length, b = L.n, d = anc.length + 1; a < b; a = b, b = L.n, d++) {
@@ -976,21 +1094,58 @@ Viewer.prototype.drawGraph = function (g) {
       if (!left) L.sortX(s0, L.n);
     }
   }
-  var n = L.n, maxd = n ? L.ds[n - 1] : 0;
-  // the graph is H css px high; the canvas at least that (CH): a canvas of a new size costs
-  // a new bitmap and more than a whole redraw, so it only grows, and its wrapper (overflow
-  // hidden) shows the graph's part of it, the bottom rows of a flame graph, the top of an icicle
-  var rows = maxd + 1, H = rows * FH + 2 * PAD;
-  var pw = Math.round(W * dpr), ph = Math.round(H * dpr), CH = g.CH;
-  if (c.width !== pw || !(CH >= H)) {
+  g.lay = { t: t, z: z, W: W, left: left, L: L, nanc: anc.length, rows: L.n ? L.ds[L.n - 1] + 1 : 0 };
+  return g.lay;
+};
+
+/* The first entry of the frame list at depth d or deeper (the list is in depth order). */
+function firstAtDepth(L, d) {
+  var lo = 0, hi = L.n, m;
+  while (lo < hi) { m = (lo + hi) >> 1; if (L.ds[m] < d) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+/* Draws graph g: the rows in view only, each row's pixels filled once in a scanline buffer,
+ * copied down the row's height and put on the canvas; then their labels. Graph coordinates:
+ * the whole graph is H css px high (row r at PAD + r FH from the top in an icicle, from the
+ * bottom in a flame graph); the view shows H0 px of it from g.top. */
+Viewer.prototype.drawGraph = function (g) {
+  var V = this, t = g.tree, c = g.canvas, meta = V.meta;
+  // the width is read once (reading it forces a layout), again after a resize
+  var dpr = window.devicePixelRatio || 1, W = V.W || (V.W = Math.max(200, g.scroller.clientWidth || 800));
+  var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
+  var lay = V.layout(g, W, PAD), L = lay.L, n = L.n, rows = lay.rows, nanc = lay.nanc;
+  var H = rows * FH + 2 * PAD, i, k;
+  // the view: the graph's height up to what the window leaves (a share of it per graph)
+  var H0 = Math.min(H, Math.max(120, Math.floor(V.avail() * (g.share || 1))));
+  if (g.wrapH !== H0) { g.wrap.style.height = H0 + 'px'; g.wrapH = H0; }
+  if (g.spaceH !== H) { g.space.style.height = H + 'px'; g.spaceH = H; }
+  // a new tree, zoom or direction opens on the zoomed frame with two rows of its
+  // ancestors: the root row and the widest frames first (bottom of a flame graph, top of
+  // an icicle); otherwise the scroll position stays
+  var key = lay.z + '/' + g.icicle + '/' + H;
+  if (g.viewKey !== key || g.lay0 !== lay) {
+    var zr = nanc, shown = Math.min(nanc, 2), top;
+    if (g.viewKey === key) top = g.top;
+    else if (g.icicle) top = PAD + (zr - shown) * FH - (zr - shown ? 0 : PAD);
+    else top = H - PAD - (zr - shown) * FH - H0 + (zr - shown ? 0 : PAD);
+    top = Math.max(0, Math.min(H - H0, top));
+    g.viewKey = key;
+    g.lay0 = lay;
+    if (g.scroller.scrollTop !== top) g.scroller.scrollTop = top;
+    g.top = g.scroller.scrollTop;
+  } else g.top = g.scroller.scrollTop;
+  var top0 = g.top;
+  // the canvas: the view's size times the ratio; its bitmap only grows (a canvas of a new
+  // size costs a new bitmap, more than a redraw), anchored at the wrapper's top
+  var pw = Math.round(W * dpr), ph = Math.round(H0 * dpr), CH = g.CH;
+  if (c.width !== pw || !(CH >= H0) || g.dpr !== dpr) {
     c.width = pw; c.height = ph;
     c.style.width = W + 'px';
-    c.style.height = H + 'px';
-    CH = g.CH = H;
+    c.style.height = H0 + 'px';
+    CH = g.CH = H0;
+    g.dpr = dpr;
   }
-  if (g.wrapH !== H) { c.parentNode.style.height = H + 'px'; g.wrapH = H; }
-  if (g.ici !== g.icicle) { c.style.top = g.icicle ? '0' : ''; c.style.bottom = g.icicle ? '' : '0'; g.ici = g.icicle; }
-  var y0 = g.icicle ? 0 : CH - H; // where the graph starts on the canvas (css px)
   var cx2 = c.getContext('2d');
   // the theme's colours, read once a theme (a style read forces a style recalculation)
   var th = V.theme && V.theme.dark === V.state.dark ? V.theme : null;
@@ -1002,14 +1157,14 @@ Viewer.prototype.drawGraph = function (g) {
   var bgs = th.bgs, bg = cssAbgr(bgs, 0xffffffff);
   cx2.setTransform(1, 0, 0, 1, 0, 0);
   cx2.fillStyle = bgs;
-  cx2.fillRect(0, Math.round(y0 * dpr), pw, ph);
+  cx2.fillRect(0, 0, pw, Math.round(CH * dpr));
   var rowh = Math.max(1, Math.round(FH * dpr)), fh = Math.max(1, Math.round((FH - 1) * dpr));
   if (!(g.img && g.img.width === pw && g.img.height === rowh)) {
     g.img = cx2.createImageData(pw, rowh);
     g.u32 = new Uint32Array(g.img.data.buffer);
     g.line = new Uint32Array(pw);
   }
-  var img = g.img, u32 = g.u32, line = g.line, maxdelta = t.maxdelta, nanc = anc.length;
+  var img = g.img, u32 = g.u32, line = g.line, maxdelta = t.maxdelta;
   // colours by name alone (no diff or off-CPU frames): a table of each name's colour, the
   // search's matches in theirs, looked up here
   var plain = !(V.offMark >= 0) && !(t.cols > 1 && t.tot0), rgb = V.rgb;
@@ -1021,8 +1176,12 @@ Viewer.prototype.drawGraph = function (g) {
     }
     rgb = mt.rgb;
   }
-  // the list holds the rows in order (ancestors, then the levels)
-  for (var r = 0, e = 0, s1; r < rows; r++) {
+  // the rows in view: r0..r1 (graph y of row r: rowY)
+  function rowY(r) { return g.icicle ? PAD + r * FH : H - PAD - (r + 1) * FH; }
+  var ra = g.icicle ? Math.floor((top0 - PAD) / FH) : Math.floor((H - PAD - top0 - H0) / FH);
+  var r0 = Math.max(0, ra), r1 = Math.min(rows - 1, ra + Math.ceil(H0 / FH) + 1);
+  var e0 = firstAtDepth(L, r0), e = e0, r, s1;
+  for (r = r0; r <= r1; r++) {
     for (s1 = e; e < n && L.ds[e] === r; e++);
     if (s1 === e) continue;
     line.fill(bg);
@@ -1037,8 +1196,7 @@ Viewer.prototype.drawGraph = function (g) {
     }
     for (k = 0; k < fh; k++) u32.set(line, k * pw);
     if (fh < rowh) u32.fill(bg, fh * pw);
-    var y = g.icicle ? PAD + r * FH : CH - PAD - (r + 1) * FH;
-    cx2.putImageData(img, 0, Math.round(y * dpr));
+    cx2.putImageData(img, 0, Math.round((rowY(r) - top0) * dpr));
   }
   // labels
   cx2.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -1046,14 +1204,14 @@ Viewer.prototype.drawGraph = function (g) {
   cx2.textBaseline = 'middle';
   var cw1 = V.cw1 || (V.cw1 = cx2.measureText('mmmmmmmmmm').width / 10 || FS * 0.6), minl = 3 * cw1 + 6;
   cx2.fillStyle = th.txt;
-  for (i = 0; i < n; i++) {
+  for (i = e0; i < e; i++) {
     if (L.ws[i] <= minl) continue;
-    var dep = L.ds[i], yy = g.icicle ? PAD + dep * FH : CH - PAD - (dep + 1) * FH;
+    var yy = rowY(L.ds[i]) - top0;
     var label = L.ns[i] === 0 ? 'all' : V.names[L.nm[i]], fit = Math.floor((L.ws[i] - 6) / cw1);
     if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
     cx2.fillText(label, L.xs[i] + 3, yy + FH / 2);
   }
-  g.hit = { L: L, H: CH, FH: FH, PAD: PAD, icicle: g.icicle };
+  g.hit = { L: L, H: H, H0: H0, FH: FH, PAD: PAD, icicle: g.icicle, top: top0, e0: e0, e1: e };
 };
 function fade(p, bg) {
   var o = 0, s;
@@ -1061,42 +1219,71 @@ function fade(p, bg) {
   return (0xff000000 | o) >>> 0;
 }
 
+/* The frame at (x, y), css px from the view's top left corner; -1 if none. */
 Viewer.prototype.nodeAt = function (g, x, y) {
   var h = g.hit;
   if (!h) return -1;
-  var t = g.tree, L = h.L, dep = h.icicle ? Math.floor((y - h.PAD) / h.FH) : Math.floor((h.H - h.PAD - y) / h.FH);
-  for (var i = L.n - 1; i >= 0; i--)
+  var L = h.L, vy = y + h.top, dep = h.icicle ? Math.floor((vy - h.PAD) / h.FH) : Math.floor((h.H - h.PAD - vy) / h.FH);
+  for (var i = h.e1 - 1; i >= h.e0; i--)
     if (L.ds[i] === dep && x >= L.xs[i] && x < L.xs[i] + Math.max(L.ws[i], 1)) return L.ns[i];
   return -1;
 };
 
-Viewer.prototype.describe = function (g, n) {
+/* The frames painted in g's view: name, depth and screen rectangle (css px, client
+ * coordinates), for scripts and tests. */
+Viewer.prototype.drawnFrames = function (g) {
+  var V = this, h = g.hit, out = [];
+  if (!h || !g.wrap.isConnected) return out;
+  var r = g.wrap.getBoundingClientRect(), L = h.L, t = g.tree;
+  for (var i = h.e0; i < h.e1; i++) {
+    var d = L.ds[i], y = (h.icicle ? h.PAD + d * h.FH : h.H - h.PAD - (d + 1) * h.FH) - h.top;
+    var y0 = Math.max(0, y), y1 = Math.min(h.H0, y + h.FH - 1);
+    if (y1 <= y0) continue;
+    out.push({ name: L.ns[i] === 0 ? 'all' : V.names[t.name[L.ns[i]]], depth: d, node: L.ns[i], graph: g.kind,
+      x: r.left + L.xs[i], y: r.top + y0, w: L.ws[i], h: y1 - y0 });
+  }
+  return out;
+};
+
+/* The hover line: the name and its numbers. A share of the zoomed frame only for frames in
+ * it (an ancestor of the zoom is wider: its share of all says it). */
+Viewer.prototype.describeParts = function (g, n) {
   var V = this, t = g.tree, m = V.meta, cn = m.countname || 'samples', f = m.factor;
   var name = n === 0 ? 'all' : V.names[t.name[n]], zt = t.tot[g.zoom];
   var self = t.cols > 1 ? t.self1[n] : t.self0[n];
-  var s = name + ' (' + fmtCount(t.tot[n], f) + ' ' + cn + ', ' + pct(t.tot[n], t.tot[0]) + ' of all';
-  if (g.zoom > 0) s += ', ' + pct(t.tot[n], zt) + ' of the zoomed frame';
+  var s = '(' + fmtCount(t.tot[n], f) + ' ' + cn + ', ' + pct(t.tot[n], t.tot[0]) + ' of all';
+  if (g.zoom > 0 && n >= g.zoom && n < t.end[g.zoom]) s += ', ' + pct(t.tot[n], zt) + ' of the zoomed frame';
   s += '; self ' + fmtCount(self, f) + ')';
   if (t.cols > 1) s += ' before ' + fmtCount(t.tot0[n], f) + ', delta ' + fmtCount(t.tot[n] - t.tot0[n], f);
-  return s;
+  return [name, s];
+};
+Viewer.prototype.describe = function (g, n) { return this.describeParts(g, n).join(' '); };
+
+/* The tooltip: the name may wrap anywhere, the numbers only between words. */
+Viewer.prototype.showTip = function (parts, x, y) {
+  var V = this, tip = V.tip;
+  tip.textContent = '';
+  tip.appendChild(el('span', 'fktipname', parts[0]));
+  parts[1].split(' ').forEach(function (w) { tip.appendChild(doc.createTextNode(' ')); tip.appendChild(el('span', 'fknum', w)); });
+  tip.hidden = false;
+  tip.style.left = Math.max(0, Math.min(x + 12, window.innerWidth - 330)) + 'px';
+  tip.style.top = (y + 14) + 'px';
 };
 
 Viewer.prototype.attach = function (g) {
-  var V = this, c = g.canvas;
+  var V = this, c = g.scroller;
+  function at(e) { var r = g.wrap.getBoundingClientRect(); return V.nodeAt(g, e.clientX - r.left, e.clientY - r.top); }
   c.addEventListener('mousemove', function (e) {
-    var r = c.getBoundingClientRect(), n = V.nodeAt(g, e.clientX - r.left, e.clientY - r.top);
+    var n = at(e);
     if (n < 0) { V.tip.hidden = true; c.style.cursor = ''; return; }
-    var s = V.describe(g, n);
-    V.details.textContent = s;
-    V.tip.textContent = s;
-    V.tip.hidden = false;
-    V.tip.style.left = Math.min(e.clientX + 12, window.innerWidth - 320) + 'px';
-    V.tip.style.top = (e.clientY + 14) + 'px';
+    var parts = V.describeParts(g, n);
+    V.details.textContent = parts.join(' ');
+    V.showTip(parts, e.clientX, e.clientY);
     c.style.cursor = 'pointer';
   });
   c.addEventListener('mouseleave', function () { V.tip.hidden = true; });
   c.addEventListener('click', function (e) {
-    var r = c.getBoundingClientRect(), n = V.nodeAt(g, e.clientX - r.left, e.clientY - r.top);
+    var n = at(e);
     if (n < 0) return;
     if (g.kind === 'flame') {
       V.select(g, n);
@@ -1237,16 +1424,14 @@ Viewer.prototype.renderSandwich = function () {
   V.main.appendChild(el('div', 'fkswtitle', name + ': total ' + fmtCount(d.total, m.factor) + ' (' + pct(d.total, all) +
     '), self ' + fmtCount(d.self, m.factor) + ' (' + pct(d.self, all) + ')'));
   V.main.appendChild(el('div', 'fklabel', 'Callers (leaf-first, the function at the bottom)'));
-  var w1 = el('div', 'fkflame'), w2 = el('div', 'fkflame');
-  V.main.appendChild(w1);
+  // two panes, each with its own scroll, half of the window's height each at most
+  var g1 = V.makeGraph('callers'), g2 = V.makeGraph('callees');
+  V.main.appendChild(g1.wrap);
   V.main.appendChild(el('div', 'fklabel', 'Callees'));
-  V.main.appendChild(w2);
-  var c1 = el('canvas'), c2 = el('canvas');
-  w1.appendChild(c1);
-  w2.appendChild(c2);
-  V.graphs = [{ canvas: c1, tree: d.callersTree, zoom: d.callersTree.n > 1 ? 1 : 0, icicle: false, kind: 'callers' },
-    { canvas: c2, tree: d.calleesTree, zoom: d.calleesTree.n > 1 ? 1 : 0, icicle: true, kind: 'callees' }];
-  V.graphs.forEach(function (g) { V.attach(g); });
+  V.main.appendChild(g2.wrap);
+  g1.tree = d.callersTree; g1.zoom = d.callersTree.n > 1 ? 1 : 0; g1.icicle = false; g1.share = 0.45;
+  g2.tree = d.calleesTree; g2.zoom = d.calleesTree.n > 1 ? 1 : 0; g2.icicle = true; g2.share = 0.45;
+  V.graphs = [g1, g2];
   V.draw();
 };
 
