@@ -542,16 +542,37 @@ function nameCmp(a, b) {
  * one whose children are renamed, is "shared": its children are found by name in a hash
  * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
 var SKIP = -1, OUT = -2, CUT = -3;
-function transformTree(t, names, act) {
-  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1;
-  var oname = new Int32Array(n), opar = new Int32Array(n), ofirst = new Int32Array(n).fill(-1), onext = new Int32Array(n);
-  var os0 = new Float64Array(n), os1 = cols > 1 ? new Float64Array(n) : null, shared = new Uint8Array(n);
-  var outAt = new Int32Array(t.maxDepth + 2), K = names.length + 1, map = new Map(), m = 1, i, d, a, P, o;
-  oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
-  function promote(p) {
-    shared[p] = 1;
-    for (var c = ofirst[p]; c >= 0; c = onext[c]) map.set(p * K + oname[c], c);
+/* The hash of shared frames' children: (parent, name) -> frame, open addressing. */
+function PairHash() { this.bits = 10; this.mask = 1023; this.used = 0; this.p = new Int32Array(1024).fill(-1); this.q = new Int32Array(1024); this.v = new Int32Array(1024); }
+PairHash.prototype.slot = function (p, nm) {
+  var hp = this.p, hq = this.q, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
+  while (hp[k] >= 0 && (hp[k] !== p || hq[k] !== nm)) k = (k + 1) & mask;
+  return k;
+};
+PairHash.prototype.get = function (p, nm) { var k = this.slot(p, nm); return this.p[k] >= 0 ? this.v[k] : -1; };
+PairHash.prototype.put = function (p, nm, v) {
+  if (2 * (this.used + 1) > this.mask) {
+    var op = this.p, oq = this.q, ov = this.v, j, k;
+    this.bits++; this.mask = (1 << this.bits) - 1;
+    this.p = new Int32Array(this.mask + 1).fill(-1); this.q = new Int32Array(this.mask + 1); this.v = new Int32Array(this.mask + 1);
+    for (j = 0; j < op.length; j++) if (op[j] >= 0) { k = this.slot(op[j], oq[j]); this.p[k] = op[j]; this.q[k] = oq[j]; this.v[k] = ov[j]; }
   }
+  var s = this.slot(p, nm);
+  this.p[s] = p; this.q[s] = nm; this.v[s] = v; this.used++;
+};
+/* Frame p becomes shared: its children so far go into the hash. */
+function promote(o, p) {
+  o.shared[p] = 1;
+  for (var c = o.first[p]; c >= 0; c = o.next[c]) o.hash.put(p, o.name[c], c);
+}
+
+function transformTree(t, names, rank, act) {
+  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1;
+  var O = { name: new Int32Array(n), first: new Int32Array(n).fill(-1), next: new Int32Array(n), shared: new Uint8Array(n), hash: new PairHash() };
+  var oname = O.name, opar = new Int32Array(n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash;
+  var os0 = new Float64Array(n), os1 = cols > 1 ? new Float64Array(n) : null;
+  var outAt = new Int32Array(t.maxDepth + 2), m = 1, i, d, a, P, o;
+  oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
   // the root's own count: stacks that end there hold no frame to focus on
   if (!act.dropRoot) { os0[0] = ts0[0]; if (os1) os1[0] = ts1[0]; }
   for (i = 1; i < n;) {
@@ -562,53 +583,76 @@ function transformTree(t, names, act) {
     if (a === OUT) o = -1;
     else if (a === SKIP) {
       o = P;
-      if (o >= 0 && !shared[o]) promote(o);
+      if (o >= 0 && !shared[o]) promote(O, o);
     } else {
-      if (P < 0) { P = 0; if (!shared[0]) promote(0); }
-      if (!shared[P] && a !== tn[i]) promote(P);
-      o = shared[P] ? map.get(P * K + a) : undefined;
-      if (o === undefined) {
+      if (P < 0) { P = 0; if (!shared[0]) promote(O, 0); }
+      if (!shared[P] && a !== tn[i]) promote(O, P);
+      o = shared[P] ? H.get(P, a) : -1;
+      if (o < 0) {
         o = m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
-        if (shared[P]) map.set(P * K + a, o);
-      } else if (!shared[o]) promote(o);
+        if (shared[P]) H.put(P, a, o);
+      } else if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
     if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  // frames with a count below them (parents are made before their children)
-  var live = new Uint8Array(m);
-  live[0] = 1;
-  for (o = m - 1; o > 0; o--) {
-    if (os0[o] !== 0 || (os1 && os1[o] !== 0)) live[o] = 1;
-    if (live[o]) live[opar[o]] = 1;
-  }
-  var cnt = 0;
-  for (o = 0; o < m; o++) cnt += live[o];
-  // preorder out: a list (made by prepending) pushed as it is comes off the stack in
-  // the order it was made; a shared frame's children are sorted by name first
-  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: new Int32Array(cnt), end: new Int32Array(cnt),
-    self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null };
-  var st = new Int32Array(cnt + 1), sd = new Int32Array(cnt + 1), sp = 0, k = 0, c, tmp = [];
-  function byName(x, y) { return nameCmp(names[oname[y]], names[oname[x]]); }
-  st[sp] = 0; sd[sp++] = 0;
-  while (sp) {
-    o = st[--sp]; d = sd[sp];
-    r.name[k] = oname[o]; r.depth[k] = d; r.self0[k] = os0[o];
-    if (os1) r.self1[k] = os1[o];
-    k++;
-    if (shared[o]) {
-      tmp.length = 0;
-      for (c = ofirst[o]; c >= 0; c = onext[c]) if (live[c]) tmp.push(c);
-      if (tmp.length > 1) tmp.sort(byName);
-      for (c = 0; c < tmp.length; c++) { st[sp] = tmp[c]; sd[sp++] = d + 1; }
-    } else {
-      for (c = ofirst[o]; c >= 0; c = onext[c]) if (live[c]) { st[sp] = c; sd[sp++] = d + 1; }
+  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank);
+}
+
+/* The frames made by transformTree in preorder: those with a count below them (a frame is
+ * made after its parent, so one backward pass gives each its subtree's size and totals),
+ * then each frame's place from its parent's: its children's places follow from their
+ * sizes, in the order of the list (made by prepending: last first) or, under a shared
+ * frame, by name. One forward pass writes every array of the tree. */
+function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank) {
+  var size = new Int32Array(m), tot = new Float64Array(m), tot0 = os1 ? new Float64Array(m) : null, o, p, x, y;
+  for (o = m - 1; o >= 0; o--) {
+    x = os1 ? os1[o] : os0[o];
+    tot[o] += x > 0 ? x : 0;
+    if (tot0) { y = os0[o]; tot0[o] += y > 0 ? y : 0; }
+    if (size[o] || os0[o] !== 0 || (os1 && os1[o] !== 0) || o === 0) {
+      size[o]++;
+      if (o > 0) { p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o]; }
     }
   }
-  return finishTree(r);
+  var cnt = size[0], pos = new Int32Array(m), dep = new Int32Array(m), c, cur, tmp = [], j, q, md = 0;
+  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: new Int32Array(cnt), end: new Int32Array(cnt),
+    self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null, tot: new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
+  function byNameDesc(a, b) { return rank[oname[b]] - rank[oname[a]]; }
+  for (o = 0; o < m; o++) {
+    if (!size[o]) continue;
+    q = pos[o];
+    r.name[q] = oname[o]; r.depth[q] = dep[o]; r.end[q] = q + size[o]; r.self0[q] = os0[o]; r.tot[q] = tot[o];
+    if (os1) { r.self1[q] = os1[o]; r.tot0[q] = tot0[o]; }
+    if (dep[o] > md) md = dep[o];
+    cur = q + size[o];
+    if (shared[o]) {
+      tmp.length = 0;
+      for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
+      if (tmp.length > 1) tmp.sort(byNameDesc);
+      for (j = 0; j < tmp.length; j++) { c = tmp[j]; cur -= size[c]; pos[c] = cur; dep[c] = dep[o] + 1; }
+    } else {
+      for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) { cur -= size[c]; pos[c] = cur; dep[c] = dep[o] + 1; }
+    }
+  }
+  r.maxDepth = md;
+  r.maxdelta = maxDelta(r);
+  r.kids = new Map();
+  return r;
 }
+
+/* Each name's place in the library's order of names (bytewise), made once for the names. */
+Viewer.prototype.nameRank = function () {
+  var V = this, nn = V.names.length;
+  if (V.rank && V.rank.length === nn) return V.rank;
+  var idx = new Array(nn), r = new Int32Array(nn), i;
+  for (i = 0; i < nn; i++) idx[i] = i;
+  idx.sort(function (a, b) { return nameCmp(V.names[a], V.names[b]); });
+  for (i = 0; i < nn; i++) r[idx[i]] = i;
+  return (V.rank = r);
+};
 
 function focusAct(f) { f.dropRoot = true; return f; }
 /* What transform op does to each node (transformTree's act), over tree t. Per-depth
@@ -718,7 +762,8 @@ Viewer.prototype.applyTransforms = function () {
   while (k < list.length && k < chain.keys.length && chain.keys[k] === JSON.stringify(list[k])) t = chain.trees[k++];
   chain.keys.length = chain.trees.length = k;
   for (; k < list.length; k++) {
-    t = transformTree(t, V.names, transformAct(V, t, list[k][0], list[k][1]));
+    var act = transformAct(V, t, list[k][0], list[k][1]);
+    t = transformTree(t, V.names, V.nameRank(), act);
     chain.keys.push(JSON.stringify(list[k]));
     chain.trees.push(t);
   }
