@@ -343,8 +343,9 @@ function Viewer(root, opts) {
   V.build();
   if (V.useHash) V.readHash();
   V.applyTransforms();
+  V.resolveZoom();
   V.render();
-  if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.render(); } });
+  if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.resolveZoom(); V.render(); } });
   window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.availH = 0; V.draw(); }, 100); });
 }
 
@@ -389,10 +390,14 @@ Viewer.prototype.build = function () {
   btn('\u25b6', 'next match (n)', function () { V.nextMatch(1); });
   V.matched = el('span', 'fkmatched');
   bar.appendChild(V.matched);
+  btn('?', 'keys (?)', function () { V.help(); });
   V.root.appendChild(bar);
   if (m.subtitle) V.root.appendChild(el('div', 'fksub', m.subtitle));
   V.tbar = el('div', 'fktr');
   V.root.appendChild(V.tbar);
+  V.noteEl = el('div', 'fknote');
+  V.noteEl.hidden = true;
+  V.root.appendChild(V.noteEl);
   V.sel = el('div', 'fksel');
   V.root.appendChild(V.sel);
   V.main = el('div', 'fkmain');
@@ -409,40 +414,98 @@ Viewer.prototype.build = function () {
   });
   V.search.addEventListener('keydown', function (e) {
     if (e.key === 'Enter') { e.preventDefault(); clearTimeout(st); V.set({ search: V.search.value }); V.nextMatch(e.shiftKey ? -1 : 1); }
-    if (e.key === 'Escape') V.search.blur();
+    if (e.key === 'Escape') { clearTimeout(st); V.search.value = ''; V.set({ search: '' }); V.search.blur(); }
   });
   doc.addEventListener('keydown', function (e) { V.key(e); });
 };
 
+/* Every key of the page: [key, what it does, action]. The dispatch and the ? overlay both
+ * read this table. An action returns a note when it has nothing to act on. */
+function needSel(V, k) { return 'no frame selected: click a frame first, then ' + k; }
+var KEYS = [
+  ['/', 'search (a regex; Ctrl-F too)', function (V) { V.search.focus(); V.search.select(); }],
+  ['Escape', 'clear the search; without one, zoom out to the root', function (V) {
+    if (V.state.search) V.set({ search: '' }); else if (V.state.zoom.length) V.set({ zoom: [] }); else return 'Escape: no search and no zoom to clear';
+  }],
+  ['n', 'zoom to the next match', function (V) { return V.nextMatch(1); }],
+  ['N', 'zoom to the previous match', function (V) { return V.nextMatch(-1); }],
+  ['c', 'case-insensitive search (toggle)', function (V) { V.set({ ic: !V.state.ic }); }],
+  ['g', 'flame graph view', function (V) { V.set({ view: 'flame' }); }],
+  ['t', 'functions table view', function (V) { V.set({ view: 'table' }); }],
+  ['w', 'sandwich view', function (V) { V.set({ view: 'sandwich' }); }],
+  ['i', 'icicle (root at the top) or flame graph', function (V) { V.set({ icicle: !V.state.icicle }); }],
+  ['l', 'left-heavy: heaviest children first (toggle)', function (V) { V.set({ left: !V.state.left }); }],
+  ['d', 'dark or light theme', function (V) { V.set({ dark: !V.state.dark }); }],
+  ['p', 'root frames per thread, per process, or merged', function (V) { return V.nextSplit(); }],
+  ['s', 'sandwich of the selected frame\'s function', function (V) { if (!V.selected) return needSel(V, 's'); V.sandwich(V.selected.name); }],
+  ['f', 'focus on the selected frame', function (V) { if (!V.selected) return needSel(V, 'f'); V.transform('focus', V.selected.path.join(';')); }],
+  ['F', 'focus on the selected function', function (V) { if (!V.selected) return needSel(V, 'F'); V.transform('focusfn', V.selected.name); }],
+  ['m', 'merge the selected function into its callers', function (V) { if (!V.selected) return needSel(V, 'm'); V.transform('merge', V.selected.name); }],
+  ['x', 'drop the stacks through the selected function', function (V) { if (!V.selected) return needSel(V, 'x'); V.transform('drop', V.selected.name); }],
+  ['r', 'collapse the selected function\'s recursion', function (V) { if (!V.selected) return needSel(V, 'r'); V.transform('rec', V.selected.name); }],
+  ['u', 'undo the last transform (Ctrl-Z too)', function (V) { return V.undo(); }],
+  ['ArrowUp', 'scroll up three rows', function (V) { return V.scrollBy(-3, 'row'); }],
+  ['ArrowDown', 'scroll down three rows', function (V) { return V.scrollBy(3, 'row'); }],
+  ['PageUp', 'scroll up a screen', function (V) { return V.scrollBy(-1, 'page'); }],
+  ['PageDown', 'scroll down a screen', function (V) { return V.scrollBy(1, 'page'); }],
+  ['Home', 'scroll to the top', function (V) { return V.scrollBy(-Infinity, 'page'); }],
+  ['End', 'scroll to the bottom', function (V) { return V.scrollBy(Infinity, 'page'); }],
+  ['?', 'this list of keys', function (V) { V.help(); }]
+];
+
 Viewer.prototype.key = function (e) {
   var V = this, t = e.target;
+  if (V.helpBox && !V.helpBox.hidden) { V.helpBox.hidden = true; e.preventDefault(); return; }
   if (e.ctrlKey && (e.key === 'f' || e.key === 'F')) { e.preventDefault(); V.search.focus(); V.search.select(); return; }
-  if (e.ctrlKey && e.key === 'z') { e.preventDefault(); V.undo(); return; }
+  if (e.ctrlKey && e.key === 'z') { e.preventDefault(); V.note(V.undo()); return; }
   if (e.ctrlKey || e.metaKey || e.altKey || (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA'))) return;
-  var sel = V.selected;
-  switch (e.key) {
-  case '/': e.preventDefault(); V.search.focus(); V.search.select(); break;
-  case 'Escape': V.set({ zoom: [] }); break;
-  case 'n': V.nextMatch(1); break;
-  case 'N': V.nextMatch(-1); break;
-  case 'i': V.set({ icicle: !V.state.icicle }); break;
-  case 'l': V.set({ left: !V.state.left }); break;
-  case 'd': V.set({ dark: !V.state.dark }); break;
-  case 'c': V.set({ ic: !V.state.ic }); break;
-  case 'g': V.set({ view: 'flame' }); break;
-  case 't': V.set({ view: 'table' }); break;
-  case 'w': V.set({ view: 'sandwich' }); break;
-  case 'u': V.undo(); break;
-  case 'p': V.nextSplit(); break;
-  case 's': if (sel) V.sandwich(sel.name); break;
-  case 'f': if (sel && sel.path.length) V.transform('focus', sel.path.join(';')); break;
-  case 'F': if (sel) V.transform('focusfn', sel.name); break;
-  case 'm': if (sel) V.transform('merge', sel.name); break;
-  case 'x': if (sel) V.transform('drop', sel.name); break;
-  case 'r': if (sel) V.transform('rec', sel.name); break;
-  default: return;
+  for (var k = 0; k < KEYS.length; k++) {
+    if (KEYS[k][0] === e.key) {
+      e.preventDefault();
+      V.note(KEYS[k][2](V));
+      return;
+    }
   }
-  e.preventDefault();
+};
+
+/* A line that says why a key did nothing (for a few seconds). */
+Viewer.prototype.note = function (s) {
+  var V = this;
+  clearTimeout(V.noteTimer);
+  V.noteEl.textContent = s || '';
+  V.noteEl.hidden = !s;
+  if (s) V.noteTimer = setTimeout(function () { V.noteEl.hidden = true; }, 5000);
+};
+
+/* The ? overlay: the key table as it is dispatched. Any key or click closes it. */
+Viewer.prototype.help = function () {
+  var V = this, box = V.helpBox;
+  if (!box) {
+    box = V.helpBox = el('div', 'fkhelp');
+    box.appendChild(el('div', 'fkhelptitle', 'Keys'));
+    var tb = el('table');
+    KEYS.forEach(function (k) {
+      var tr = el('tr');
+      tr.appendChild(el('td', 'fkkey', k[0]));
+      tr.appendChild(el('td', null, k[1]));
+      tb.appendChild(tr);
+    });
+    box.appendChild(tb);
+    box.appendChild(el('div', 'fkhint', 'Click a frame to zoom into it and select it; the wheel or the scrollbar moves through deep graphs. Any key closes this.'));
+    box.addEventListener('click', function () { box.hidden = true; });
+    V.root.appendChild(box);
+  }
+  box.hidden = false;
+};
+
+/* Scrolls the view's first scroller (the flame graph, or the table) by rows or screens. */
+Viewer.prototype.scrollBy = function (k, unit) {
+  var V = this, sc = V.state.view === 'table' ? V.tableScroll : V.graphs && V.graphs[0] && V.graphs[0].scroller;
+  if (!sc || !sc.isConnected) return;
+  var max = sc.scrollHeight - sc.clientHeight;
+  if (max <= 0) return 'nothing to scroll: all of it is in view';
+  var step = unit === 'row' ? (V.meta.frameheight || 16) : sc.clientHeight * 0.9;
+  sc.scrollTop = Math.max(0, Math.min(max, sc.scrollTop + k * step));
 };
 
 Viewer.prototype.set = function (ch) {
@@ -475,7 +538,9 @@ Viewer.prototype.writeHash = function () {
   // keys of the page around the viewer (the heat map's ranges) are kept
   ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th', 'p'].forEach(function (k) { p.delete(k); });
   if (s.view !== 'flame') p.set('v', s.view);
-  if (s.zoom.length) p.set('z', JSON.stringify(s.zoom));
+  // the zoom as a node index and a check of its path: short at any depth, and a link
+  // opened on other data falls back to the root (readHash) instead of a wrong frame
+  if (s.zoom.length) { var zn = V.findPath(s.zoom); if (zn > 0) p.set('z', zn + '.' + pathCheck(s.zoom)); }
   if (s.search) p.set('s', s.search);
   if (s.ic) p.set('c', '1');
   if (s.left) p.set('l', '1');
@@ -492,7 +557,9 @@ Viewer.prototype.readHash = function () {
   var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
   function json(k, d) { try { var v = JSON.parse(p.get(k)); return Array.isArray(v) ? v : d; } catch (e) { return d; } }
   s.view = ({ flame: 1, sandwich: 1, table: 1 })[p.get('v')] ? p.get('v') : 'flame';
-  s.zoom = p.has('z') ? json('z', []).map(String) : [];
+  var zm = /^(\d+)\.([0-9a-z]{14})$/.exec(p.get('z') || '');
+  V.pendingZoom = zm ? { n: +zm[1], check: zm[2] } : null;
+  s.zoom = zm ? [] : p.has('z') ? json('z', []).map(String) : [];
   s.search = p.get('s') || '';
   s.ic = p.get('c') === '1';
   s.left = p.get('l') === '1';
@@ -503,6 +570,32 @@ Viewer.prototype.readHash = function () {
   s.dark = p.get('th') === 'dark';
   s.split = p.get('p') === 'process' || p.get('p') === 'merged' ? p.get('p') : 'thread';
   V.lastHash = location.hash;
+};
+
+/* A check of a path of names: two 32-bit FNV-1a hashes (different offsets), 7 base-36
+ * digits each. */
+function pathCheck(path) {
+  var a = 0x811c9dc5, b = 0x01000193 ^ 0x5bd1e995, k, i, c, s = '';
+  for (k = 0; k < path.length; k++) {
+    var w = path[k] + '\u0000';
+    for (i = 0; i < w.length; i++) {
+      c = w.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+    }
+  }
+  [a, b].forEach(function (h) { s += ('000000' + (h >>> 0).toString(36)).slice(-7); });
+  return s;
+}
+/* A zoom read from the URL as index.check, once the tree is there: the frame if its path
+ * has that check, else the root and a note. */
+Viewer.prototype.resolveZoom = function () {
+  var V = this, z = V.pendingZoom;
+  if (!z) return;
+  V.pendingZoom = null;
+  var path = z.n > 0 && z.n < V.tree.n ? V.pathOf(z.n) : null;
+  if (path && pathCheck(path) === z.check) V.state.zoom = path;
+  else { V.state.zoom = []; V.note('the link\'s zoom is not a frame of this profile (other data?): showing the root'); V.zoomMissed = true; }
 };
 
 /* ---------------------------------------------------------------- transforms
@@ -832,7 +925,8 @@ function matchList(m) {
 
 Viewer.prototype.nextMatch = function (dir) {
   var V = this, m = V.match;
-  if (!m || !m.count) return;
+  if (!m) return (dir > 0 ? 'n' : 'N') + ': no search (press / to search)';
+  if (!m.count) return (dir > 0 ? 'n' : 'N') + ': no frame matches the search';
   var cur = V.zoomNode(), k, ms = matchList(m);
   if (dir > 0) { for (k = 0; k < ms.length && ms[k] <= cur; k++); if (k === ms.length) k = 0; }
   else { for (k = ms.length - 1; k >= 0 && ms[k] >= cur; k--); if (k < 0) k = ms.length - 1; }
@@ -894,7 +988,7 @@ Viewer.prototype.render = function () {
   }
   V.matched.classList.toggle('bad', re === false);
   V.matched.textContent = re === false ? 'bad regex' : V.match ? 'Matched: ' + pct(V.match.sum, V.match.total) +
-    ' (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)' : '';
+    ' of all (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)' : '';
   V.renderTransforms();
   V.main.textContent = '';
   V.availH = 0;
@@ -1395,27 +1489,47 @@ Viewer.prototype.top = function (n, key) {
   rows.sort(function (a, b) { return b[key] - a[key] || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
   return rows.slice(0, n === undefined ? rows.length : n);
 };
+/* The functions table: every function, as a virtual list (rows of one height; only those
+ * in view are in the document), with how many the search leaves of all. */
 Viewer.prototype.renderTable = function () {
-  var V = this, m = V.meta, tot = V.tree.tot[0], rows = V.top(500);
-  var tb = el('table', 'fktable'), hd = el('tr');
+  var V = this, m = V.meta, tot = V.tree.tot[0], rows = V.top(), all = V.functions().length, RH = 21;
+  V.main.appendChild(el('div', 'fkcount', rows.length + ' of ' + all + ' functions' + (V.state.search ? ' (those matching the search)' : '')));
+  var hd = el('table', 'fktable'), tr = el('tr');
+  function cols(t) { ['fkc1', 'fkc2', 'fkc3'].forEach(function (c) { t.appendChild(el('col', c)); }); }
+  cols(hd);
   [['self', 'Self'], ['total', 'Total'], ['name', m.nametype ? m.nametype.replace(/:$/, '') : 'Function']].forEach(function (h) {
     var th = el('th', h[0] === V.state.sort ? 'on' : null, h[1]);
     if (h[0] !== 'name') th.addEventListener('click', function () { V.set({ sort: h[0] }); });
-    hd.appendChild(th);
+    tr.appendChild(th);
   });
-  tb.appendChild(hd);
-  rows.forEach(function (r) {
-    var tr = el('tr');
-    tr.appendChild(el('td', 'num', fmtCount(r.self, m.factor) + ' (' + pct(r.self, tot) + ')'));
-    tr.appendChild(el('td', 'num', fmtCount(r.total, m.factor) + ' (' + pct(r.total, tot) + ')'));
-    var td = el('td', 'fn', r.name);
-    td.title = 'open the sandwich of this function';
-    td.addEventListener('click', function () { V.sandwich(r.name); });
-    tr.appendChild(td);
-    tb.appendChild(tr);
-  });
-  V.main.appendChild(el('div', 'fkcount', rows.length + ' functions shown' + (V.state.search ? ' (filtered by the search)' : '')));
-  V.main.appendChild(tb);
+  hd.appendChild(tr);
+  V.main.appendChild(hd);
+  var sc = V.tableScroll = el('div', 'fktscroll'), sp = el('div', 'fkspace'), tb = el('table', 'fktable fkrows');
+  sc.appendChild(tb);
+  sc.appendChild(sp);
+  V.main.appendChild(sc);
+  sp.style.height = rows.length * RH + 'px';
+  var top = sc.getBoundingClientRect().top;
+  sc.style.height = Math.max(120, Math.min(rows.length * RH + 2, window.innerHeight - top - 34)) + 'px';
+  function fill() {
+    var a = Math.floor(sc.scrollTop / RH), b = Math.min(rows.length, a + Math.ceil(sc.clientHeight / RH) + 1);
+    tb.textContent = '';
+    cols(tb);
+    tb.style.top = a * RH + 'px';
+    for (var i = a; i < b; i++) {
+      var r = rows[i], row = el('tr');
+      row.style.height = RH + 'px';
+      row.appendChild(el('td', 'num', fmtCount(r.self, m.factor) + ' (' + pct(r.self, tot) + ')'));
+      row.appendChild(el('td', 'num', fmtCount(r.total, m.factor) + ' (' + pct(r.total, tot) + ')'));
+      var td = el('td', 'fn', r.name);
+      td.title = r.name + '\nclick: the sandwich of this function';
+      td.addEventListener('click', V.sandwich.bind(V, r.name));
+      row.appendChild(td);
+      tb.appendChild(row);
+    }
+  }
+  sc.addEventListener('scroll', function () { if (!V.tfr) V.tfr = requestAnimationFrame(function () { V.tfr = 0; fill(); }); });
+  fill();
 };
 
 /* ---------------------------------------------------------------- sandwich
@@ -1524,6 +1638,7 @@ function api(V) {
     setView: function (v) { V.set({ view: v }); },
     set: function (o) { V.set(o); },
     folded: function () { return V.folded(); },
+    drawn: function () { var out = []; (V.graphs || []).forEach(function (g) { out = out.concat(V.drawnFrames(g)); }); return out; },
     setTree: function (t) { V.setTree(t); },
     drawMs: function () { V.draw(); return V.lastDrawMs; }
   };
