@@ -46,6 +46,13 @@ async function open(browser, url, dpr, size, errors) {
   page.on('pageerror', (e) => errors.push('pageerror: ' + e.message));
   await page.goto(url);
   await page.waitForSelector('body[data-ready]', { timeout: 60000 });
+  // FK_OLD_SHIM=1: a drawn() for pages made before it existed (to see these checks fail
+  // on such a build): every laid-out frame, placed from the whole-graph canvas
+  if (process.env.FK_OLD_SHIM) await page.evaluate(() => { if (!flamekit.drawn) flamekit.drawn = () => {
+    const V = flamekit.viewer, g = V.graphs[0], h = g.hit, L = h.L, r = g.canvas.getBoundingClientRect(), out = [];
+    for (let i = 0; i < L.n; i++) { const d = L.ds[i]; out.push({ name: L.ns[i] ? V.names[L.nm[i]] : 'all', depth: d, node: L.ns[i], x: r.left + L.xs[i], y: r.top + (h.icicle ? h.PAD + d * h.FH : h.H - h.PAD - (d + 1) * h.FH), w: L.ws[i], h: h.FH - 1 }); }
+    return out;
+  }; });
   page.ctx = ctx;
   return page;
 }
