@@ -636,13 +636,20 @@ function nameCmp(a, b) {
  * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
 var SKIP = -1, OUT = -2, CUT = -3;
 /* The hash of shared frames' children: (parent, name) -> frame, open addressing. */
-function PairHash() { this.bits = 10; this.mask = 1023; this.used = 0; this.p = new Int32Array(1024).fill(-1); this.q = new Int32Array(1024); this.v = new Int32Array(1024); }
+function PairHash() { this.bits = 16; this.mask = 65535; this.used = 0; this.p = new Int32Array(65536).fill(-1); this.q = new Int32Array(65536); this.v = new Int32Array(65536); }
 PairHash.prototype.slot = function (p, nm) {
   var hp = this.p, hq = this.q, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
   while (hp[k] >= 0 && (hp[k] !== p || hq[k] !== nm)) k = (k + 1) & mask;
   return k;
 };
-PairHash.prototype.get = function (p, nm) { var k = this.slot(p, nm); return this.p[k] >= 0 ? this.v[k] : -1; };
+/* The value of (p, nm), or v after putting it there (one probe for both). */
+PairHash.prototype.find = function (p, nm, v) {
+  var k = this.slot(p, nm);
+  if (this.p[k] >= 0) return this.v[k];
+  if (2 * (this.used + 1) > this.mask) { this.put(p, nm, v); return v; }
+  this.p[k] = p; this.q[k] = nm; this.v[k] = v; this.used++;
+  return v;
+};
 PairHash.prototype.put = function (p, nm, v) {
   if (2 * (this.used + 1) > this.mask) {
     var op = this.p, oq = this.q, ov = this.v, j, k;
@@ -680,11 +687,10 @@ function transformTree(t, names, rank, act) {
     } else {
       if (P < 0) { P = 0; if (!shared[0]) promote(O, 0); }
       if (!shared[P] && a !== tn[i]) promote(O, P);
-      o = shared[P] ? H.get(P, a) : -1;
-      if (o < 0) {
-        o = m++;
+      o = shared[P] ? H.find(P, a, m) : m;
+      if (o === m) {
+        m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
-        if (shared[P]) H.put(P, a, o);
       } else if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
@@ -713,21 +719,32 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
   var cnt = size[0], pos = new Int32Array(m), dep = new Int32Array(m), c, cur, tmp = [], j, q, md = 0;
   var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: new Int32Array(cnt), end: new Int32Array(cnt),
     self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null, tot: new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, dd, sz;
   function byNameDesc(a, b) { return rank[oname[b]] - rank[oname[a]]; }
   for (o = 0; o < m; o++) {
-    if (!size[o]) continue;
-    q = pos[o];
-    r.name[q] = oname[o]; r.depth[q] = dep[o]; r.end[q] = q + size[o]; r.self0[q] = os0[o]; r.tot[q] = tot[o];
-    if (os1) { r.self1[q] = os1[o]; r.tot0[q] = tot0[o]; }
-    if (dep[o] > md) md = dep[o];
-    cur = q + size[o];
+    sz = size[o];
+    if (!sz) continue;
+    q = pos[o]; dd = dep[o];
+    rn[q] = oname[o]; rd[q] = dd; re[q] = q + sz; rs0[q] = os0[o]; rt[q] = tot[o];
+    if (rs1) { rs1[q] = os1[o]; rt0[q] = tot0[o]; }
+    if (dd > md) md = dd;
+    cur = q + sz;
+    dd++;
     if (shared[o]) {
       tmp.length = 0;
       for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
-      if (tmp.length > 1) tmp.sort(byNameDesc);
-      for (j = 0; j < tmp.length; j++) { c = tmp[j]; cur -= size[c]; pos[c] = cur; dep[c] = dep[o] + 1; }
+      if (tmp.length > 12) tmp.sort(byNameDesc);
+      else {
+        // few children (most shared frames): an insertion sort, no call per comparison
+        for (j = 1; j < tmp.length; j++) {
+          var y0 = tmp[j], ry = rank[oname[y0]], z0 = j - 1;
+          for (; z0 >= 0 && rank[oname[tmp[z0]]] < ry; z0--) tmp[z0 + 1] = tmp[z0];
+          tmp[z0 + 1] = y0;
+        }
+      }
+      for (j = 0; j < tmp.length; j++) { c = tmp[j]; cur -= size[c]; pos[c] = cur; dep[c] = dd; }
     } else {
-      for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) { cur -= size[c]; pos[c] = cur; dep[c] = dep[o] + 1; }
+      for (c = ofirst[o]; c >= 0; c = onext[c]) { sz = size[c]; if (sz) { cur -= sz; pos[c] = cur; dep[c] = dd; } }
     }
   }
   r.maxDepth = md;
