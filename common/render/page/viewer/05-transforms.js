@@ -99,7 +99,7 @@ function transformTree(t, names, rank, act) {
     if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank);
+  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth);
 }
 
 /* The frames made by transformTree in preorder: those with a count below them (a frame is
@@ -107,7 +107,7 @@ function transformTree(t, names, rank, act) {
  * then each frame's place from its parent's: its children's places follow from their
  * sizes, in the order of the list (made by prepending: last first) or, under a shared
  * frame, by name. One forward pass writes every array of the tree. */
-function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank) {
+function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0) { // md0: the input's depth, not exceeded
   var size = new Int32Array(m), tot = new Float64Array(m), tot0 = os1 ? new Float64Array(m) : null, o, p, x, y;
   for (o = m - 1; o >= 0; o--) {
     x = os1 ? os1[o] : os0[o];
@@ -119,7 +119,7 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
     }
   }
   var cnt = size[0], pos = new Int32Array(m), dep = new Int32Array(m), c, cur, tmp = [], j, q, md = 0;
-  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: new Int32Array(cnt), end: new Int32Array(cnt),
+  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
     self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null, tot: new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
   var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, dd, sz;
   function byNameDesc(a, b) { return rank[oname[b]] - rank[oname[a]]; }
