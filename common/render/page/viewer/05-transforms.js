@@ -37,30 +37,32 @@ function nameCmp(a, b) {
  * one whose children are renamed, is "shared": its children are found by name in a hash
  * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
 var SKIP = -1, OUT = -2, CUT = -3;
-/* The hash of shared frames' children: (parent, name) -> frame, open addressing. */
-function PairHash() { this.bits = 16; this.mask = 65535; this.used = 0; this.p = new Int32Array(65536).fill(-1); this.q = new Int32Array(65536); this.v = new Int32Array(65536); }
+/* The hash of shared frames' children: (parent, name) -> frame, open addressing, each slot
+ * three numbers side by side (one cache line for a probe). */
+function PairHash() { this.bits = 16; this.mask = 65535; this.used = 0; this.a = new Int32Array(3 * 65536).fill(-1); }
 PairHash.prototype.slot = function (p, nm) {
-  var hp = this.p, hq = this.q, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
-  while (hp[k] >= 0 && (hp[k] !== p || hq[k] !== nm)) k = (k + 1) & mask;
-  return k;
+  var h = this.a, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
+  while (h[3 * k] >= 0 && (h[3 * k] !== p || h[3 * k + 1] !== nm)) k = (k + 1) & mask;
+  return 3 * k;
+};
+PairHash.prototype.put = function (p, nm, v) {
+  var h = this.a, j, k;
+  if (2 * (this.used + 1) > this.mask) {
+    this.bits++; this.mask = (1 << this.bits) - 1;
+    this.a = new Int32Array(3 * (this.mask + 1)).fill(-1);
+    for (j = 0; j < h.length; j += 3) if (h[j] >= 0) { k = this.slot(h[j], h[j + 1]); this.a[k] = h[j]; this.a[k + 1] = h[j + 1]; this.a[k + 2] = h[j + 2]; }
+    h = this.a;
+  }
+  k = this.slot(p, nm);
+  h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
 };
 /* The value of (p, nm), or v after putting it there (one probe for both). */
 PairHash.prototype.find = function (p, nm, v) {
-  var k = this.slot(p, nm);
-  if (this.p[k] >= 0) return this.v[k];
+  var k = this.slot(p, nm), h = this.a;
+  if (h[k] >= 0) return h[k + 2];
   if (2 * (this.used + 1) > this.mask) { this.put(p, nm, v); return v; }
-  this.p[k] = p; this.q[k] = nm; this.v[k] = v; this.used++;
+  h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
   return v;
-};
-PairHash.prototype.put = function (p, nm, v) {
-  if (2 * (this.used + 1) > this.mask) {
-    var op = this.p, oq = this.q, ov = this.v, j, k;
-    this.bits++; this.mask = (1 << this.bits) - 1;
-    this.p = new Int32Array(this.mask + 1).fill(-1); this.q = new Int32Array(this.mask + 1); this.v = new Int32Array(this.mask + 1);
-    for (j = 0; j < op.length; j++) if (op[j] >= 0) { k = this.slot(op[j], oq[j]); this.p[k] = op[j]; this.q[k] = oq[j]; this.v[k] = ov[j]; }
-  }
-  var s = this.slot(p, nm);
-  this.p[s] = p; this.q[s] = nm; this.v[s] = v; this.used++;
 };
 /* Frame p becomes shared: its children so far go into the hash. */
 function promote(o, p) {
