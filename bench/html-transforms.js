@@ -6,7 +6,7 @@
 const fs = require('fs'), path = require('path'), zlib = require('zlib');
 global.window = {}; global.document = {};
 const dir = path.join(__dirname, '../common/render/page/viewer');
-const src = "'use strict';\n" + fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n') +
+const src = "'use strict';\n" + fs.readFileSync(path.join(dir, '../counts.js'), 'utf8') + fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n') +
   '\nwindow.flamekit.T = { transformTree, transformAct, Viewer };';
 new Function(src)();
 const html = fs.readFileSync(process.argv[2], 'utf8');

@@ -8,9 +8,9 @@ const zlib = require('zlib');
 global.window = {};
 global.document = {};
 // viewer.js only touches the DOM when a viewer is made; its decoder is plain JS
-// (its parts joined in name order into one function, as the build does)
+// (the count decoder, then its parts joined in name order into one function, as the build does)
 const dir = path.join(__dirname, '../../common/render/page/viewer');
-new Function("'use strict';\n" + fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n'))();
+new Function("'use strict';\n" + fs.readFileSync(path.join(dir, '../counts.js'), 'utf8') + fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n'))();
 const html = fs.readFileSync(process.argv[2], 'utf8');
 const meta = JSON.parse(/<script id="fkmeta" type="application\/json">([\s\S]*?)<\/script>/.exec(html)[1]);
 const b64 = /<script id="fkdata" type="application\/octet-stream">([\s\S]*?)<\/script>/.exec(html)[1];

@@ -48,7 +48,7 @@ SelfReader.prototype.uv = function () {
   do { b = u8[this.p++]; v += (b & 127) * mul; mul *= 128; } while (b & 128);
   return v;
 };
-SelfReader.prototype.count = function () { var v = this.uv(); return v % 2 === 0 ? v / 2 : this.fl[(v - 1) / 2]; };
+SelfReader.prototype.count = function () { return fkCount(this.uv(), this.fl); }; // page/counts.js
 SelfReader.prototype.step = function () { this.next = this.p < this.e ? (this.next < 0 ? 0 : this.next) + this.uv() : -1; };
 
 /* The node loop of decode (kept apart so its variables live in registers). A node whose
