@@ -70,11 +70,24 @@ function promote(o, p) {
   for (var c = o.first[p]; c >= 0; c = o.next[c]) o.hash.put(p, o.name[c], c);
 }
 
+/* The working arrays of transformTree and layOut, kept between transforms: fresh arrays of
+ * this size cost the page faults of their first touch, more than clearing them again. */
+var scratch = null;
+function work(n) {
+  if (!scratch || scratch.cap < n) {
+    var c = Math.max(n, scratch ? scratch.cap : 0);
+    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
+    for (var k = 0; k < 7; k++) scratch.i32.push(new Int32Array(c));
+    for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
+  }
+  return scratch;
+}
 function transformTree(t, names, rank, act) {
-  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1;
-  var O = { name: new Int32Array(n), first: new Int32Array(n).fill(-1), next: new Int32Array(n), shared: new Uint8Array(n), hash: new PairHash() };
-  var oname = O.name, opar = new Int32Array(n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash;
-  var os0 = new Float64Array(n), os1 = cols > 1 ? new Float64Array(n) : null;
+  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, W = work(n);
+  var O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
+    shared: W.u8.subarray(0, n).fill(0), hash: new PairHash() };
+  var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash;
+  var os0 = W.f64[0].subarray(0, n).fill(0), os1 = cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
   var outAt = new Int32Array(t.maxDepth + 2), m = 1, i, d, a, P, o;
   oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
   // the root's own count: stacks that end there hold no frame to focus on
@@ -110,7 +123,8 @@ function transformTree(t, names, rank, act) {
  * sizes, in the order of the list (made by prepending: last first) or, under a shared
  * frame, by name. One forward pass writes every array of the tree. */
 function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0) { // md0: the input's depth, not exceeded
-  var size = new Int32Array(m), tot = new Float64Array(m), tot0 = os1 ? new Float64Array(m) : null, o, p, x, y;
+  var W = work(m), size = W.i32[4].subarray(0, m).fill(0), tot = W.f64[2].subarray(0, m).fill(0);
+  var tot0 = os1 ? W.f64[3].subarray(0, m).fill(0) : null, o, p, x, y;
   for (o = m - 1; o >= 0; o--) {
     x = os1 ? os1[o] : os0[o];
     tot[o] += x > 0 ? x : 0;
@@ -120,7 +134,8 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
       if (o > 0) { p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o]; }
     }
   }
-  var cnt = size[0], pos = new Int32Array(m), dep = new Int32Array(m), c, cur, tmp = [], j, q, md = 0;
+  var cnt = size[0], pos = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), c, cur, tmp = [], j, q, md = 0;
+  pos[0] = 0; dep[0] = 0; // the others are set from their parents before they are read
   var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
     self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null, tot: new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
   var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, dd, sz;
@@ -283,6 +298,9 @@ Viewer.prototype.applyTransforms = function () {
   }
   V.tree = t;
   V.tableCache = null;
+  // the working arrays (61 bytes a node) are let go a few seconds after the last transform
+  clearTimeout(V.scratchTimer);
+  V.scratchTimer = setTimeout(function () { scratch = null; }, 5000);
   // the selection follows the tree: the same frame if its path is still there
   if (V.selected) {
     var n = V.findPath(V.selected.path);
