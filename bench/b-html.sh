@@ -5,7 +5,8 @@
 # inferno-flamegraph), page bytes per tree node, and in headless Chromium (html-page.js):
 # first paint, exact search, redraw after zoom and after search (p50/p95, timed until the
 # canvas pixels can be read; in each of three loads, medians over them), JS heap and the
-# tree's typed arrays. Then a 1M-node profile's first paint. Output is checked
+# tree's typed arrays, the transforms and their undo. Then a 1M-node profile's first paint,
+# and the transforms' CPU time in node (html-transforms.js). Output is checked
 # byte-identical over two runs. FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the
 # files; FK_INFERNO points at an inferno-flamegraph binary.
 set -eu
@@ -55,6 +56,7 @@ fi
 echo "  page: $bytes bytes, $(awk -v b="$bytes" -v n="$nodes" 'BEGIN {printf "%.2f", b / n}') bytes per tree node (target <= 2)"
 if command -v node > /dev/null && [ -x /usr/bin/chromium ] && [ -d tests/browser/node_modules/playwright-core ]; then
 	node bench/html-page.js "$W/out.html" "$W/small.html"
+	node --max-old-space-size=6000 bench/html-transforms.js "$W/out.html"
 else
 	echo "  browser: skipped (needs node, /usr/bin/chromium and tests/browser/node_modules/playwright-core)"
 fi

@@ -54,6 +54,21 @@ function measure() {
     flush();
     out.zoom.push(performance.now() - t0);
   }
+  flamekit.zoom([]);
+  // transforms on a heavy function (the table's second by total; the first is a root
+  // frame), each timed from the call to the pixels, then its undo
+  const fn = flamekit.top(3, 'total')[1].name, mod = fn.indexOf('::') > 0 ? fn.slice(0, fn.indexOf('::') + 2) : fn.slice(0, 4);
+  const first = V.pathOf(V.tree.end[0] > 1 ? 1 : 0);
+  out.tr = {};
+  for (const [op, arg] of [['merge', fn], ['drop', fn], ['rec', fn], ['rec', ''], ['lib', mod], ['focusfn', fn], ['focus', first.join(';')]]) {
+    const t0 = performance.now();
+    flamekit.transform(op, arg);
+    flush();
+    const t1 = performance.now();
+    flamekit.undo();
+    flush();
+    out.tr[op + (arg ? '' : ' (all)')] = [t1 - t0, performance.now() - t1];
+  }
   out.share = flamekit.search('Handler');
   return out;
 }
@@ -96,6 +111,8 @@ function measure() {
     console.log('      last load: HTML read until the script runs ' + f1(r.timing.boot) + ' ms, base64 ' + f1(r.timing.base64) + ' ms, inflate ' + f1(r.timing.inflate) + ' ms, decode ' + f1(r.timing.decode) + ' ms, first view ' + f1(r.timing.view) + ' ms');
     console.log('    exact search: p50 ' + f1(across('search', 0.5)) + ' ms = ' + (across('search', 0.5) / base).toFixed(1) + 'x baseline, p95 ' + f1(across('search', 0.95)) + ' ms (medians over 3 loads; p95 of each: ' + each('search', 0.95) + '; target < 50; "Handler" matched ' + (100 * r.share).toFixed(2) + '%)');
     console.log('    redraw after zoom: p50 ' + f1(across('zoom', 0.5)) + ' ms, p95 ' + f1(across('zoom', 0.95)) + ' ms (p95 of each load: ' + each('zoom', 0.95) + '); after search: p50 ' + f1(across('sredraw', 0.5)) + ' ms, p95 ' + f1(across('sredraw', 0.95)) + ' ms (' + each('sredraw', 0.95) + ') (target p95 < 16)');
+    const ops = Object.keys(r.tr);
+    console.log('    transforms (ms, median over 3 loads, then undo): ' + ops.map((o) => o + ' ' + f1(q(runs.map((x) => x.tr[o][0]), 0.5)) + '/' + f1(q(runs.map((x) => x.tr[o][1]), 0.5))).join(', ') + ' (target <= 300 at 5M nodes, <= 600 at 10.8M)');
     console.log('    memory after load: JS heap ' + f1(heap) + ' MB + tree arrays ' + f1(arrays) + ' MB (' + (arrays * 1048576 / r.nodes).toFixed(0) + ' bytes a node)');
     console.log('  browser (' + sn + ' nodes): first paint ' + f1(s.paint) + ' ms (target for 1M nodes < 500)');
   } finally {

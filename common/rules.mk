@@ -8,7 +8,10 @@ LIB_HDRS := common/flamekit.h common/internal.h $(wildcard $(LIB_DIRS:%=%/*.h))
 # Page code (script and style of the SVG and HTML views) lives as .js/.css files,
 # each embedded as one string fk_page_<file> (svg.js -> fk_page_svg_js).
 PAGE_SRCS := $(sort $(wildcard common/render/page/*.js common/render/page/*.css))
-PAGE_GEN := $(PAGE_SRCS:common/%=$(BUILD)/common/%.c)
+# The viewer's script is several files by concern (page/viewer/NN-*.js), joined in name
+# order into one function scope at build time: $(BUILD)/common/render/page/viewer.js.
+VIEWER_SRCS := $(sort $(wildcard common/render/page/viewer/*.js))
+PAGE_GEN := $(PAGE_SRCS:common/%=$(BUILD)/common/%.c) $(BUILD)/common/render/page/viewer.js.c
 LIB_OBJS := $(LIB_SRCS:common/%.c=$(BUILD)/common/%.o) $(PAGE_GEN:%.c=%.o)
 # The programs' helper layer (common/prog: not part of the library's ABI), a static
 # archive linked by the CLI, perf-flame, the perf dlfilter and the Python module.
@@ -29,6 +32,17 @@ $(BUILD)/common/%.o: common/%.c $(LIB_HDRS) | $(BUILD)/.dir
 $(BUILD)/common/render/page/%.c: common/render/page/% common/render/page/embed.awk | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	$(Q)awk -v sym=fk_page_$(subst .,_,$*) -v src=$< -f common/render/page/embed.awk $< > $@.tmp && mv $@.tmp $@
+
+# each part's opening comment lines left out, as embed.awk does for a whole file
+$(BUILD)/common/render/page/viewer.js: $(VIEWER_SRCS) | $(BUILD)/.dir
+	@mkdir -p $(dir $@)
+	$(Q){ echo '// viewer.js - generated from common/render/page/viewer/*.js by common/rules.mk'; \
+	  echo '(function () {'; echo "'use strict';"; \
+	  awk 'FNR == 1 { head = 1 } head && (/^\/\/ / || /^\/\/$$/) { next } { head = 0; print }' $(VIEWER_SRCS); \
+	  echo '})();'; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/common/render/page/viewer.js.c: $(BUILD)/common/render/page/viewer.js common/render/page/embed.awk
+	$(Q)awk -v sym=fk_page_viewer_js -v src=common/render/page/viewer/ -f common/render/page/embed.awk $< > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/common/render/page/%.o: $(BUILD)/common/render/page/%.c
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")

@@ -561,37 +561,21 @@ static void w_uv(fk_obuf *w, uint64_t v)
 	fk_obuf_put(w, t, k);
 }
 
-/* Counts: integers as 2n, anything else as 2i+1 with i an index into the
- * "floats" table (fractional weights are rare: perf periods are integers). */
+/* Counts in the pages' one encoding (render/page.h); the first error is kept. */
 struct floats {
-	double *v;
-	size_t n, cap;
+	struct fk_page_floats t;
 	int err;
 };
 
 static void w_num(fk_obuf *w, struct floats *fl, double v)
 {
-	if (v >= 0 && v < 4.5e15 && v == floor(v)) {
-		w_uv(w, (uint64_t)v * 2);
+	uint64_t code;
+	int rc = fk_page_count(&fl->t, v, &code);
+	if (rc) {
+		fl->err = fl->err ? fl->err : rc;
 		return;
 	}
-	if (FK_GROW(fl->v, fl->cap, fl->n + 1)) {
-		fl->err = -FK_E_NOMEM;
-		return;
-	}
-	fl->v[fl->n] = v;
-	w_uv(w, (uint64_t)fl->n * 2 + 1);
-	fl->n++;
-}
-
-static void w_count(fk_obuf *w, double v)
-{
-	char num[40];
-	int k = fk_format_count(num, sizeof(num), v);
-	if (!isfinite(v))
-		fk_obuf_puts(w, "0");
-	else
-		fk_obuf_put(w, num, (size_t)k);
+	w_uv(w, code);
 }
 
 static void w_head(fk_obuf *w, const struct hm *h, const char *title)
@@ -746,12 +730,9 @@ static int write_page(struct hm *h, FILE *f)
 		fk_obuf_puts(w, "\"}");
 	}
 	fk_obuf_puts(w, "],\n\"floats\":[");
-	for (size_t i = 0; i < fl.n; i++) {
-		if (i)
-			fk_obuf_puts(w, ",");
-		w_count(w, fl.v[i]);
-	}
+	fk_page_floats_json(w, &fl.t);
 	fk_obuf_puts(w, "]}</script>\n<script>\n");
+	fk_obuf_puts(w, fk_page_counts_js);
 	fk_obuf_puts(w, fk_page_viewer_js);
 	fk_obuf_puts(w, fk_page_heatmap_js);
 	fk_obuf_puts(w, "</script>\n</body></html>\n");
@@ -760,7 +741,7 @@ static int write_page(struct hm *h, FILE *f)
 		err = fl.err;
 fail:
 	fk_obuf_free(w);
-	free(fl.v);
+	free(fl.t.v);
 	return err;
 }
 

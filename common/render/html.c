@@ -98,8 +98,7 @@ typedef struct enc {
 	size_t npool, pool_cap;
 	uint32_t prev_depth, maxdepth;
 	uint64_t run;       /* nodes one level deeper than the one before, since the last pop */
-	double *floats;     /* counts that are not integers */
-	size_t nfloats, floats_cap;
+	struct fk_page_floats fl; /* counts that are not integers */
 	uint64_t nodes_out;
 	uint64_t last_self[2];
 	double root_self[2];
@@ -108,15 +107,12 @@ typedef struct enc {
 	int64_t offmark;    /* page name of FK_OFFCPU_MARK, -1 if none */
 } enc;
 
-/* Counts: an integer v as 2v, anything else as 2i+1 (i indexes the floats table). */
+/* A count in the pages' encoding (render/page.h). */
 static int put_count(enc *e, bytes *s, double v)
 {
-	if (v >= 0 && v < 4.5e15 && v == floor(v))
-		return put_uv(s, (uint64_t)v * 2);
-	if (FK_GROW(e->floats, e->floats_cap, e->nfloats + 1))
-		return -FK_E_NOMEM;
-	e->floats[e->nfloats] = isfinite(v) ? v : 0;
-	return put_uv(s, (uint64_t)e->nfloats++ * 2 + 1);
+	uint64_t code;
+	int rc = fk_page_count(&e->fl, v, &code);
+	return rc ? rc : put_uv(s, code);
 }
 
 /* The own counts of the node before the one now opening: a leaf's (no child follows) go to
@@ -456,7 +452,7 @@ static void enc_free(enc *e)
 	free(e->by_first);
 	free(e->page);
 	free(e->src_of);
-	free(e->floats);
+	free(e->fl.v);
 }
 
 /* Runs deflate over what zs holds with flush, growing z: until the input is used and, for a
@@ -806,14 +802,11 @@ static int write_page(fk_obuf *b, const enc *e, const fk_svg_opts *o, const byte
 	for (int i = 0; i < S_COUNT; i++)
 		fk_obuf_printf(b, "%s\"%s\":%zu", i ? "," : "", stream_names[i], sizes[i]);
 	fk_obuf_puts(b, "},\"floats\":[");
-	for (size_t i = 0; i < e->nfloats; i++) {
-		if (i)
-			fk_obuf_puts(b, ",");
-		fk_obuf_exact(b, e->floats[i]);
-	}
+	fk_page_floats_json(b, &e->fl);
 	fk_obuf_puts(b, "]}</script>\n<script id=\"fkdata\" type=\"application/octet-stream\">");
 	put_base64(b, z->b, z->n);
 	fk_obuf_puts(b, "</script>\n<script>\n");
+	fk_obuf_puts(b, fk_page_counts_js);
 	fk_obuf_puts(b, fk_page_viewer_js);
 	fk_obuf_puts(b, "</script>\n<script>\nflamekit.boot();\n</script>\n</body></html>\n");
 	return 0;

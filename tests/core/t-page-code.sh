@@ -6,7 +6,7 @@
 command -v node > /dev/null || skip "node not installed (nodejs)"
 P=$FK_TOP/common/render/page
 n=0
-for f in "$P"/*.js; do
+for f in "$P"/*.js "$P"/viewer/*.js "$BUILD/common/render/page/viewer.js"; do
 	node --check "$f" || fail "$f: node --check"
 	n=$((n + 1))
 done
@@ -25,7 +25,8 @@ for f in "$P"/*.css; do
 	' "$f" || fail "$f: not well-formed CSS"
 done
 # the embedded strings, read back from the generated C, equal the files' bodies
-for f in "$P"/*.js "$P"/*.css; do
+# (the viewer's parts are joined by the build into $BUILD/common/render/page/viewer.js)
+for f in "$P"/*.js "$P"/*.css "$BUILD/common/render/page/viewer.js"; do
 	b=$(basename "$f")
 	g=$BUILD/common/render/page/$b.c
 	[ -f "$g" ] || fail "$g not generated"

@@ -22,10 +22,7 @@ Dec.prototype.uv = function () {
     mul *= 32;
   }
 };
-Dec.prototype.num = function () {
-  var v = this.uv();
-  return v % 2 ? D.floats[(v - 1) / 2] : v / 2;
-};
+Dec.prototype.num = function () { return fkCount(this.uv(), D.floats); }; // page/counts.js
 
 /** @param {string} id */
 function $(id) { return document.getElementById(id); }

@@ -1,0 +1,327 @@
+// transforms.js - focus, merge, drop, collapse recursion, collapse a module, thread split:
+// each one pass over the tree's arrays; every prefix of the list keeps its tree.
+/* ---------------------------------------------------------------- transforms
+ * Each is [op, arg], applied in order to every stack (root-first names):
+ *   focus    arg "a;b;c": only stacks starting a;b;c, rooted at c
+ *   focusfn  only stacks through the function, cut before its first frame
+ *   merge    the function's frames removed (its self time goes to its callers)
+ *   drop     stacks through the function removed
+ *   rec      recursion collapsed: frames of the function below its first one removed
+ *            (arg "" : of every function)
+ *   lib      consecutive frames whose name contains arg become one frame named arg
+ * Each is one pass over the tree's arrays (transformTree), not a rebuild from stacks. */
+var TRANSFORMS = { focus: 'Focus on', focusfn: 'Focus on function', merge: 'Merge', drop: 'Drop',
+  rec: 'Collapse recursion of', lib: 'Collapse library' };
+
+/* Names compared as the library sorts them: bytewise UTF-8, which is code point order
+ * (UTF-16 order differs only between surrogates and U+E000..U+FFFF). */
+function nameCmp(a, b) {
+  if (a === b) return 0;
+  var n = Math.min(a.length, b.length), i, x, y;
+  for (i = 0; i < n; i++) {
+    x = a.charCodeAt(i); y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) { x = x >= 0xe000 ? x - 0x800 : x + 0x2000; y = y >= 0xe000 ? y - 0x800 : y + 0x2000; }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+/* One transform over tree t in one preorder pass. act(i, d) says what becomes of node i
+ * (depth d): a name id >= 0: kept as a frame of that name, under its parent's frame (or
+ * the root's when the parent was left out); SKIP: merged into its parent's frame (its own
+ * counts go there, its children hang there); OUT: left out with its own counts (its
+ * children still asked); CUT: left out with its whole subtree. A frame reached from one
+ * node has its children in the node's (name) order; a frame that several nodes reach, or
+ * one whose children are renamed, is "shared": its children are found by name in a hash
+ * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
+var SKIP = -1, OUT = -2, CUT = -3;
+/* The hash of shared frames' children: (parent, name) -> frame, open addressing, each slot
+ * three numbers side by side (one cache line for a probe). */
+function PairHash() { this.bits = 16; this.mask = 65535; this.used = 0; this.a = new Int32Array(3 * 65536).fill(-1); }
+PairHash.prototype.slot = function (p, nm) {
+  var h = this.a, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
+  while (h[3 * k] >= 0 && (h[3 * k] !== p || h[3 * k + 1] !== nm)) k = (k + 1) & mask;
+  return 3 * k;
+};
+PairHash.prototype.put = function (p, nm, v) {
+  var h = this.a, j, k;
+  if (2 * (this.used + 1) > this.mask) {
+    this.bits++; this.mask = (1 << this.bits) - 1;
+    this.a = new Int32Array(3 * (this.mask + 1)).fill(-1);
+    for (j = 0; j < h.length; j += 3) if (h[j] >= 0) { k = this.slot(h[j], h[j + 1]); this.a[k] = h[j]; this.a[k + 1] = h[j + 1]; this.a[k + 2] = h[j + 2]; }
+    h = this.a;
+  }
+  k = this.slot(p, nm);
+  h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
+};
+/* The value of (p, nm), or v after putting it there (one probe for both). */
+PairHash.prototype.find = function (p, nm, v) {
+  var k = this.slot(p, nm), h = this.a;
+  if (h[k] >= 0) return h[k + 2];
+  if (2 * (this.used + 1) > this.mask) { this.put(p, nm, v); return v; }
+  h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
+  return v;
+};
+/* Frame p becomes shared: its children so far go into the hash. */
+function promote(o, p) {
+  o.shared[p] = 1;
+  for (var c = o.first[p]; c >= 0; c = o.next[c]) o.hash.put(p, o.name[c], c);
+}
+
+/* The working arrays of transformTree and layOut, kept between transforms: fresh arrays of
+ * this size cost the page faults of their first touch, more than clearing them again. */
+var scratch = null;
+function work(n) {
+  if (!scratch || scratch.cap < n) {
+    var c = Math.max(n, scratch ? scratch.cap : 0);
+    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
+    for (var k = 0; k < 7; k++) scratch.i32.push(new Int32Array(c));
+    for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
+  }
+  return scratch;
+}
+function transformTree(t, names, rank, act) {
+  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, W = work(n);
+  var O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
+    shared: W.u8.subarray(0, n).fill(0), hash: new PairHash() };
+  var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash;
+  var os0 = W.f64[0].subarray(0, n).fill(0), os1 = cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
+  var outAt = new Int32Array(t.maxDepth + 2), m = 1, i, d, a, P, o;
+  oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
+  // the root's own count: stacks that end there hold no frame to focus on
+  if (!act.dropRoot) { os0[0] = ts0[0]; if (os1) os1[0] = ts1[0]; }
+  for (i = 1; i < n;) {
+    d = tdep[i];
+    a = act(i, d);
+    if (a === CUT) { i = tend[i]; continue; }
+    P = outAt[d - 1];
+    if (a === OUT) o = -1;
+    else if (a === SKIP) {
+      o = P;
+      if (o >= 0 && !shared[o]) promote(O, o);
+    } else {
+      if (P < 0) { P = 0; if (!shared[0]) promote(O, 0); }
+      if (!shared[P] && a !== tn[i]) promote(O, P);
+      o = shared[P] ? H.find(P, a, m) : m;
+      if (o === m) {
+        m++;
+        oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
+      } else if (!shared[o]) promote(O, o);
+    }
+    outAt[d] = o;
+    if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
+    i++;
+  }
+  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth);
+}
+
+/* The frames made by transformTree in preorder: those with a count below them (a frame is
+ * made after its parent, so one backward pass gives each its subtree's size and totals),
+ * then each frame's place from its parent's: its children's places follow from their
+ * sizes, in the order of the list (made by prepending: last first) or, under a shared
+ * frame, by name. One forward pass writes every array of the tree. */
+function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0) { // md0: the input's depth, not exceeded
+  var W = work(m), size = W.i32[4].subarray(0, m).fill(0), tot = W.f64[2].subarray(0, m).fill(0);
+  var tot0 = os1 ? W.f64[3].subarray(0, m).fill(0) : null, o, p, x, y;
+  for (o = m - 1; o >= 0; o--) {
+    x = os1 ? os1[o] : os0[o];
+    tot[o] += x > 0 ? x : 0;
+    if (tot0) { y = os0[o]; tot0[o] += y > 0 ? y : 0; }
+    if (size[o] || os0[o] !== 0 || (os1 && os1[o] !== 0) || o === 0) {
+      size[o]++;
+      if (o > 0) { p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o]; }
+    }
+  }
+  var cnt = size[0], pos = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), c, cur, tmp = [], j, q, md = 0;
+  pos[0] = 0; dep[0] = 0; // the others are set from their parents before they are read
+  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
+    self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null, tot: new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, dd, sz;
+  function byNameDesc(a, b) { return rank[oname[b]] - rank[oname[a]]; }
+  for (o = 0; o < m; o++) {
+    sz = size[o];
+    if (!sz) continue;
+    q = pos[o]; dd = dep[o];
+    rn[q] = oname[o]; rd[q] = dd; re[q] = q + sz; rs0[q] = os0[o]; rt[q] = tot[o];
+    if (rs1) { rs1[q] = os1[o]; rt0[q] = tot0[o]; }
+    if (dd > md) md = dd;
+    cur = q + sz;
+    dd++;
+    if (shared[o]) {
+      tmp.length = 0;
+      for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
+      if (tmp.length > 12) tmp.sort(byNameDesc);
+      else {
+        // few children (most shared frames): an insertion sort, no call per comparison
+        for (j = 1; j < tmp.length; j++) {
+          var y0 = tmp[j], ry = rank[oname[y0]], z0 = j - 1;
+          for (; z0 >= 0 && rank[oname[tmp[z0]]] < ry; z0--) tmp[z0 + 1] = tmp[z0];
+          tmp[z0 + 1] = y0;
+        }
+      }
+      for (j = 0; j < tmp.length; j++) { c = tmp[j]; cur -= size[c]; pos[c] = cur; dep[c] = dd; }
+    } else {
+      for (c = ofirst[o]; c >= 0; c = onext[c]) { sz = size[c]; if (sz) { cur -= sz; pos[c] = cur; dep[c] = dd; } }
+    }
+  }
+  r.maxDepth = md;
+  r.maxdelta = maxDelta(r);
+  r.kids = new Map();
+  return r;
+}
+
+/* Each name's place in the library's order of names (bytewise), made once for the names. */
+Viewer.prototype.nameRank = function () {
+  var V = this, nn = V.names.length;
+  if (V.rank && V.rank.length === nn) return V.rank;
+  var idx = new Array(nn), r = new Int32Array(nn), i;
+  for (i = 0; i < nn; i++) idx[i] = i;
+  idx.sort(function (a, b) { return nameCmp(V.names[a], V.names[b]); });
+  for (i = 0; i < nn; i++) r[idx[i]] = i;
+  return (V.rank = r);
+};
+
+function focusAct(f) { f.dropRoot = true; return f; }
+/* What transform op does to each node (transformTree's act), over tree t. Per-depth
+ * stacks hold what a node needs to know of its ancestors. */
+function transformAct(V, t, op, arg) {
+  var name = t.name, end = t.end, md = t.maxDepth + 2, id, z, above, i;
+  switch (op) {
+  case 'merge':
+    id = V.nameId(arg);
+    return function (i) { return name[i] === id ? SKIP : name[i]; };
+  case 'drop':
+    id = V.nameId(arg);
+    return function (i) { return name[i] === id ? CUT : name[i]; };
+  case 'focus':
+    // the node at the path, rooted under the root; its ancestors left out, all else cut
+    z = V.findPathIn(t, arg.split(';'));
+    return focusAct(function (i) { return z <= 0 ? CUT : i >= z && i < end[z] ? name[i] : i < z && end[i] > z ? OUT : CUT; });
+  case 'focusfn':
+    id = V.nameId(arg);
+    above = new Int32Array(md); // how many frames of the function on the path above depth d
+    return focusAct(function (i, d) {
+      var x = above[d - 1], f = name[i] === id;
+      above[d] = x + (f ? 1 : 0);
+      return x || f ? name[i] : OUT;
+    });
+  case 'rec':
+    if (arg === '') {
+      // every function: a name already open on the path is merged into it
+      var open = new Int32Array(V.names.length), path = new Int32Array(md), pd = 0;
+      return function (i, d) {
+        while (pd >= d) { pd--; if (path[pd] >= 0) open[path[pd]]--; }
+        var x = name[i], r = open[x] ? SKIP : x;
+        path[pd++] = r === SKIP ? -1 : x;
+        if (r !== SKIP) open[x]++;
+        return r;
+      };
+    }
+    id = V.nameId(arg);
+    above = new Int32Array(md);
+    return function (i, d) {
+      var x = above[d - 1], f = name[i] === id;
+      above[d] = x + (f ? 1 : 0);
+      return f && x ? SKIP : name[i];
+    };
+  case 'lib':
+    id = V.nameId(arg, true);
+    var nn = V.names.length, match = new Uint8Array(nn), prev = new Uint8Array(md);
+    for (i = 0; i < nn; i++) match[i] = arg !== '' && V.names[i].indexOf(arg) >= 0 ? 1 : 0;
+    return function (i, d) {
+      var x = match[name[i]];
+      prev[d] = x;
+      return !x ? name[i] : prev[d - 1] ? SKIP : id;
+    };
+  case 'proc':
+    // comm-PID/TID -> comm-PID: a thread's root frame becomes its process's
+    var to = new Map();
+    for (i = 1; i < t.n; i = end[i]) {
+      var m = THREAD_ROOT.exec(V.names[name[i]]);
+      if (m && m[2]) to.set(name[i], V.nameId(m[1], true));
+    }
+    return function (i, d) { var x = d === 1 ? to.get(name[i]) : undefined; return x === undefined ? name[i] : x; };
+  case 'nothread':
+    return function (i, d) { return d === 1 && THREAD_ROOT.test(V.names[name[i]]) ? SKIP : name[i]; };
+  }
+  throw new Error('unknown transform ' + op);
+}
+
+Viewer.prototype.nameId = function (s, add) {
+  var V = this;
+  if (!V.nameIndex) {
+    V.nameIndex = new Map();
+    for (var i = V.names.length - 1; i >= 0; i--) V.nameIndex.set(V.names[i], i);
+  }
+  var id = V.nameIndex.get(s);
+  if (id === undefined && add) {
+    id = V.names.length;
+    V.names.push(s);
+    V.colors.push('#c8c8c8');
+    V.rgb.push(0xffc8c8c8);
+    V.offColors.push('#c8c8c8');
+    V.offRgb.push(0xffc8c8c8);
+    V.nameIndex.set(s, id);
+  }
+  return id === undefined ? -1 : id;
+};
+
+/* Root frames named as perf names threads (comm-PID/TID, comm-PID, and comm-?/TID when the
+ * PID is unknown, as `perf script` prints with --tid): the split toggle shows them per
+ * thread (as read), per process (comm-PID) or merged (roots removed). */
+var THREAD_ROOT = /^([\s\S]*-(?:\d+|\?(?=\/)))(\/\d+)?$/;
+Viewer.prototype.threadRoots = function () {
+  var V = this, t = V.base, n = 0;
+  if (V.hasThreads !== undefined && V.hasThreadsOf === t) return V.hasThreads;
+  for (var c = 1; c < t.n; c = t.end[c]) if (THREAD_ROOT.test(V.names[t.name[c]])) n++;
+  V.hasThreadsOf = t;
+  V.hasThreads = n > 0;
+  return V.hasThreads;
+};
+
+/* The tree after the split and the transforms. Each prefix of the list keeps its tree, so
+ * an undo of the last one is instant and adding one costs one pass. */
+Viewer.prototype.applyTransforms = function () {
+  var V = this, list = V.state.transforms.slice(), split = V.state.split;
+  if (split !== 'thread' && V.threadRoots()) list.unshift([split === 'process' ? 'proc' : 'nothread', '']);
+  var chain = V.chain && V.chain.base === V.base ? V.chain : (V.chain = { base: V.base, keys: [], trees: [] });
+  var k = 0, t = V.base;
+  while (k < list.length && k < chain.keys.length && chain.keys[k] === JSON.stringify(list[k])) t = chain.trees[k++];
+  chain.keys.length = chain.trees.length = k;
+  for (; k < list.length; k++) {
+    var act = transformAct(V, t, list[k][0], list[k][1]);
+    t = transformTree(t, V.names, V.nameRank(), act);
+    chain.keys.push(JSON.stringify(list[k]));
+    chain.trees.push(t);
+  }
+  V.tree = t;
+  V.tableCache = null;
+  // the working arrays (61 bytes a node) are let go a few seconds after the last transform
+  clearTimeout(V.scratchTimer);
+  V.scratchTimer = setTimeout(function () { scratch = null; }, 5000);
+  // the selection follows the tree: the same frame if its path is still there
+  if (V.selected) {
+    var n = V.findPath(V.selected.path);
+    if (n <= 0) V.selected = null;
+  }
+  if (V.sel) V.renderSelection();
+};
+
+Viewer.prototype.nextSplit = function () {
+  if (!this.threadRoots()) return 'p: no root frames name threads (comm-PID/TID), nothing to split';
+  var next = { thread: 'process', process: 'merged', merged: 'thread' }[this.state.split];
+  this.set({ split: next, transforms: this.state.transforms, zoom: [] });
+};
+
+Viewer.prototype.transform = function (op, arg) {
+  if (!TRANSFORMS[op]) throw new Error('unknown transform ' + op);
+  this.set({ transforms: this.state.transforms.concat([[op, String(arg)]]), zoom: [] });
+};
+Viewer.prototype.undo = function (k) {
+  var t = this.state.transforms.slice();
+  if (!t.length) return 'u: no transform to undo';
+  if (k === undefined) t.pop(); else t.splice(k, 1);
+  this.set({ transforms: t, zoom: [] });
+};
