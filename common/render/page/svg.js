@@ -29,22 +29,10 @@ while (open.length) E[open.pop()] = n - 1;
 var span = C.w - 2 * C.xpad, zoomed = 0, term = null, ic = false, hits = null;
 
 function name(i) { return i ? N[NM[i]] : "all"; }
-function count(v) {
-  v *= C.fac;
-  var s = Math.abs(v - Math.round(v)) < 1e-9 * Math.max(1, Math.abs(v)) ?
-    String(Math.round(v)) : String(Math.round(v * 1000) / 1000);
-  var m = /^(-?)(\d+)(.*)$/.exec(s);
-  return m ? m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ",") + m[3] : s;
-}
+// the details line shows the frame's title element (svg-write.c writes that text once)
 function info(i) {
-  var s = name(i) + " (" + count(W[i]) + " " + C.cn + ", " +
-    (i ? (100 * W[i] / C.tm).toFixed(2) : "100") + "%";
-  if (C.diff) {
-    var d = F[i * S + 4];
-    if (C.neg) d = -d;
-    s += "; " + (d > 0 ? "+" : "") + (100 * d / C.tm).toFixed(2) + "%";
-  }
-  return s + ")";
+  var t = rects[i].firstElementChild;
+  return t && t.textContent || name(i);
 }
 // same rule as the static labels: cut between characters (code points), wide
 // East Asian characters take two columns, ".." marks the cut
