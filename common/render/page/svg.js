@@ -178,10 +178,12 @@ function load() {
   if (s) search(s);
 }
 
-// The details line is at the bottom of the image; when that is out of the window (a
-// tall graph), the same text shows on a bar at the bottom of the window (at its top
-// when the pointer is near the bottom), drawn over the frames.
-var svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (doc.documentElement)), homeY = +el("details").getAttribute("y"), bar = null;
+// The details line is at the bottom of the image, from where the window starts (a wide
+// graph scrolled sideways); when that is out of the window (a tall graph), the same text
+// shows on a bar at the bottom of the window (at its top when the pointer is near the
+// bottom), drawn over the frames.
+var svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (doc.documentElement)), detailsT = el("details");
+var homeY = +detailsT.getAttribute("y"), bar = null;
 /**
  * @param {string} s  the details text
  * @param {MouseEvent} e  the pointer over the frame
@@ -190,6 +192,8 @@ function showBar(s, e) {
   var m = svg.getScreenCTM && svg.getScreenCTM();
   if (!m || !m.d) return;
   var top = -m.f / m.d, bot = (window.innerHeight - m.f) / m.d, h = C.fs * 2;
+  // a wide graph scrolled sideways: the details line starts where the window does
+  detailsT.setAttribute("x", Math.max(C.xpad, C.xpad - m.e / m.a).toFixed(1));
   if (homeY - C.fs >= top && homeY + C.fs / 2 <= bot) { hideBar(); return; }
   if (!bar) {
     bar = doc.createElementNS(NS, "g");
