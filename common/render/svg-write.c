@@ -112,6 +112,19 @@ static inline void put_hex(fk_obuf *b, uint32_t c)
 	fk_obuf_put(b, t, 7);
 }
 
+/* A differential colour too dark for black text (the deep blues: black on rgb(0,0,255)
+ * has a contrast of 2.4:1): its label is white. Relative luminance (sRGB) under 0.18,
+ * where black's contrast falls under 4.6:1. */
+static bool dark_fill(uint32_t c)
+{
+	double ch[3];
+	for (int k = 0; k < 3; k++) {
+		double v = ((c >> (16 - 8 * k)) & 255) / 255.0;
+		ch[k] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+	}
+	return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2] < 0.18;
+}
+
 /* Colour of every frame, in drawing order (the seeded --random sequence). */
 static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal,
 			uint32_t **out)
@@ -324,7 +337,8 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		double x1 = XPAD + f->x * wpt, x2 = XPAD + (f->x + f->w) * wpt;
 		double r1 = round(x1 * 10) / 10, r2 = round(x2 * 10) / 10;
 		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
-		fk_obuf_puts(b, "<rect x=\"");
+		/* class dk: a dark diff colour, white labels (the script's too) */
+		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<rect class=\"dk\" x=\"" : "<rect x=\"");
 		fk_obuf_fixed1(b, r1);
 		fk_obuf_puts(b, "\" y=\"");
 		fk_obuf_num(b, y1);
@@ -348,7 +362,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		if (!i)
 			len = 3;
 		len = fk_svg_strip_annotation(s, len);
-		fk_obuf_puts(b, "<text x=\"");
+		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<text class=\"dk\" x=\"" : "<text x=\"");
 		fk_obuf_num(b, x1 + 3);
 		fk_obuf_puts(b, "\" y=\"");
 		fk_obuf_num(b, y1 + 3 + (fh - 1) / 2);

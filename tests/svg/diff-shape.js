@@ -3,7 +3,7 @@
 // function of EXPECT.json (written by diff-shape.py from the folded input) is on the page at
 // its place and width, painted in its colour (read back from a screenshot, labels hidden),
 // its <title> gives both counts and the change, and hovering it with the mouse shows the
-// same text on the details line, on screen.
+// same text on the details line, on screen; labels on deep blue are white (a zoom's too).
 // usage: node diff-shape.js GRAPH.svg EXPECT.json [SHOTDIR]
 // Prints "ok" and exits 0, or prints what failed and exits 1.
 'use strict';
@@ -98,8 +98,27 @@ async function one(browser, w, h, dpr, url, errors) {
     check(det === 'Function: ' + want.title, tag + ' ' + key + ': details ' + det);
     check(await onScreen(page, det) >= 1, tag + ' ' + key + ': the details are not on screen');
     if (shotDir && (key === 'main;gone' || key === 'main;new' || key === 'main;same'))
-      await page.screenshot({ path: path.join(shotDir, 'diff-shape-' + key.replace(/;/g, '-') + '-' + tag + '.png') });
+      await page.screenshot({ path: path.join(shotDir, path.basename(svgPath, '.svg') + '-' + key.replace(/;/g, '-') + '-' + tag + '.png') });
   }
+  // labels: white on the dark (deep blue) fills, black elsewhere; the script's labels after
+  // a zoom (it writes them anew) too
+  const labelFills = () => page.evaluate(() => Array.from(document.querySelectorAll('#labels text'),
+    (t) => [t.textContent, getComputedStyle(t).fill]));
+  const checkLabels = (got, when) => {
+    for (const want of Object.values(expect)) {
+      const l = got.find(([txt]) => txt === want.name);
+      if (!l) continue; // too narrow for a label
+      check(l[1] === (want.dark ? 'rgb(255, 255, 255)' : 'rgb(0, 0, 0)'), tag + ' ' + when + ': label ' +
+        want.name + ' on ' + want.fill + ' is ' + l[1]);
+    }
+    check(Object.values(expect).some((x) => x.dark) === got.some(([, f]) => f === 'rgb(255, 255, 255)'),
+      tag + ' ' + when + ': white labels exactly where the fills are dark');
+  };
+  checkLabels(await labelFills(), 'static');
+  const m = await frameOf(page, { name: 'main', depth: 1 });
+  await page.mouse.click(Math.max(m.left, 0) + 5, m.top + m.height / 2);
+  check(await page.evaluate(() => document.getElementById('unzoom').classList.contains('show')), tag + ': no zoom');
+  checkLabels(await labelFills(), 'zoomed');
   await ctx.close();
 }
 

@@ -72,6 +72,13 @@ def colour(d, maxd):
     return '#%02x%02x%02x' % (max(r, 0), max(g, 0), max(b, 0))
 
 
+def dark(fill):
+    """A fill black text cannot be read on (sRGB relative luminance under 0.18)."""
+    lin = [int(fill[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in lin]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2] < 0.18
+
+
 def main():
     shape, folded, svg = sys.argv[1:4]
     mode, factor = arg('--diff', 'self'), float(arg('--factor', '1'))
@@ -137,6 +144,8 @@ def main():
         fill = colour(-delta[p] if negate else delta[p], maxd)
         if f['fill'] != fill:
             fails.append('%s: fill %s, expected %s (change %g)' % (what, f['fill'], fill, delta[p]))
+        if f['dark'] != dark(fill):
+            fails.append('%s: class dk %s on fill %s' % (what, f['dark'], fill))
         if f['delta'] != delta[p]:
             fails.append('%s: delta %s in the data, expected %s' % (what, f['delta'], delta[p]))
         tt = title(name, t[0], t[1], factor)
@@ -145,7 +154,7 @@ def main():
         if p:
             expect[';'.join(p)] = {'name': name, 'depth': len(p), 'title': tt, 'fill': f['fill'],
                                    'x': XPAD + xs[p] * sc, 'width': t[col] * sc,
-                                   'before': t[0], 'after': t[1]}
+                                   'before': t[0], 'after': t[1], 'dark': dark(fill)}
     if '--expect' in sys.argv:
         with open(arg('--expect', ''), 'w') as fh:
             json.dump(expect, fh, indent=1, sort_keys=True)

@@ -9,7 +9,8 @@ usage: fkframes.py GRAPH.svg            frames as TSV
        fkframes.py GRAPH.svg --config   the fkC settings as JSON
        fkframes.py GRAPH.svg --rgb      fills as rgb(R,G,B) (flamegraph.pl's notation)
        fkframes.py GRAPH.svg --json     frames as a JSON list (names with any character;
-                                        depth, count, name, fill, x, width, title, delta)
+                                        depth, count, name, fill, x, width, title, delta,
+                                        dark: class dk, white labels)
 """
 import json
 import re
@@ -64,7 +65,8 @@ def main():
                 'name': names[nums[i * S]] if i else 'all', 'fill': r.get('fill'),
                 'x': float(r.get('x')), 'width': float(r.get('width')),
                 'title': ''.join(t.text or '' for t in r.iter(NS + 'title')),
-                'delta': nums[i * S + 4] if S == 5 else None}
+                'delta': nums[i * S + 4] if S == 5 else None,
+                'dark': r.get('class') == 'dk'}
                for i, r in enumerate(rects)]
         print(json.dumps(out))
         return

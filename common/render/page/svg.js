@@ -58,6 +58,7 @@ function label(i, x, w) {
     }
   }
   var t = doc.createElementNS(NS, "text");
+  if (rects[i].classList.contains("dk")) t.setAttribute("class", "dk"); // white on a dark fill
   t.setAttribute("x", (x + 3).toFixed(2));
   t.setAttribute("y", (C.y0 + D[i] * C.dy + 3 + (C.fh - 1) / 2).toFixed(2));
   t.textContent = txt;
