@@ -390,6 +390,9 @@ FK_API void fk_offcpu_get_stats(const fk_offcpu *oc, fk_offcpu_stats *st);
 enum fk_sort { FK_SORT_NAME = 0, FK_SORT_WEIGHT = 1 };
 enum fk_trunc { FK_TRUNC_RIGHT = 0, FK_TRUNC_LEFT = 1 };
 enum fk_diff_mode { FK_DIFF_SELF = 0, FK_DIFF_TOTAL = 1 };
+/* Widths of a differential (two-column) graph: column 1 (after, flamegraph.pl's), column 0
+ * (before), or per stack the larger of the two (both: frames of either side are drawn). */
+enum fk_diff_shape { FK_SHAPE_AFTER = 0, FK_SHAPE_BEFORE = 1, FK_SHAPE_BOTH = 2 };
 
 typedef struct fk_svg_opts {
 	size_t sz;                /* sizeof(fk_svg_opts), set by fk_svg_opts_init */
@@ -425,6 +428,7 @@ typedef struct fk_svg_opts {
 	int diff_mode;            /* enum fk_diff_mode */
 	double range_start, range_end; /* time range; both NaN = all */
 	size_t max_frames;        /* size guard; 0 = default */
+	int diff_shape;           /* enum fk_diff_shape; ignored (with a warning) for one column */
 } fk_svg_opts;
 
 FK_API void fk_svg_opts_init(fk_svg_opts *o);

@@ -215,8 +215,9 @@ typedef struct fk_walk_ops {
 FK_HIDDEN int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
 /* The root's own counts (stacks with no frame), which the walk does not open. */
 FK_HIDDEN void fk_profile_root_self(const fk_profile *p, double self[2]);
-/* Sum of the positive self counts of a column (what a drawn graph's root spans); *neg (if
- * not NULL) := how many stacks have a negative count. */
+/* Sum of the positive self counts of a column (what a drawn graph's root spans), or with
+ * col 2 of each stack's larger positive count (a differential graph of both sides); *neg
+ * (if not NULL) := how many stacks have a negative count. */
 FK_HIDDEN double fk_profile_total_pos(const fk_profile *p, unsigned col, size_t *neg);
 /* Every unique stack with a count, root first, with its counts: stack mode in the order the
  * stacks came, tree mode in the order of the nodes. fn's non-zero return stops it. */

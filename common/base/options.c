@@ -252,6 +252,9 @@ static const fk_option svg_rows[] = {
 	  "sample's whole second; needs timestamps", parse_range },
 	{ "max-frames", NULL, 0, FK_OPT_CUSTOM, 0, OFF(fk_svg_opts, max_frames), 0, 0, "N|all", "N|all",
 	  "size guard: draw at most N frames (default 50000), merging the narrowest", parse_max_frames },
+	{ "diff-shape", NULL, 0, FK_OPT_CHOICE, 0, OFF(fk_svg_opts, diff_shape), 0, 0,
+	  "after|before|both", "after|before|both", "differential widths: after (default), before, "
+	  "or both: the larger of the two, so code that went away is drawn too", NULL },
 };
 
 static const fk_option heatmap_rows[] = {

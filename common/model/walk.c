@@ -87,16 +87,24 @@ void fk_profile_root_self(const fk_profile *p, double self[2])
 
 static inline double pos(double v) { return v > 0 ? v : 0; }
 
+/* A stack's positive count in col, or (col 2) the larger of its two. */
+static inline double col_pos(const double self[2], unsigned col)
+{
+	if (col < 2)
+		return pos(self[col]);
+	return pos(self[0]) > pos(self[1]) ? pos(self[0]) : pos(self[1]);
+}
+
 double fk_profile_total_pos(const fk_profile *p, unsigned col, size_t *neg)
 {
 	double t = 0;
 	size_t ng = 0;
 	for (size_t i = 0; i < p->nstk; i++) {
-		t += pos(p->stk[i].self[col & 1]);
+		t += col_pos(p->stk[i].self, col);
 		ng += p->stk[i].self[0] < 0 || p->stk[i].self[1] < 0;
 	}
 	for (size_t i = 0; i < p->nnodes; i++) {
-		t += pos(p->nodes[i].self[col & 1]);
+		t += col_pos(p->nodes[i].self, col);
 		ng += p->nodes[i].self[0] < 0 || p->nodes[i].self[1] < 0;
 	}
 	if (neg)

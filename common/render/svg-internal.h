@@ -15,16 +15,25 @@ enum {
 	FK_SVGF_OFFCPU = 1u << 1, /* all of its time is off-CPU (FK_OFFCPU_MARK stacks) */
 };
 
+/* 48 bytes a drawn frame; what only a differential graph needs is in fk_svg_ab, so the
+ * frames of every other graph carry none of it. */
 typedef struct fk_svg_frame {
 	uint32_t name;    /* name id in fk_svg_layout.names */
 	uint32_t depth;   /* root ("all") = 0 */
 	uint32_t parent;  /* index of the parent frame, FK_NONE for the root */
 	uint32_t flags;
+	uint32_t ab;      /* differential: its entry in fk_svg_layout.ab */
 	double x;         /* absolute start, in count units */
 	double rel;       /* x - parent's x (exactly what the script adds back) */
 	double w;         /* width in count units */
-	double delta;     /* differential: after - before (self or total) */
 } fk_svg_frame;
+
+/* A differential frame's real counts, whatever the widths are drawn from. */
+typedef struct fk_svg_ab {
+	double delta;     /* colour: after - before (self or total, by --diff) */
+	double before;    /* total in column 0 (positive counts) */
+	double after;     /* total in column 1 */
+} fk_svg_ab;
 
 typedef struct fk_svg_layout {
 	const fk_profile *names;  /* resolves frame names */
@@ -36,7 +45,10 @@ typedef struct fk_svg_layout {
 	double timemax;           /* total, or the larger --total */
 	double maxdelta;          /* differential colour scale */
 	double full_total;        /* total before --focus / --range (for the subtitle) */
-	bool diff;                /* two columns: widths from column 1, colour by delta */
+	bool diff;                /* two columns: colour by delta, widths by shape */
+	int shape;                /* enum fk_diff_shape drawn (AFTER when not a diff) */
+	fk_svg_ab *ab;            /* differential: per frame (fk_svg_frame.ab), else NULL */
+	size_t nab, abcap;
 	size_t guard_dropped;     /* frames dropped by the max_frames size guard */
 	double minw;              /* effective minimum width (count units) */
 } fk_svg_layout;

@@ -299,6 +299,30 @@ static int chart_emit(void *vctx, const uint32_t *ids, size_t n, unsigned col, d
  * its parent: they count as zero here. */
 static inline double pos(double v) { return v > 0 ? v : 0; }
 
+/* The width column: 0 or 1, or WCOL_MAX for a diff drawn with both sides (each stack as
+ * wide as the larger of its two counts; the colour and the titles keep the real ones). */
+#define WCOL_MAX 2u
+
+/* A stack's (or node's) own width. */
+static inline double own_width(const double self[2], unsigned col)
+{
+	if (col < WCOL_MAX)
+		return pos(self[col]);
+	return pos(self[0]) > pos(self[1]) ? pos(self[0]) : pos(self[1]);
+}
+
+/* Append a differential frame's real counts; its index goes into the frame. */
+static int add_ab(fk_svg_layout *L, double delta, double before, double after, uint32_t *idx)
+{
+	if (L->nab >= UINT32_MAX)
+		return -FK_E_TOOBIG;
+	if (FK_GROW(L->ab, L->abcap, L->nab + 1))
+		return -FK_E_NOMEM;
+	*idx = (uint32_t)L->nab;
+	L->ab[L->nab++] = (fk_svg_ab){ delta, before, after };
+	return 0;
+}
+
 /* Inclusive counts of every node; children always come after their parent. */
 static size_t tree_totals(const fk_node *nodes, size_t n, double *totals)
 {
@@ -320,6 +344,7 @@ typedef struct tree {
 	const fk_node *nodes;
 	size_t n;
 	double *totals;        /* 2 per node */
+	double *wt;            /* WCOL_MAX: per node, own_width summed over its subtree */
 	uint8_t *offcpu;       /* per node: all of its time is off-CPU; NULL = no FK_OFFCPU_MARK */
 	uint32_t markid;       /* name id of FK_OFFCPU_MARK */
 	const double *starts;  /* flame chart: x of each node; NULL = pack children */
@@ -349,6 +374,11 @@ static int offcpu_nodes(tree *t, unsigned col)
 	}
 	free(off);
 	return 0;
+}
+
+static inline double tree_width(const tree *t, uint32_t v, unsigned col)
+{
+	return col < WCOL_MAX ? t->totals[2 * v + col] : t->wt[v];
 }
 
 typedef struct kid {
@@ -393,6 +423,7 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 	int rc = 0;
 	bool by_weight = o->sort == FK_SORT_WEIGHT && !t->starts;
 	L->n = 0;
+	L->nab = 0;
 	L->depthmax = 0;
 	if (FK_GROW(stack, scap, 1))
 		return -FK_E_NOMEM;
@@ -406,21 +437,24 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 			break;
 		}
 		uint32_t fi = (uint32_t)L->n++;
-		double w = v == 0 ? L->timemax : t->totals[2 * v + col];
-		double delta = 0;
-		if (L->diff)
-			delta = o->diff_mode == FK_DIFF_TOTAL ? t->totals[2 * v + 1] - t->totals[2 * v]
-							      : pos(nd->self[1]) - pos(nd->self[0]);
+		double w = v == 0 ? L->timemax : tree_width(t, v, col);
+		uint32_t ab = 0;
+		if (L->diff) {
+			double delta = o->diff_mode == FK_DIFF_TOTAL ? t->totals[2 * v + 1] - t->totals[2 * v]
+								     : pos(nd->self[1]) - pos(nd->self[0]);
+			if ((rc = add_ab(L, delta, t->totals[2 * v], t->totals[2 * v + 1], &ab)))
+				break;
+		}
 		uint32_t fflags = pe.flags | (t->offcpu && t->offcpu[v] ? FK_SVGF_OFFCPU : 0);
 		L->frames[fi] = (fk_svg_frame){ .name = nd->frame, .depth = nd->depth,
-						.parent = pe.parent_frame, .flags = fflags,
-						.x = pe.x, .rel = pe.rel, .w = w, .delta = delta };
+						.parent = pe.parent_frame, .flags = fflags, .ab = ab,
+						.x = pe.x, .rel = pe.rel, .w = w };
 		if (nd->depth > L->depthmax)
 			L->depthmax = nd->depth;
 		/* children: all of them take room (pruned ones leave a gap) */
 		size_t nk = 0;
 		for (uint32_t c = nd->first_child; c != FK_NONE; c = t->nodes[c].next_sibling) {
-			double tw = t->totals[2 * c + col];
+			double tw = tree_width(t, c, col);
 			if (!(tw > 0))
 				continue;
 			if (FK_GROW(kids, kcap, nk + 1)) {
@@ -449,7 +483,7 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 			break;
 		}
 		/* positions in order, pushed in reverse so they pop in order */
-		double acc = pos(nd->self[col]);
+		double acc = own_width(nd->self, col);
 		size_t top = sn + push;
 		for (size_t k = 0; k < nk; k++) {
 			double rel = t->starts ? t->starts[kids[k].node] - t->starts[v] : acc;
@@ -474,7 +508,7 @@ out:
 struct wopen {
 	uint32_t flags_in;  /* inherited from the parent */
 	uint32_t kflags;    /* what its children inherit */
-	double x, rel, acc; /* acc: own count and closed children so far (col) */
+	double x, rel, acc; /* acc: own width and closed children's so far (col) */
 	double tot[2];      /* positive counts below and at it, per column */
 	double off;         /* of tot[col], what lies in off-CPU mark frames */
 	double sdelta;      /* self delta */
@@ -484,7 +518,7 @@ struct wopen {
 typedef struct wl {
 	fk_svg_layout *L;
 	const fk_svg_opts *o;
-	unsigned col;
+	unsigned col;       /* width column (or WCOL_MAX) */
 	double minw, maxd;
 	int64_t markid, dashid;
 	bool offmark;       /* draw off-CPU frames (not a diff, and the mark exists) */
@@ -503,22 +537,27 @@ static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
 	w->neg += self[0] < 0 || self[1] < 0;
 	uint32_t fin = up->kflags;
 	*me = (struct wopen){ .flags_in = fin, .x = up->x + up->acc, .rel = up->acc,
-			      .acc = pos(self[w->col]), .tot = { pos(self[0]), pos(self[1]) },
+			      .acc = own_width(self, w->col), .tot = { pos(self[0]), pos(self[1]) },
 			      .sdelta = pos(self[1]) - pos(self[0]), .seq = ++w->seq };
 	me->kflags = fin | ((int64_t)frame == w->dashid ? FK_SVGF_WAKER : 0) |
 		     (w->offmark && (int64_t)frame == w->markid ? FK_SVGF_OFFCPU : 0);
 	return 0;
 }
 
+/* ab: the frame's delta, before and after (a diff only) */
 static int wl_keep(wl *w, uint32_t frame, uint32_t depth, uint32_t flags, double x, double rel,
-		   double wd, double delta, size_t seq)
+		   double wd, const double ab[3], size_t seq)
 {
 	fk_svg_layout *L = w->L;
 	if ((L->n >= L->cap || L->n >= w->seqcap) &&
 	    (FK_GROW(L->frames, L->cap, L->n + 1) || FK_GROW(w->seqs, w->seqcap, L->n + 1)))
 		return -FK_E_NOMEM;
+	uint32_t abi = 0;
+	int rc;
+	if (L->diff && (rc = add_ab(L, ab[0], ab[1], ab[2], &abi)))
+		return rc;
 	L->frames[L->n] = (fk_svg_frame){ .name = frame, .depth = depth, .parent = FK_NONE,
-					  .flags = flags, .x = x, .rel = rel, .w = wd, .delta = delta };
+					  .flags = flags, .ab = abi, .x = x, .rel = rel, .w = wd };
 	w->seqs[L->n++] = seq;
 	return 0;
 }
@@ -528,14 +567,15 @@ static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2
 	(void)total; /* the layout adds positive counts itself */
 	wl *w = vctx;
 	struct wopen *me = &w->op[d], *up = &w->op[d - 1];
-	double wd = me->tot[w->col];
+	double wd = w->col < WCOL_MAX ? me->tot[w->col] : me->acc;
 	double off = (int64_t)frame == w->markid ? wd : me->off;
 	double delta = w->o->diff_mode == FK_DIFF_TOTAL ? me->tot[1] - me->tot[0] : me->sdelta;
 	if (fabs(delta) > w->maxd)
 		w->maxd = fabs(delta);
 	if (wd >= w->minw) {
 		uint32_t fl = me->flags_in | (w->offmark && wd > 0 && off >= wd ? FK_SVGF_OFFCPU : 0);
-		int rc = wl_keep(w, frame, d, fl, me->x, me->rel, wd, delta, me->seq);
+		const double ab[3] = { delta, me->tot[0], me->tot[1] };
+		int rc = wl_keep(w, frame, d, fl, me->x, me->rel, wd, ab, me->seq);
 		if (rc)
 			return rc;
 	}
@@ -551,7 +591,7 @@ static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2
 static int wl_chain(void *vctx, uint32_t d, const uint32_t *frames, uint32_t n, const double self[2])
 {
 	wl *w = vctx;
-	double wd = pos(self[w->col]);
+	double wd = own_width(self, w->col);
 	bool plain = wd < w->minw && !w->L->diff;
 	for (uint32_t i = 0; plain && i < n; i++)
 		plain = (int64_t)frames[i] != w->markid && (int64_t)frames[i] != w->dashid;
@@ -662,10 +702,12 @@ static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opt
 	int rc = -FK_E_NOMEM;
 	if (FK_GROW(w.op, w.ocap, 64))
 		goto out;
-	w.op[0] = (struct wopen){ .acc = pos(rs[col]), .tot = { pos(rs[0]), pos(rs[1]) },
+	w.op[0] = (struct wopen){ .acc = own_width(rs, col), .tot = { pos(rs[0]), pos(rs[1]) },
 				  .sdelta = pos(rs[1]) - pos(rs[0]) };
 	/* the root first (its width is the graph's), then the walk's frames */
-	if ((rc = wl_keep(&w, 0, 0, 0, 0, 0, L->timemax, 0, 0)))
+	static const double ab0[3] = { 0, 0, 0 };
+	L->nab = 0;
+	if ((rc = wl_keep(&w, 0, 0, 0, 0, 0, L->timemax, ab0, 0)))
 		goto out;
 	static const fk_walk_ops ops = { wl_open, wl_close, wl_chain };
 	if ((rc = fk_profile_walk(src, &ops, &w)))
@@ -673,7 +715,8 @@ static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opt
 	double rdelta = o->diff_mode == FK_DIFF_TOTAL ? w.op[0].tot[1] - w.op[0].tot[0] : w.op[0].sdelta;
 	if (fabs(rdelta) > w.maxd)
 		w.maxd = fabs(rdelta);
-	L->frames[0].delta = rdelta;
+	if (L->diff)
+		L->ab[L->frames[0].ab] = (fk_svg_ab){ rdelta, w.op[0].tot[0], w.op[0].tot[1] };
 	if (o->diff_mode == FK_DIFF_TOTAL)
 		L->maxdelta = L->diff && w.maxd > 0 ? w.maxd : 1;
 	else
@@ -786,7 +829,11 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 	memset(L, 0, sizeof(*L));
 	L->names = p;
 	L->diff = fk_profile_columns(p) > 1;
-	unsigned col = L->diff ? 1 : 0;
+	L->shape = L->diff ? o->diff_shape : FK_SHAPE_AFTER;
+	if (!L->diff && o->diff_shape != FK_SHAPE_AFTER)
+		fk_warn("--diff-shape %s: the profile has one column, not two (flamekit diff makes "
+			"a differential profile): ignored", o->diff_shape == FK_SHAPE_BOTH ? "both" : "before");
+	unsigned col = !L->diff ? 0 : L->shape == FK_SHAPE_BEFORE ? 0 : L->shape == FK_SHAPE_BOTH ? WCOL_MAX : 1;
 	size_t nsamples, timed = 0;
 	const fk_sample *smp = fk_profile_samples(p, &nsamples);
 	for (size_t i = 0; i < nsamples && !timed; i++)
@@ -797,12 +844,12 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		return -FK_E_INVAL;
 	}
 	bool use_samples = range || (o->flamechart && nsamples > 0);
-	L->full_total = fk_profile_total(p, col);
+	L->full_total = col < WCOL_MAX ? fk_profile_total(p, col) : fk_profile_total_pos(p, col, NULL);
 
 	stream s = { .p = p, .o = o };
 	int rc = 0;
 	tree t = { 0 };
-	chart ch = { .wcol = col };
+	chart ch = { .wcol = col }; /* not WCOL_MAX: fk_svg_opts_check refuses it */
 	uint8_t *focus = NULL;
 	if (o->focus) {
 		if (!(focus = focus_table(p, o->focus)))
@@ -849,6 +896,16 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		goto out;
 	}
 	size_t neg = tree_totals(t.nodes, t.n, t.totals);
+	if (col == WCOL_MAX) {
+		if (!(t.wt = malloc((t.n ? t.n : 1) * sizeof(double)))) {
+			rc = -FK_E_NOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < t.n; i++)
+			t.wt[i] = own_width(t.nodes[i].self, col);
+		for (size_t i = t.n; i-- > 1;)
+			t.wt[t.nodes[i].parent] += t.wt[i];
+	}
 	if (!L->diff && (rc = offcpu_nodes(&t, col)))
 		goto out;
 	if (neg)
@@ -859,7 +916,7 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		rc = -FK_E_EMPTY;
 		goto out;
 	}
-	L->total = t.totals[col];
+	L->total = tree_width(&t, 0, col);
 	if (!(L->total > 0)) {
 		rc = -FK_E_EMPTY;
 		goto out;
@@ -901,6 +958,7 @@ out:
 	free(s.path);
 	free(s.rev);
 	free(t.totals);
+	free(t.wt);
 	free(t.offcpu);
 	free(ch.nodes);
 	free(ch.starts);
@@ -914,7 +972,9 @@ void fk_svg_layout_free(fk_svg_layout *L)
 	if (!L)
 		return;
 	free(L->frames);
+	free(L->ab);
 	fk_profile_free(L->owned);
 	L->frames = NULL;
+	L->ab = NULL;
 	L->owned = NULL;
 }

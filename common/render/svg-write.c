@@ -73,8 +73,14 @@ int fk_svg_opts_check(const fk_svg_opts *user)
 	}
 	if ((o->sort != FK_SORT_NAME && o->sort != FK_SORT_WEIGHT) ||
 	    (o->truncate != FK_TRUNC_RIGHT && o->truncate != FK_TRUNC_LEFT) ||
-	    (o->diff_mode != FK_DIFF_SELF && o->diff_mode != FK_DIFF_TOTAL))
+	    (o->diff_mode != FK_DIFF_SELF && o->diff_mode != FK_DIFF_TOTAL) ||
+	    (o->diff_shape < FK_SHAPE_AFTER || o->diff_shape > FK_SHAPE_BOTH))
 		return -FK_E_INVAL;
+	if (o->diff_shape == FK_SHAPE_BOTH && o->flamechart) {
+		fk_warn("--diff-shape both: a flame chart's x axis is time, one side's: "
+			"use --diff-shape before or after");
+		return -FK_E_INVAL;
+	}
 	if (!isnan(o->range_start) && !isnan(o->range_end) && o->range_start > o->range_end) {
 		fk_warn("--range: start is after end");
 		return -FK_E_INVAL;
@@ -106,6 +112,19 @@ static inline void put_hex(fk_obuf *b, uint32_t c)
 	fk_obuf_put(b, t, 7);
 }
 
+/* A differential colour too dark for black text (the deep blues: black on rgb(0,0,255)
+ * has a contrast of 2.4:1): its label is white. Relative luminance (sRGB) under 0.18,
+ * where black's contrast falls under 4.6:1. */
+static bool dark_fill(uint32_t c)
+{
+	double ch[3];
+	for (int k = 0; k < 3; k++) {
+		double v = ((c >> (16 - 8 * k)) & 255) / 255.0;
+		ch[k] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+	}
+	return 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2] < 0.18;
+}
+
 /* Colour of every frame, in drawing order (the seeded --random sequence). */
 static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal,
 			uint32_t **out)
@@ -130,7 +149,7 @@ static int frame_colors(const fk_svg_layout *L, const fk_svg_opts *o, fk_palette
 			continue;
 		}
 		if (L->diff) {
-			col[i] = fk_palette_diff_color(f->delta, L->maxdelta, o->negate);
+			col[i] = fk_palette_diff_color(L->ab[f->ab].delta, L->maxdelta, o->negate);
 			continue;
 		}
 		if (f->flags & FK_SVGF_OFFCPU) {
@@ -177,7 +196,7 @@ static void put_js_config(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts 
 	fk_obuf_puts(b, "};\n");
 }
 
-/* A count as the script's details line shows it: times --factor, an integer with
+/* A count as titles and the details line show it: times --factor, an integer with
  * thousands commas, or rounded to 3 decimals without trailing zeros. */
 static void put_count(fk_obuf *b, double v)
 {
@@ -203,8 +222,34 @@ static void put_count(fk_obuf *b, double v)
 	fk_obuf_puts(b, d + nd);
 }
 
-/* Frame i's <title> (a tooltip at the cursor, without script, as flamegraph.pl's):
- * NAME (COUNT COUNTNAME, PERCENT%[; +DELTA%]), the details line's text. */
+/* A differential frame's counts, whatever its width is drawn from: before (column 0),
+ * after (column 1), the change and the change relative to before ("new" from nothing). */
+static void put_diff_counts(fk_obuf *b, const fk_svg_ab *d, const fk_svg_opts *o)
+{
+	double ch = (d->after - d->before) * o->factor;
+	fk_obuf_puts(b, "before ");
+	put_count(b, d->before * o->factor);
+	fk_obuf_puts(b, ", after ");
+	put_count(b, d->after * o->factor);
+	fk_obuf_puts(b, " ");
+	fk_obuf_xml(b, o->countname, strlen(o->countname));
+	fk_obuf_puts(b, ", change ");
+	if (round(ch * 1000) > 0)
+		fk_obuf_puts(b, "+");
+	put_count(b, round(ch * 1000) == 0 ? 0 : ch);
+	if (d->before > 0) {
+		double pct = 100 * (d->after - d->before) / d->before;
+		if (fabs(pct) < 0.005)
+			pct = 0; /* no -0.00% */
+		fk_obuf_printf(b, ", %s%.2f%%", pct > 0 ? "+" : "", pct);
+	} else {
+		fk_obuf_puts(b, d->after > 0 ? ", new" : ", 0.00%");
+	}
+}
+
+/* Frame i's <title> (a tooltip at the cursor, without script, as flamegraph.pl's), which
+ * the script's details line shows too: NAME (COUNT COUNTNAME, PERCENT%), or for a diff
+ * NAME (before A, after B COUNTNAME, change +D, +P%). */
 static void put_title(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, size_t i)
 {
 	const fk_svg_frame *f = &L->frames[i];
@@ -213,18 +258,16 @@ static void put_title(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 	fk_obuf_puts(b, "><title>");
 	fk_obuf_xml(b, s, i ? fk_svg_strip_annotation(s, len) : len);
 	fk_obuf_puts(b, " (");
-	put_count(b, f->w * o->factor);
-	fk_obuf_puts(b, " ");
-	fk_obuf_xml(b, o->countname, strlen(o->countname));
-	if (i)
-		fk_obuf_printf(b, ", %.2f%%", L->timemax > 0 ? 100 * f->w / L->timemax : 0.0);
-	else
-		fk_obuf_puts(b, ", 100%");
 	if (L->diff) {
-		double d = o->negate ? -f->delta : f->delta;
-		if (d == 0)
-			d = 0; /* no -0.00% */
-		fk_obuf_printf(b, "; %s%.2f%%", d > 0 ? "+" : "", L->timemax > 0 ? 100 * d / L->timemax : 0.0);
+		put_diff_counts(b, &L->ab[f->ab], o);
+	} else {
+		put_count(b, f->w * o->factor);
+		fk_obuf_puts(b, " ");
+		fk_obuf_xml(b, o->countname, strlen(o->countname));
+		if (i)
+			fk_obuf_printf(b, ", %.2f%%", L->timemax > 0 ? 100 * f->w / L->timemax : 0.0);
+		else
+			fk_obuf_puts(b, ", 100%");
 	}
 	fk_obuf_puts(b, ")</title></rect>\n");
 }
@@ -294,7 +337,8 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		double x1 = XPAD + f->x * wpt, x2 = XPAD + (f->x + f->w) * wpt;
 		double r1 = round(x1 * 10) / 10, r2 = round(x2 * 10) / 10;
 		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
-		fk_obuf_puts(b, "<rect x=\"");
+		/* class dk: a dark diff colour, white labels (the script's too) */
+		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<rect class=\"dk\" x=\"" : "<rect x=\"");
 		fk_obuf_fixed1(b, r1);
 		fk_obuf_puts(b, "\" y=\"");
 		fk_obuf_num(b, y1);
@@ -318,7 +362,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		if (!i)
 			len = 3;
 		len = fk_svg_strip_annotation(s, len);
-		fk_obuf_puts(b, "<text x=\"");
+		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<text class=\"dk\" x=\"" : "<text x=\"");
 		fk_obuf_num(b, x1 + 3);
 		fk_obuf_puts(b, "\" y=\"");
 		fk_obuf_num(b, y1 + 3 + (fh - 1) / 2);
@@ -360,7 +404,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		fk_obuf_exact(b, f->rel);
 		if (stride == 5) {
 			fk_obuf_puts(b, ",");
-			fk_obuf_exact(b, f->delta);
+			fk_obuf_exact(b, L->ab[f->ab].delta);
 		}
 	}
 	free(nidx);
@@ -421,6 +465,13 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		}
 		subtitle = sub;
 	}
+	/* what the widths of a diff are, when they are not flamegraph.pl's (its key) */
+	if (!subtitle && L.shape == FK_SHAPE_BOTH)
+		subtitle = o.negate ? "Widths: the larger of before and after. Blue: grew, red: shrank or went away"
+				    : "Widths: the larger of before and after. Red: grew, blue: shrank or went away";
+	else if (!subtitle && L.shape == FK_SHAPE_BEFORE)
+		subtitle = o.negate ? "Widths: before. Blue: grew, red: shrank or went away"
+				    : "Widths: before. Red: grew, blue: shrank or went away";
 	fk_obuf b;
 	if ((rc = fk_obuf_init(&b, out)))
 		goto out;

@@ -205,10 +205,10 @@ async function diff(ctx, url, st, total) {
   check(Math.abs(grew.w / shrank.w - 6) < 0.1, 'widths follow the second column');
   await page.mouse.move(...await centre(page, x.i));
   let det = await text(page, 'details');
-  check(det === 'Function: x (30 samples, 71.43%; +47.62%)', 'diff details: ' + det);
+  check(det === 'Function: x (before 10, after 30 samples, change +20, +200.00%)', 'diff details: ' + det);
   await page.mouse.move(...await centre(page, shrank.i));
   det = await text(page, 'details');
-  check(det === 'Function: shrank (5 samples, 11.90%; -35.71%)', 'diff details: ' + det);
+  check(det === 'Function: shrank (before 20, after 5 samples, change -15, -75.00%)', 'diff details: ' + det);
   await page.close();
 }
 

@@ -8,7 +8,9 @@ usage: fkframes.py GRAPH.svg            frames as TSV
        fkframes.py GRAPH.svg --labels   the static labels, one per line
        fkframes.py GRAPH.svg --config   the fkC settings as JSON
        fkframes.py GRAPH.svg --rgb      fills as rgb(R,G,B) (flamegraph.pl's notation)
-       fkframes.py GRAPH.svg --json     frames as a JSON list (names with any character)
+       fkframes.py GRAPH.svg --json     frames as a JSON list (names with any character;
+                                        depth, count, name, fill, x, width, title, delta,
+                                        dark: class dk, white labels)
 """
 import json
 import re
@@ -60,7 +62,11 @@ def main():
     assert len(nums) == S * len(rects), 'fkF does not match the rects'
     if '--json' in sys.argv:
         out = [{'depth': nums[i * S + 1], 'count': nums[i * S + 2],
-                'name': names[nums[i * S]] if i else 'all', 'fill': r.get('fill')}
+                'name': names[nums[i * S]] if i else 'all', 'fill': r.get('fill'),
+                'x': float(r.get('x')), 'width': float(r.get('width')),
+                'title': ''.join(t.text or '' for t in r.iter(NS + 'title')),
+                'delta': nums[i * S + 4] if S == 5 else None,
+                'dark': r.get('class') == 'dk'}
                for i, r in enumerate(rects)]
         print(json.dumps(out))
         return

@@ -88,10 +88,10 @@ static int scenario(char *out, size_t size, size_t *total)
 	}
 	fk_svg_opts o;
 	fk_svg_opts_init(&o);
-	for (int view = 0; view < 8; view++) {
+	for (int view = 0; view < 10; view++) {
 		fk_svg_opts v = o;
 		/* views 6 and 7: the HTML page, plain and differential with --reverse */
-		html_view = view >= 6;
+		html_view = view == 6 || view == 7;
 		if (view == 6)
 			v.focus = "a", v.cp_file = cp_path;
 		if (view == 1)
@@ -104,7 +104,7 @@ static int scenario(char *out, size_t size, size_t *total)
 		if (view == 4)
 			v.cp_file = cp_path;
 		fk_profile *src = p, *d = NULL;
-		if (view == 5 || view == 7) {
+		if (view == 5 || view >= 7) {
 			d = fk_profile_diff(a, b, true, true);
 			if (!d) {
 				failed = 1;
@@ -113,6 +113,11 @@ static int scenario(char *out, size_t size, size_t *total)
 			src = d;
 			v.diff_mode = FK_DIFF_TOTAL;
 			v.reverse = view == 7;
+			/* views 8 and 9: both sides' widths, from the tree and from the walk */
+			if (view == 8)
+				v.diff_shape = FK_SHAPE_BOTH, v.sort = FK_SORT_WEIGHT;
+			if (view == 9)
+				v.diff_shape = FK_SHAPE_BOTH, v.diff_mode = FK_DIFF_SELF, v.negate = true;
 		}
 		if (render(src, &v, out + *total, size - *total, &len))
 			failed = 1;
@@ -151,6 +156,13 @@ int main(void)
 	CHECK(fk_svg_opts_check(&bad) == -FK_E_INVAL, "bad width");
 	bad = o, bad.range_start = 3, bad.range_end = 1;
 	CHECK(fk_svg_opts_check(&bad) == -FK_E_INVAL, "bad range");
+	bad = o, bad.diff_shape = 3;
+	CHECK(fk_svg_opts_check(&bad) == -FK_E_INVAL, "bad diff shape");
+	bad = o, bad.diff_shape = FK_SHAPE_BOTH, bad.flamechart = true;
+	warnings = 0;
+	CHECK(fk_svg_opts_check(&bad) == -FK_E_INVAL && warnings == 1, "both sides on a flame chart");
+	bad.diff_shape = FK_SHAPE_BEFORE;
+	CHECK(fk_svg_opts_check(&bad) == 0, "before on a flame chart");
 
 	/* errors: empty profile, bad options, NULL arguments */
 	fk_profile *empty = fk_profile_new(0);

@@ -29,22 +29,10 @@ while (open.length) E[open.pop()] = n - 1;
 var span = C.w - 2 * C.xpad, zoomed = 0, term = null, ic = false, hits = null;
 
 function name(i) { return i ? N[NM[i]] : "all"; }
-function count(v) {
-  v *= C.fac;
-  var s = Math.abs(v - Math.round(v)) < 1e-9 * Math.max(1, Math.abs(v)) ?
-    String(Math.round(v)) : String(Math.round(v * 1000) / 1000);
-  var m = /^(-?)(\d+)(.*)$/.exec(s);
-  return m ? m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ",") + m[3] : s;
-}
+// the details line shows the frame's title element (svg-write.c writes that text once)
 function info(i) {
-  var s = name(i) + " (" + count(W[i]) + " " + C.cn + ", " +
-    (i ? (100 * W[i] / C.tm).toFixed(2) : "100") + "%";
-  if (C.diff) {
-    var d = F[i * S + 4];
-    if (C.neg) d = -d;
-    s += "; " + (d > 0 ? "+" : "") + (100 * d / C.tm).toFixed(2) + "%";
-  }
-  return s + ")";
+  var t = rects[i].firstElementChild;
+  return t && t.textContent || name(i);
 }
 // same rule as the static labels: cut between characters (code points), wide
 // East Asian characters take two columns, ".." marks the cut
@@ -70,6 +58,7 @@ function label(i, x, w) {
     }
   }
   var t = doc.createElementNS(NS, "text");
+  if (rects[i].classList.contains("dk")) t.setAttribute("class", "dk"); // white on a dark fill
   t.setAttribute("x", (x + 3).toFixed(2));
   t.setAttribute("y", (C.y0 + D[i] * C.dy + 3 + (C.fh - 1) / 2).toFixed(2));
   t.textContent = txt;
@@ -190,10 +179,12 @@ function load() {
   if (s) search(s);
 }
 
-// The details line is at the bottom of the image; when that is out of the window (a
-// tall graph), the same text shows on a bar at the bottom of the window (at its top
-// when the pointer is near the bottom), drawn over the frames.
-var svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (doc.documentElement)), homeY = +el("details").getAttribute("y"), bar = null;
+// The details line is at the bottom of the image, from where the window starts (a wide
+// graph scrolled sideways); when that is out of the window (a tall graph), the same text
+// shows on a bar at the bottom of the window (at its top when the pointer is near the
+// bottom), drawn over the frames.
+var svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (doc.documentElement)), detailsT = el("details");
+var homeY = +detailsT.getAttribute("y"), bar = null;
 /**
  * @param {string} s  the details text
  * @param {MouseEvent} e  the pointer over the frame
@@ -202,6 +193,8 @@ function showBar(s, e) {
   var m = svg.getScreenCTM && svg.getScreenCTM();
   if (!m || !m.d) return;
   var top = -m.f / m.d, bot = (window.innerHeight - m.f) / m.d, h = C.fs * 2;
+  // a wide graph scrolled sideways: the details line starts where the window does
+  detailsT.setAttribute("x", Math.max(C.xpad, C.xpad - m.e / m.a).toFixed(1));
   if (homeY - C.fs >= top && homeY + C.fs / 2 <= bot) { hideBar(); return; }
   if (!bar) {
     bar = doc.createElementNS(NS, "g");
