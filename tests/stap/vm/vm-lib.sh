@@ -60,9 +60,14 @@ vm_fetch_kernel() {
 # The test program, at the same path in the guest as here (stap's -d paths).
 vm_build_burn() {
 	mkdir -p "$VM_CACHE/bin"
-	gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$VM_CACHE/bin/burn.tmp" "$VM_SRC/burn.c" &&
-		mv "$VM_CACHE/bin/burn.tmp" "$VM_CACHE/bin/burn" || fail "compiling burn.c"
+	# (the same bytes each time; renamed in, as a run beside this one may be using it)
+	gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$VM_CACHE/bin/burn.tmp.$$" "$VM_SRC/burn.c" &&
+		mv "$VM_CACHE/bin/burn.tmp.$$" "$VM_CACHE/bin/burn" || fail "compiling burn.c"
 	BURN=$VM_CACHE/bin/burn
+	# the guest mounts proc, sysfs, devtmpfs and debugfs: a file under them would be hidden
+	case $BURN in
+	/proc/* | /sys/* | /dev/*) fail "$BURN: the guest mounts over /proc, /sys and /dev (set FK_STAP_CACHE elsewhere)" ;;
+	esac
 }
 
 # Copy a file into root $1 at its real path, and its symlinked name as a link,
@@ -91,6 +96,11 @@ vm_build_initramfs() {
 	mkdir -p "$r/lib/modules/$KVER/kernel/drivers/virtio" "$r/lib/modules/$KVER/kernel/drivers/char"
 	cp "$VM_CACHE"/modules/virtio*.ko "$r/lib/modules/$KVER/kernel/drivers/virtio/"
 	mv "$r/lib/modules/$KVER/kernel/drivers/virtio/virtio_console.ko" "$r/lib/modules/$KVER/kernel/drivers/char/"
+	# host paths the guest must see as they are here: burn (stap's -d path) and
+	# a marker in this test's temp folder (under /tmp: guest-init once mounted
+	# a tmpfs there, hiding a checkout under /tmp); vm_boot checks both
+	VM_PATHS="$BURN $VM_W/host-path"
+	mkdir -p "$r$VM_W" && echo "host path" > "$r$VM_W/host-path"
 	cp "$VM_SRC/guest-init" "$r/init" && chmod +x "$r/init"
 	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) > "$VM_W/initrd.gz" || fail "building the initramfs"
 	rm -rf "$r"
@@ -142,7 +152,11 @@ vm_boot() {
 	exec 7> "$VM_W/ctl.in" 8< "$VM_W/ctl.out"
 	local line
 	while IFS= read -r -t "$VM_LIMIT" line <&8; do
-		[ "$line" = "@@ready" ] && { vm_log "guest ready"; return 0; }
+		[ "$line" = "@@ready" ] || continue
+		vm_log "guest ready"
+		vm_sh "ls -d $VM_PATHS" > "$VM_W/paths" ||
+			{ cat "$VM_W/paths"; fail "the guest does not see files at their host paths: $VM_PATHS"; }
+		return 0
 	done
 	cat "$VM_W/qemu.log" "$VM_W/console.log" >&2
 	fail "the guest did not come up within ${VM_LIMIT}s (console above)"
@@ -155,10 +169,10 @@ vm_kallsyms() {
 	[ -s "$KALLSYMS" ] && return
 	vm_sh "uname -r" > "$VM_W/uname" || fail "uname in the guest"
 	[ "$(cat "$VM_W/uname")" = "$KVER" ] || fail "the guest runs $(cat "$VM_W/uname"), not $KVER"
-	vm_sh "cat /proc/kallsyms" > "$KALLSYMS.tmp" || fail "reading the guest's /proc/kallsyms"
-	grep -q ' T _stext$' "$KALLSYMS.tmp" && grep -q ' do_syscall_64$' "$KALLSYMS.tmp" ||
+	vm_sh "cat /proc/kallsyms" > "$KALLSYMS.tmp.$$" || fail "reading the guest's /proc/kallsyms"
+	grep -q ' T _stext$' "$KALLSYMS.tmp.$$" && grep -q ' do_syscall_64$' "$KALLSYMS.tmp.$$" ||
 		fail "the guest's kallsyms has no _stext/do_syscall_64"
-	mv "$KALLSYMS.tmp" "$KALLSYMS"
+	mv "$KALLSYMS.tmp.$$" "$KALLSYMS"
 	vm_log "guest kallsyms saved ($(wc -l < "$KALLSYMS") symbols)"
 }
 
@@ -178,7 +192,10 @@ vm_start() {
 	mkdir -p "$VM_CACHE"
 	VM_W=$TMP/vm && mkdir -p "$VM_W"
 	trap 'vm_stop; rm -rf "$TMP"' EXIT
+	# (one fetch at a time: a run beside this one may share the cache)
+	exec 6> "$VM_CACHE/.fetch.lock" && flock 6 || fail "locking $VM_CACHE/.fetch.lock"
 	vm_fetch_kernel
+	exec 6>&-
 	vm_build_burn
 	vm_build_initramfs
 	vm_boot
