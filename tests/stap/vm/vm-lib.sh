@@ -32,7 +32,7 @@ vm_check_tools() {
 	command -v qemu-system-x86_64 > /dev/null || skip "qemu-system-x86_64 is not installed (make deps: qemu-system-x86)"
 	[ "$(id -u)" -eq 0 ] || skip "not root: stap compiles with the guest's kallsyms bind-mounted over /proc/kallsyms (unshare -m), which needs root"
 	local t
-	for t in busybox cpio gzip gcc unshare staprun; do
+	for t in busybox cpio gzip gcc unshare setpriv flock staprun; do
 		command -v $t > /dev/null || fail "$t is missing: run make deps"
 	done
 	[ -x /usr/lib/systemtap/stapsh ] && [ -x /usr/lib/systemtap/stapio ] || fail "stapsh/stapio missing (systemtap-runtime): run make deps"
