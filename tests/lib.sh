@@ -4,6 +4,15 @@ FK_TOP=${FK_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${BUILD:-$FK_TOP/build}
 FLAMEKIT=${FLAMEKIT:-$BUILD/flamekit}
 DATA=$FK_TOP/tests/data
+# The shared corpus of real recordings lives outside the repository: beside the
+# checkout (../shared/corpus) or in the machine's /work/shared. Found here once
+# (FK_CORPUS overrides), so a checkout anywhere (a clone under /tmp) uses it; the
+# tests that read it say when there is none.
+if [ -z "${FK_CORPUS:-}" ]; then
+	for _fk_c in "$FK_TOP/../shared/corpus" /work/shared/corpus; do
+		[ -d "$_fk_c" ] && { export FK_CORPUS=$(cd "$_fk_c" && pwd); break; }
+	done
+fi
 TMP=$(mktemp -d /tmp/fk-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 

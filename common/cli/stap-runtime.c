@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -462,11 +463,28 @@ char *stap_runtime_for(const char *stap, const char *rel, bool notes, bool *fail
 					rel, fixes[i].why);
 
 	/* Build it beside the final place and rename it in, so a concurrent run
-	 * never sees half a copy. */
+	 * never sees half a copy; under a lock, so a concurrent run that found
+	 * no copy either does not remove this one while its stap reads it. */
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
 	bool ok = stamp && mkdirs(base) == 0;
 	if (!ok)
 		cli_err("cannot create %s: %s", base, strerror(errno));
+	char lock_path[PATH_MAX + 300];
+	snprintf(lock_path, sizeof(lock_path), "%s/.lock", base);
+	int lock = ok ? open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644) : -1;
+	if (lock >= 0)
+		while (flock(lock, LOCK_EX) && errno == EINTR)
+			;
+	old = read_file(stamp_path, NULL);
+	if (ok && old && !strcmp(old, stamp)) { /* another run made it meanwhile */
+		free(old);
+		if (lock >= 0)
+			close(lock);
+		free(src);
+		free(stamp);
+		return strdup(dir);
+	}
+	free(old);
 	remove_tree(tmp);
 	copy_src = src;
 	copy_dst = tmp;
@@ -500,6 +518,8 @@ char *stap_runtime_for(const char *stap, const char *rel, bool notes, bool *fail
 		}
 	}
 	remove_tree(tmp);
+	if (lock >= 0)
+		close(lock);
 	if (ok && notes)
 		cli_err("note: patched copy of %s made in %s", src, dir);
 	free(src);

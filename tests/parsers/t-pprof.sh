@@ -36,12 +36,41 @@ light=$(grep ';main.spinLight;' "$TMP/n.folded" | total)
 share=$(awk -v h="$heavy" -v l="$light" 'BEGIN { printf "%.2f", h / (h + l) }')
 awk -v s="$share" 'BEGIN { exit !(s >= 0.6 && s <= 0.9) }' || fail "spinHeavy's share $share (heavy $heavy, light $light), built to be 0.75"
 echo "Go profile: $n samples, spinHeavy $share of spin"
-# pprof.Do labels as root frames: --keep selects by label, as the functions do
-"$FLAMEKIT" collapse --sample-type samples --label-frames worker "$TMP/cpu.pprof" > "$TMP/lab.folded"
-grep -vq '^worker=' "$TMP/lab.folded" && grep -v '^worker=' "$TMP/lab.folded" | grep -q 'spin' && fail "a spin stack without its label frame"
-assert_eq "--keep worker=heavy" "$heavy" "$("$FLAMEKIT" collapse --sample-type samples --label-frames worker --keep '^worker=heavy;' "$TMP/cpu.pprof" | total)"
-assert_eq "--drop worker=" "$(grep -v ';main.spin' "$TMP/n.folded" | total)" \
-	"$("$FLAMEKIT" collapse --sample-type samples --label-frames all --drop '^worker=' "$TMP/cpu.pprof" | total)"
+# pprof.Do labels as root frames. What the labels guarantee: spinHeavy (spinLight) runs only
+# inside its pprof.Do, so each of its samples carries worker=heavy (light). Other samples carry
+# a label too when taken while it is set: in pprof.Do itself, the closure, or runtime code the
+# goroutine runs meanwhile, so a label's weight is at least, not exactly, its function's.
+# label_checks PROFILE: that, and --keep/--drop by label frame select exactly those stacks.
+label_checks() {
+	local p=$1 w=$TMP/labels f fn lab
+	mkdir -p "$w"
+	"$FLAMEKIT" collapse --sample-type samples "$p" > "$w/n.folded"
+	"$FLAMEKIT" collapse --sample-type samples --label-frames worker "$p" > "$w/lab.folded"
+	assert_eq "$p: label frames keep the weight" "$(total < "$w/n.folded")" "$(total < "$w/lab.folded")"
+	for f in Heavy Light; do
+		fn=";main.spin$f;" lab=worker=$(echo "$f" | tr A-Z a-z)
+		grep "$fn" "$w/lab.folded" | grep -v "^$lab;" && fail "$p: spin$f stacks (above) without $lab"
+		assert_eq "$p: spin$f's weight under $lab" "$(grep "$fn" "$w/n.folded" | total)" \
+			"$(grep "^$lab;.*$fn" "$w/lab.folded" | total)"
+		# --keep selects by label, as it does by function: exactly the labelled stacks
+		"$FLAMEKIT" collapse --sample-type samples --label-frames worker --keep "^$lab;" "$p" > "$w/keep.folded"
+		grep "^$lab;" "$w/lab.folded" > "$w/keep.want"
+		assert_files_eq "$w/keep.want" "$w/keep.folded"
+	done
+	# --drop: every labelled stack goes, no spin stack stays
+	"$FLAMEKIT" collapse --sample-type samples --label-frames all "$p" | grep -v '^worker=' > "$w/drop.want"
+	"$FLAMEKIT" collapse --sample-type samples --label-frames all --drop '^worker=' "$p" > "$w/drop.folded"
+	assert_files_eq "$w/drop.want" "$w/drop.folded"
+	grep ';main.spin' "$w/drop.folded" && fail "$p: --drop worker=: spin stacks (above) stayed"
+	echo "$p: labels ok ($(grep '^worker=' "$w/lab.folded" | grep -v ';main.spin' | total) labelled samples outside spin*)"
+}
+label_checks "$TMP/cpu.pprof"
+# A profile spin.go wrote here once (1 run in 46), with a sample labelled worker=light outside spinLight
+# (worker=light;runtime.main;main.main;runtime/pprof.Do;main.main.func1 1)
+G=$FK_TOP/tests/parsers/go/label-outside.pprof
+"$FLAMEKIT" collapse --sample-type samples --label-frames worker "$G" | grep -qx 'worker=light;runtime.main;main.main;runtime/pprof.Do;main.main.func1 1' ||
+	fail "$G: no labelled sample outside spinLight"
+label_checks "$G"
 
 # flamekit's pprof reads back to the same stacks; pid/tid/comm labels to the sample records
 D=$FK_TOP/tests/parsers/data

@@ -9,7 +9,14 @@ KVER=$STAP_RELEASE
 # cache and flamekit's runtime copy are there too.
 VM_CACHE=$STAP_CACHE/vm/$KVER
 VM_LIMIT=${FK_VM_LIMIT:-420}     # hard limit, seconds, of each stap run and guest command
-VM_LIFE=${FK_VM_LIFE:-1800}      # hard limit of the guest's life (the whole test)
+# Compiling (passes 1-4, here) is not a hang however long it takes: a cold
+# stap cache under a load of 16 on 2 cores took over 420 s for one module
+# (kbuild killed). vm_stap and the tests compile first under this limit, so
+# that VM_LIMIT bounds only the run.
+VM_BUILD_LIMIT=${FK_VM_BUILD_LIMIT:-2400}
+# The guest's life: a safety net only, as qemu dies with the test's shell
+# (parent-death signals, vm_boot); a cold run under load took 25 minutes.
+VM_LIFE=${FK_VM_LIFE:-10800}
 # The emulated TSC counts the time the host takes qemu off its CPU, so a probe
 # handler looked far too slow to stap's overload guard on a loaded machine
 # ("probe overhead ... exceeded threshold"), which ended the script.
@@ -25,7 +32,7 @@ vm_check_tools() {
 	command -v qemu-system-x86_64 > /dev/null || skip "qemu-system-x86_64 is not installed (make deps: qemu-system-x86)"
 	[ "$(id -u)" -eq 0 ] || skip "not root: stap compiles with the guest's kallsyms bind-mounted over /proc/kallsyms (unshare -m), which needs root"
 	local t
-	for t in busybox cpio gzip gcc unshare staprun; do
+	for t in busybox cpio gzip gcc unshare setpriv flock staprun; do
 		command -v $t > /dev/null || fail "$t is missing: run make deps"
 	done
 	[ -x /usr/lib/systemtap/stapsh ] && [ -x /usr/lib/systemtap/stapio ] || fail "stapsh/stapio missing (systemtap-runtime): run make deps"
@@ -60,9 +67,14 @@ vm_fetch_kernel() {
 # The test program, at the same path in the guest as here (stap's -d paths).
 vm_build_burn() {
 	mkdir -p "$VM_CACHE/bin"
-	gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$VM_CACHE/bin/burn.tmp" "$VM_SRC/burn.c" &&
-		mv "$VM_CACHE/bin/burn.tmp" "$VM_CACHE/bin/burn" || fail "compiling burn.c"
+	# (the same bytes each time; renamed in, as a run beside this one may be using it)
+	gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$VM_CACHE/bin/burn.tmp.$$" "$VM_SRC/burn.c" &&
+		mv "$VM_CACHE/bin/burn.tmp.$$" "$VM_CACHE/bin/burn" || fail "compiling burn.c"
 	BURN=$VM_CACHE/bin/burn
+	# the guest mounts proc, sysfs, devtmpfs and debugfs: a file under them would be hidden
+	case $BURN in
+	/proc/* | /sys/* | /dev/*) fail "$BURN: the guest mounts over /proc, /sys and /dev (set FK_STAP_CACHE elsewhere)" ;;
+	esac
 }
 
 # Copy a file into root $1 at its real path, and its symlinked name as a link,
@@ -91,6 +103,11 @@ vm_build_initramfs() {
 	mkdir -p "$r/lib/modules/$KVER/kernel/drivers/virtio" "$r/lib/modules/$KVER/kernel/drivers/char"
 	cp "$VM_CACHE"/modules/virtio*.ko "$r/lib/modules/$KVER/kernel/drivers/virtio/"
 	mv "$r/lib/modules/$KVER/kernel/drivers/virtio/virtio_console.ko" "$r/lib/modules/$KVER/kernel/drivers/char/"
+	# host paths the guest must see as they are here: burn (stap's -d path) and
+	# a marker in this test's temp folder (under /tmp: guest-init once mounted
+	# a tmpfs there, hiding a checkout under /tmp); vm_boot checks both
+	VM_PATHS="$BURN $VM_W/host-path"
+	mkdir -p "$r$VM_W" && echo "host path" > "$r$VM_W/host-path"
 	cp "$VM_SRC/guest-init" "$r/init" && chmod +x "$r/init"
 	(cd "$r" && find . | cpio -o -H newc --quiet | gzip -1) > "$VM_W/initrd.gz" || fail "building the initramfs"
 	rm -rf "$r"
@@ -129,7 +146,9 @@ vm_boot() {
 	# (timeout ends qemu at the hard limit even if this shell is killed;
 	# no_timer_check: a starved emulator failed the kernel's IO-APIC timer
 	# check now and then, "IO-APIC + timer doesn't work!")
-	timeout -k 5 "$VM_LIFE" qemu-system-x86_64 -accel tcg -m 512 -smp 1 \
+	# (qemu and its timeout die with this shell, even by SIGKILL: their
+	# parent-death signal)
+	setpriv --pdeathsig KILL timeout -k 5 "$VM_LIFE" setpriv --pdeathsig KILL qemu-system-x86_64 -accel tcg -m 512 -smp 1 \
 		-display none -monitor none -no-reboot -serial "file:$VM_W/console.log" \
 		-device virtio-serial-pci \
 		-chardev "socket,id=stapsh,path=$VM_SOCK,server=on,wait=off" \
@@ -142,7 +161,11 @@ vm_boot() {
 	exec 7> "$VM_W/ctl.in" 8< "$VM_W/ctl.out"
 	local line
 	while IFS= read -r -t "$VM_LIMIT" line <&8; do
-		[ "$line" = "@@ready" ] && { vm_log "guest ready"; return 0; }
+		[ "$line" = "@@ready" ] || continue
+		vm_log "guest ready"
+		vm_sh "ls -d $VM_PATHS" > "$VM_W/paths" ||
+			{ cat "$VM_W/paths"; fail "the guest does not see files at their host paths: $VM_PATHS"; }
+		return 0
 	done
 	cat "$VM_W/qemu.log" "$VM_W/console.log" >&2
 	fail "the guest did not come up within ${VM_LIMIT}s (console above)"
@@ -155,10 +178,10 @@ vm_kallsyms() {
 	[ -s "$KALLSYMS" ] && return
 	vm_sh "uname -r" > "$VM_W/uname" || fail "uname in the guest"
 	[ "$(cat "$VM_W/uname")" = "$KVER" ] || fail "the guest runs $(cat "$VM_W/uname"), not $KVER"
-	vm_sh "cat /proc/kallsyms" > "$KALLSYMS.tmp" || fail "reading the guest's /proc/kallsyms"
-	grep -q ' T _stext$' "$KALLSYMS.tmp" && grep -q ' do_syscall_64$' "$KALLSYMS.tmp" ||
+	vm_sh "cat /proc/kallsyms" > "$KALLSYMS.tmp.$$" || fail "reading the guest's /proc/kallsyms"
+	grep -q ' T _stext$' "$KALLSYMS.tmp.$$" && grep -q ' do_syscall_64$' "$KALLSYMS.tmp.$$" ||
 		fail "the guest's kallsyms has no _stext/do_syscall_64"
-	mv "$KALLSYMS.tmp" "$KALLSYMS"
+	mv "$KALLSYMS.tmp.$$" "$KALLSYMS"
 	vm_log "guest kallsyms saved ($(wc -l < "$KALLSYMS") symbols)"
 }
 
@@ -166,10 +189,24 @@ vm_kallsyms() {
 # runtime flamekit stap uses ($STAP_RUNTIME); compiled with the guest's
 # kallsyms in place of this machine's (private mount namespace).
 vm_stap() {
+	vm_stap_limit "$VM_BUILD_LIMIT" -p4 "$@" > /dev/null 2> "$VM_W/build.err" ||
+		{ cat "$VM_W/build.err" >&2; return 1; }
+	vm_stap_limit "$VM_LIMIT" "$@"
+}
+vm_stap_limit() {  # LIMIT ARGS...
+	local limit=$1; shift
 	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
-	timeout -k 5 "$VM_LIMIT" unshare -m sh -c '
+	timeout -k 5 "$limit" unshare -m sh -c '
 		mount --make-rprivate / && mount --bind "$0" /proc/kallsyms || exit 99
 		exec "$@"' "$KALLSYMS" stap ${STAP_RUNTIME:+-R "$STAP_RUNTIME"} --remote "unix:$VM_SOCK" $VM_STAP_OPTS -I "$TAPSET" "$@"
+}
+# vm_build_cmd COMMAND: passes 1-4 only of a stap command line that
+# `flamekit stap --print-command` printed (with --kallsyms), under VM_BUILD_LIMIT
+vm_build_cmd() {
+	local cmd=$1
+	[[ $cmd == *"$KALLSYMS stap "* ]] || fail "not a stap command with the guest's kallsyms: $cmd"
+	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
+	eval "timeout -k 5 $VM_BUILD_LIMIT ${cmd/"$KALLSYMS stap "/"$KALLSYMS stap -p4 "}" > /dev/null
 }
 
 # Set up and boot; the EXIT trap powers the guest off.
@@ -178,7 +215,10 @@ vm_start() {
 	mkdir -p "$VM_CACHE"
 	VM_W=$TMP/vm && mkdir -p "$VM_W"
 	trap 'vm_stop; rm -rf "$TMP"' EXIT
+	# (one fetch at a time: a run beside this one may share the cache)
+	exec 6> "$VM_CACHE/.fetch.lock" && flock 6 || fail "locking $VM_CACHE/.fetch.lock"
 	vm_fetch_kernel
+	exec 6>&-
 	vm_build_burn
 	vm_build_initramfs
 	vm_boot
