@@ -58,8 +58,8 @@ bool fkp_out_is_regular(const char *path);
  *   still there; fkp_aborted() is then true and the caller removes its partial
  *   output and exits 1.
  * - SIGQUIT is left to the child (ignored here). The handlers are in place from
- *   the first fkp_spawn to the last fkp_wait (at most 16 children at once) and are
- *   installed without SA_RESTART: a blocking read or waitpid returns EINTR. */
+ *   the first fkp_spawn to the last fkp_wait (at most 16 children at once), with
+ *   SA_RESTART: reading a child's pipe goes on to its end. */
 #define FKP_PIPE (-2)   /* out_fd: give the child's stdout to the caller as a pipe */
 /* Start argv (PATH search). out_fd: -1 inherit, FKP_PIPE (read end into
  * *pipe_rd), or an fd for the child's stdout. quiet_stderr: child stderr to

@@ -79,7 +79,7 @@ static void policy_start(void)
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO;   /* no SA_RESTART: waitpid and read see EINTR */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;  /* readers of a child's pipe (fgets) go on */
 	sigfillset(&sa.sa_mask);
 	for (size_t i = 0; i < NSIG_POLICY; i++) {
 		struct sigaction *use = &sa, ign;
