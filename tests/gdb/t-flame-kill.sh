@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The tracer killed mid-sampling: whatever happens to gdb or to flamekit (kill -9 of
-# either, many times, at random moments), every thread of the target is left running
+# either or both, many times, at random moments), every thread of the target is left running
 # (not in state T), detached, and the target keeps making progress.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-gdb.sh"
@@ -92,5 +92,21 @@ for i in $(seq "$TRIES"); do
 	assert_unstopped "$TPID" "flamekit killed (try $i)"
 	# gdb ended cleanly: the samples taken were written
 	[ -s "$TMP/f$i.folded" ] || { cat "$TMP/f$i.err"; fail "flamekit killed (try $i): gdb wrote no samples"; }
+done
+
+# --- kill -9 of flamekit and its gdb at once (their whole process group): nothing
+# of theirs can clean up; gdb's guardian, in a session of its own, continues the target
+for i in $(seq $(( (TRIES + 1) / 2 ))); do
+	setsid "$FLAMEKIT" gdb -p "$TPID" -d 20 -F 500 --folded "$TMP/p$i.folded" < /dev/null \
+		> "$TMP/p$i.out" 2> "$TMP/p$i.err" &
+	c=$!
+	PIDS+=("$c")
+	wait_sampling "$TMP/p$i.err"
+	g=$(pgrep -P "$c" gdb) || fail "no gdb under flamekit"
+	pause
+	kill -9 -- -"$c"
+	wait "$c" 2> /dev/null
+	for _ in $(seq 600); do [ -d "/proc/$g" ] || break; sleep 0.05; done
+	assert_unstopped "$TPID" "flamekit and gdb killed together (try $i)"
 done
 echo PASS
