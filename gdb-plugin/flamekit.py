@@ -284,7 +284,9 @@ stacks are printed. The process is stopped with SIGSTOP, which gdb is told not
 to pass on (`handle SIGSTOP nopass` while sampling), so targets that block
 SIGINT work and no signal reaches the program. Ctrl-C ends sampling early; the
 samples taken so far are written; so does SIGTERM or SIGHUP to gdb, which then
-quits (exit status 0) once the process is let go."""
+quits (exit status 0) once the process is let go. A second, different signal
+aborts: nothing is written. If gdb is killed, a guardian process continues the
+target, so it is never left stopped."""
 
     def __init__(self):
         super().__init__("flame", gdb.COMMAND_RUNNING)
@@ -399,6 +401,10 @@ def _run_guarded(o, guard):
         gdb.events.exited.connect(on_exit)
         sampler = _flamekit.Sampler(pid, o.max_depth)
         sampler.start_timer(o.hz)
+        sup = os.environ.get("FLAMEKIT_GDB_SUPERVISOR", "")
+        if sup.isdigit() and int(sup) == os.getppid():
+            # flamekit gdb forwards stop requests and decides aborts itself
+            sampler.set_supervisor(int(sup))
         sampler.hook_sigint()
         deadline = t_start + o.duration if o.duration else None
         settings.quiet()
@@ -509,13 +515,16 @@ def _run_guarded(o, guard):
         elif inf.pid and prev_thread is not None and prev_thread.is_valid():
             prev_thread.switch()
 
+    aborted = False
     try:
-        if sampler is not None:
+        aborted = sampler is not None and sampler.aborted()
+        st = sampler.stats() if sampler is not None else None
+        if sampler is not None and not aborted:
             if not names:
                 names = _symbolize(sampler.distinct(), sampler)
             sampler.build(prof, names, threads=o.threads, addrs=o.addrs)
-            st = sampler.stats()
-        _write_outputs(o, prof)
+        if not aborted:
+            _write_outputs(o, prof)
     except gdb.GdbError as e:
         write_error = e
     else:
@@ -554,6 +563,10 @@ def _run_guarded(o, guard):
             # thread" as a killed process's threads vanish): the exit explains it
             _msg(o, "flame: (gdb, as the process went away: %s)" % error)
             error = None
+    if aborted:
+        # a second request to stop: the user wants out, not a graph
+        error = None
+        write_error = gdb.GdbError("flame: aborted (a second signal); nothing written")
     if error is not None:
         msg = "flame: %s (wrote the %d samples taken)" % (error, nsamples)
         if write_error is not None:

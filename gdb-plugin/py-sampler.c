@@ -495,6 +495,24 @@ static PyObject *samp_unhook_sigint(PyObject *self, PyObject *unused)
 	Py_RETURN_NONE;
 }
 
+static PyObject *samp_aborted(PyObject *self, PyObject *unused)
+{
+	fkg_sampler *s = samp_of(self);
+	if (!s)
+		return NULL;
+	return PyBool_FromLong(fkg_aborted(s));
+}
+
+static PyObject *samp_set_supervisor(PyObject *self, PyObject *arg)
+{
+	fkg_sampler *s = samp_of(self);
+	long pid = PyLong_AsLong(arg);
+	if (!s || (pid == -1 && PyErr_Occurred()))
+		return NULL;
+	fkg_set_supervisor(s, (pid_t)pid);
+	Py_RETURN_NONE;
+}
+
 static PyObject *samp_sigstate(PyObject *self, PyObject *unused)
 {
 	return PyLong_FromLong(fkg_sigint_state());
@@ -534,6 +552,10 @@ static PyMethodDef samp_methods[] = {
 	{ "unhook_sigint", samp_unhook_sigint, METH_NOARGS, "unhook_sigint(): give SIGINT back." },
 	{ "sigstate", samp_sigstate, METH_NOARGS, "sigstate() -> 1 if SIGINT is blocked in this thread." },
 	{ "interrupted", samp_interrupted, METH_NOARGS, "interrupted() -> 0, or the signal that asked sampling to end (SIGINT, SIGTERM, SIGHUP)." },
+	{ "aborted", samp_aborted, METH_NOARGS,
+	  "aborted() -> True after a second request to stop (abort: write nothing)." },
+	{ "set_supervisor", samp_set_supervisor, METH_O,
+	  "set_supervisor(pid): signals from pid (flamekit gdb) never count as a second request." },
 	{ "close", samp_close, METH_NOARGS, "close(): free everything (stops the timer, unhooks SIGINT)." },
 	{ NULL, NULL, 0, NULL },
 };

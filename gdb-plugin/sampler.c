@@ -110,6 +110,10 @@ struct fkg_sampler {
 	bool refired;
 	/* SIGINT */
 	_Atomic int sigint;
+	_Atomic int aborted;     /* a second request (fkp_sigreq_note) */
+	fkp_sigreq req;
+	atomic_flag req_lock;
+	int supervisor;          /* pid whose signals are never a second request */
 	_Atomic int sigfd;
 	bool hooked;
 	sigset_t old_mask;
@@ -805,8 +809,18 @@ static fkg_sampler *_Atomic hooked_sampler;
 static const int term_signals[] = { SIGTERM, SIGHUP };
 static struct sigaction term_saved[2];
 
-static void note_signal(fkg_sampler *s, int sig)
+/* Signals are noted by the timer thread (signalfd) and by a handler in any other
+ * gdb thread, so the request count is guarded by a spin lock: the timer thread
+ * blocks every signal and a handler blocks them all while it runs, so no thread
+ * ever waits for a lock it holds itself. */
+static void note_signal(fkg_sampler *s, int sig, int code, int pid)
 {
+	while (atomic_flag_test_and_set(&s->req_lock))
+		;
+	int r = fkp_sigreq_note(&s->req, sig, code, pid, fkg_now(), s->supervisor);
+	atomic_flag_clear(&s->req_lock);
+	if (r == FKP_SIG_AGAIN)
+		atomic_store(&s->aborted, 1);
 	/* SIGTERM/SIGHUP win over SIGINT: they ask gdb itself to end */
 	int cur = atomic_load(&s->sigint);
 	if (cur != SIGTERM && cur != SIGHUP)
@@ -814,12 +828,13 @@ static void note_signal(fkg_sampler *s, int sig)
 	atomic_store(&s->fire_now, 1);
 }
 
-static void on_term(int sig)
+static void on_term(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
 	int e = errno;
 	fkg_sampler *s = atomic_load(&hooked_sampler);
 	if (s) {
-		note_signal(s, sig);
+		note_signal(s, sig, si ? si->si_code : SI_USER, si ? si->si_pid : 0);
 		if (s->pipefd[1] >= 0)
 			poke(s);
 	}
@@ -874,7 +889,7 @@ static void *timer_main(void *arg)
 		if (r > 0 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 			while (read(pfd[1].fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-				note_signal(s, (int)si.ssi_signo);
+				note_signal(s, (int)si.ssi_signo, si.ssi_code, (int)si.ssi_pid);
 		}
 	}
 	return NULL;
@@ -989,9 +1004,9 @@ int fkg_sigint_hook(fkg_sampler *s)
 	atomic_store(&hooked_sampler, s);
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_term;
+	sa.sa_sigaction = on_term;
 	sigfillset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
 	for (int i = 0; i < 2; i++)
 		sigaction(term_signals[i], &sa, &term_saved[i]);
 	s->hooked = true;
@@ -1015,8 +1030,9 @@ void fkg_sigint_unhook(fkg_sampler *s)
 	sigaddset(&set, SIGHUP);
 	struct timespec zero = { 0, 0 };
 	int sig;
-	while ((sig = sigtimedwait(&set, NULL, &zero)) > 0)
-		note_signal(s, sig);
+	siginfo_t si;
+	while ((sig = sigtimedwait(&set, &si, &zero)) > 0)
+		note_signal(s, sig, si.si_code, si.si_pid);
 	if (fd >= 0)
 		close(fd);
 	for (int i = 0; i < 2; i++)
@@ -1036,6 +1052,16 @@ int fkg_sigint_state(void)
 int fkg_sigint_seen(const fkg_sampler *s)
 {
 	return atomic_load(&s->sigint);
+}
+
+void fkg_set_supervisor(fkg_sampler *s, pid_t pid)
+{
+	s->supervisor = (int)pid;
+}
+
+bool fkg_aborted(const fkg_sampler *s)
+{
+	return atomic_load(&s->aborted);
 }
 
 /* ------------------------------------------------------------------ guardian

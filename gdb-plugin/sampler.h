@@ -85,6 +85,13 @@ int fkg_sigint_hook(fkg_sampler *s);
 void fkg_sigint_unhook(fkg_sampler *s);
 /* 0, or the signal seen (SIGINT; SIGTERM/SIGHUP take precedence). */
 int fkg_sigint_seen(const fkg_sampler *s);
+/* A second request to stop came (prog.h's fkp_sigreq_note: not the same
+ * signal from the same sender within a second, not from the supervisor): the
+ * command aborts, nothing written. */
+bool fkg_aborted(const fkg_sampler *s);
+/* The program that runs this gdb and forwards stop requests (flamekit gdb):
+ * its signals end sampling but never count as a second request. */
+void fkg_set_supervisor(fkg_sampler *s, pid_t pid);
 /* 1 if SIGINT is blocked in the calling thread (tests). */
 int fkg_sigint_state(void);
 

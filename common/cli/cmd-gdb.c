@@ -162,6 +162,9 @@ static int gdb_run(int argc, char **argv)
 	 * command draws what it has and lets the process go), a second one aborts;
 	 * if this program is killed, gdb is asked to stop the same way. A gdb that
 	 * dies leaves nothing stopped: the command's guardian continues the target. */
+	char me[32];
+	snprintf(me, sizeof(me), "%ld", (long)getpid());
+	setenv("FLAMEKIT_GDB_SUPERVISOR", me, 1);  /* our forwarded signals are one request */
 	pid_t child = fkp_spawn(args, -1, NULL, false);
 	int rc = child < 0 ? -1 : fkp_wait(child);
 	free(script);

@@ -78,6 +78,22 @@ int fkp_stop_signal(void);
 /* A second signal came: the children were told to abort (see above). */
 bool fkp_aborted(void);
 
+/* The one rule for "is this signal a second request?", for the policy above and
+ * for gdb's flame (its signal hooks): a first request; the same one again (the
+ * same signal from the same sender within a second, as timeout(1) sends it to
+ * the command and to its group); or a second request (abort). supervisor: the
+ * pid of the program that runs this one under the policy above (0: none): its
+ * SIGINT is a stop request, never a second one (the same Ctrl-C or TERM may
+ * have reached this process directly too), its SIGTERM is its abort.
+ * code/pid: siginfo's si_code and si_pid. Async-signal-safe. */
+typedef struct fkp_sigreq {
+	int sig, code, pid;
+	double at;      /* CLOCK_MONOTONIC seconds of the first */
+	int n;          /* requests so far */
+} fkp_sigreq;
+enum { FKP_SIG_FIRST = 1, FKP_SIG_SAME = 0, FKP_SIG_AGAIN = 2 };
+int fkp_sigreq_note(fkp_sigreq *r, int sig, int code, int pid, double now, int supervisor);
+
 /* ------------------------------------------------------------------ files beside the program
  * The first of rel[] (paths relative to the directory of this executable, e.g.
  * "gdb/flamekit.py", "../share/flamekit/gdb/flamekit.py") that is a regular

@@ -20,8 +20,30 @@ static int running;  /* children between fkp_spawn and fkp_wait */
 #define MAX_CHILDREN 16
 static volatile sig_atomic_t children[MAX_CHILDREN];
 static volatile sig_atomic_t stop_sig, aborted;
-static volatile sig_atomic_t first_code, first_pid;
-static struct timespec first_at;
+static fkp_sigreq requests;
+
+int fkp_sigreq_note(fkp_sigreq *r, int sig, int code, int pid, double now, int supervisor)
+{
+	if (supervisor > 0 && code == SI_USER && pid == supervisor) {
+		/* it forwards one stop (SIGINT), and decides an abort (SIGTERM) */
+		if (sig != SIGTERM)
+			return r->n ? FKP_SIG_SAME : FKP_SIG_FIRST;
+		r->n++;
+		return FKP_SIG_AGAIN;
+	}
+	if (!r->n) {
+		*r = (fkp_sigreq){ sig, code, code == SI_USER ? pid : 0, now, 1 };
+		return FKP_SIG_FIRST;
+	}
+	/* timeout(1) signals the command, then its whole process group: the same
+	 * signal from the same sender within a second is one request. A terminal's
+	 * (SI_KERNEL) second Ctrl-C is a person's second request. */
+	if (sig == r->sig && code == r->code && code != SI_KERNEL &&
+	    (code == SI_USER ? pid : 0) == r->pid && now - r->at < 1.0)
+		return FKP_SIG_SAME;
+	r->n++;
+	return FKP_SIG_AGAIN;
+}
 
 static void signal_children(int sig)
 {
@@ -41,29 +63,19 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		errno = e;
 		return;
 	}
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	int code = si ? si->si_code : SI_USER, pid = si && code == SI_USER ? si->si_pid : 0;
-	if (!stop_sig) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	int code = si ? si->si_code : SI_USER;
+	int r = fkp_sigreq_note(&requests, sig, code, si ? si->si_pid : 0,
+				(double)ts.tv_sec + (double)ts.tv_nsec * 1e-9, 0);
+	if (r == FKP_SIG_FIRST) {
 		stop_sig = sig;
-		first_code = code;
-		first_pid = pid;
-		first_at = now;
 		/* A terminal's Ctrl-C (SI_KERNEL) went to the whole foreground group,
 		 * the children included; anything else may have reached only us.
 		 * SIGINT is every tool's "stop and write what you have". */
 		if (code != SI_KERNEL)
 			signal_children(SIGINT);
-	} else if (!aborted) {
-		/* timeout(1) signals the command, then its whole process group: the
-		 * same signal from the same sender within a second is one request */
-		double dt = (double)(now.tv_sec - first_at.tv_sec) +
-			    (double)(now.tv_nsec - first_at.tv_nsec) * 1e-9;
-		if (sig == stop_sig && code == first_code && pid == first_pid && code != SI_KERNEL &&
-		    dt < 1.0) {
-			errno = e;
-			return;
-		}
+	} else if (r == FKP_SIG_AGAIN && !aborted) {
 		aborted = 1;
 		signal_children(SIGTERM);
 		alarm(2);
@@ -76,6 +88,7 @@ static void policy_start(void)
 	if (running++)
 		return;
 	stop_sig = aborted = 0;
+	requests = (fkp_sigreq){ 0 };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;

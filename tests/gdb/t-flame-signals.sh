@@ -2,8 +2,8 @@
 # The signal contract of flamekit gdb and gdb's flame: SIGTERM, SIGHUP or SIGINT to the
 # front end alone, or from timeout(1) (the command and then its whole group), mean
 # "stop now and draw": sampling ends early, the graph is written, exit 0, no failure
-# message. A second, different signal aborts: exit 1, no temp file left. The target
-# is left running every time.
+# message. A second, different signal aborts: exit 1, nothing written, no temp file
+# left. The target is left running every time.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-gdb.sh"
 probe_ptrace
@@ -71,7 +71,23 @@ wait "$g"
 echo $? > "$TMP/$n.rc"
 check_drawn "$n"
 
-# --- a second, different signal aborts: exit 1, said so, no temp files, target running
+# --- gdb's flame alone: a second, different signal aborts: nothing written, exit 1
+n=gdb-abort
+gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -F 200 -o $TMP/$n.svg" < /dev/null \
+	> "$TMP/$n.out" 2> "$TMP/$n.err" &
+g=$!
+wait_sampling "$TMP/$n.err"
+sleep 1
+kill -TERM "$g"; kill -INT "$g"
+wait "$g"
+rc=$?
+cat "$TMP/$n.err"
+assert_eq "$n: exit status" 1 "$rc"
+assert_contains "$TMP/$n.err" "flame: aborted"
+[ -e "$TMP/$n.svg" ] && fail "$n: abort wrote the graph"
+assert_running "$TPID"
+
+# --- flamekit gdb: a second, different signal aborts: exit 1, said so, no temp files, target running
 n=abort
 ( "$FLAMEKIT" gdb -p "$TPID" -d 600 -F 200 -o "$TMP/$n.svg" --folded "$TMP/$n.folded" \
 	< /dev/null > "$TMP/$n.out" 2> "$TMP/$n.err"; echo $? > "$TMP/$n.rc" ) &
@@ -86,6 +102,7 @@ cat "$TMP/$n.err"
 assert_eq "abort: exit status" 1 "$(cat "$TMP/$n.rc")"
 assert_contains "$TMP/$n.err" "aborted"
 ls "$TMP" | grep -q "\.tmp\." && { ls "$TMP"; fail "abort left temp files"; }
+[ -e "$TMP/$n.svg" ] || [ -e "$TMP/$n.folded" ] && fail "abort wrote outputs"
 # (gdb was killed: its guardian continues the target a moment later)
 for _ in $(seq 100); do
 	grep -q "^State:.*[tT]" "/proc/$TPID/status" || grep -q "^TracerPid:[[:space:]]*[1-9]" "/proc/$TPID/status" || break
