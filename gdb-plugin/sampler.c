@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
@@ -1117,11 +1118,13 @@ static bool group_gone(const char *stat_path)
 static void guardian(int rd, const char *gdb_stat, int gdb_pidfd, pid_t target, int target_pidfd)
 {
 	setsid();
+	prctl(PR_SET_NAME, "flame-guardian");  /* not one more "gdb" in ps */
 	/* keep only what is needed: no pipe gdb's reader waits on stays open */
 	int keep[3] = { rd, gdb_pidfd, target_pidfd };
 	for (int fd = 0; fd < 1024; fd++)
 		if (fd != keep[0] && fd != keep[1] && fd != keep[2])
 			close(fd);
+	syscall(SYS_close_range, 1024, ~0U, 0);
 	char c = 0;
 	ssize_t n;
 	while ((n = read(rd, &c, 1)) < 0 && errno == EINTR)
