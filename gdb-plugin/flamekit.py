@@ -402,15 +402,20 @@ def _run_guarded(o, guard):
         sampler = _flamekit.Sampler(pid, o.max_depth)
         sampler.start_timer(o.hz)
         sup = os.environ.get("FLAMEKIT_GDB_SUPERVISOR", "")
-        if sup.isdigit() and int(sup) == os.getppid():
+        sup = int(sup) if sup.isdigit() else 0
+        if sup:
             # flamekit gdb forwards stop requests and decides aborts itself
-            sampler.set_supervisor(int(sup))
+            sampler.set_supervisor(sup)
         sampler.hook_sigint()
         deadline = t_start + o.duration if o.duration else None
         settings.quiet()
         target = pid
         while True:
             if sampler.interrupted():
+                break
+            if sup and os.getppid() != sup:
+                # flamekit gdb is gone: its death signal (PR_SET_PDEATHSIG) may
+                # have come before the hook above, while gdb was starting
                 break
             if deadline is not None and _flamekit.now() >= deadline:
                 break

@@ -94,6 +94,23 @@ for i in $(seq "$TRIES"); do
 	[ -s "$TMP/f$i.folded" ] || { cat "$TMP/f$i.err"; fail "flamekit killed (try $i): gdb wrote no samples"; }
 done
 
+# --- kill -9 of flamekit at any moment of gdb's start (gdb loading, attaching): gdb
+# must not go on sampling (no -d: until stopped) with nobody left to stop it
+gdbs() { pgrep -f "gdb -batch -nx -q -x .*pid=$TPID" | tr '\n' ' '; }
+for i in $(seq "$TRIES"); do
+	"$FLAMEKIT" gdb -p "$TPID" -F 500 --folded "$TMP/e$i.folded" < /dev/null \
+		> "$TMP/e$i.out" 2> "$TMP/e$i.err" &
+	c=$!
+	PIDS+=("$c")
+	sleep "$(( i % 3 )).$(( RANDOM % 9 + 1 ))"
+	kill -9 "$c"
+	wait "$c" 2> /dev/null
+	left=""
+	for _ in $(seq 600); do left=$(gdbs); [ -z "$left" ] && break; sleep 0.05; done
+	[ -z "$left" ] || { cat "$TMP/e$i.err"; fail "gdb $left still runs 30 s after flamekit was killed (early, try $i)"; }
+	assert_unstopped "$TPID" "flamekit killed early (try $i)"
+done
+
 # --- kill -9 of flamekit and its gdb at once (their whole process group): nothing
 # of theirs can clean up; gdb's guardian, in a session of its own, continues the target
 for i in $(seq $(( (TRIES + 1) / 2 ))); do
