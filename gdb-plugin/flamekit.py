@@ -6,6 +6,7 @@
 import os
 import re
 import signal
+import stat
 import sys
 import time
 
@@ -307,6 +308,41 @@ if _flamekit is not None and hasattr(_flamekit, "flame_help"):
     FlameCommand.__doc__ = FlameCommand.__doc__.replace("OPTIONS\n", _flamekit.flame_help())
 
 
+class _Supervisor:
+    """The pipe flamekit gdb tells its requests through (FLAMEKIT_GDB_STOP_FD):
+    's' stop, 'a' abort, end of file: flamekit is gone."""
+
+    def __init__(self):
+        self.fd = None
+        self.aborted = False
+        fd = os.environ.get("FLAMEKIT_GDB_STOP_FD", "")
+        try:
+            if fd.isdigit() and stat.S_ISFIFO(os.fstat(int(fd)).st_mode):
+                self.fd = int(fd)
+                os.set_blocking(self.fd, False)
+        except OSError:
+            self.fd = None
+
+    def says(self):
+        """None, or why to stop: 'stop', 'abort', 'gone'."""
+        if self.fd is None:
+            return None
+        try:
+            b = os.read(self.fd, 64)
+        except (BlockingIOError, InterruptedError):
+            return "abort" if self.aborted else None
+        except OSError:
+            return None
+        if not b:
+            return "gone"
+        if b"a" in b:
+            self.aborted = True
+        return "abort" if self.aborted else "stop"
+
+
+_supervisor = _Supervisor()
+
+
 def _select_thread(inf, tid):
     for t in inf.threads():
         if t.ptid[1] == tid and t.is_valid():
@@ -402,10 +438,9 @@ def _run_guarded(o, guard):
         sampler = _flamekit.Sampler(pid, o.max_depth)
         sampler.start_timer(o.hz)
         sup = os.environ.get("FLAMEKIT_GDB_SUPERVISOR", "")
-        sup = int(sup) if sup.isdigit() else 0
-        if sup:
+        if sup.isdigit():
             # flamekit gdb forwards stop requests and decides aborts itself
-            sampler.set_supervisor(sup)
+            sampler.set_supervisor(int(sup))
         sampler.hook_sigint()
         deadline = t_start + o.duration if o.duration else None
         settings.quiet()
@@ -413,9 +448,11 @@ def _run_guarded(o, guard):
         while True:
             if sampler.interrupted():
                 break
-            if sup and os.getppid() != sup:
-                # flamekit gdb is gone: its death signal (PR_SET_PDEATHSIG) may
-                # have come before the hook above, while gdb was starting
+            said = _supervisor.says()
+            if said:
+                # flamekit gdb asked (its signal may have come while gdb was
+                # still loading, and been lost), or is gone (end of file: its
+                # death signal may have been lost the same way)
                 break
             if deadline is not None and _flamekit.now() >= deadline:
                 break
@@ -522,7 +559,8 @@ def _run_guarded(o, guard):
 
     aborted = False
     try:
-        aborted = sampler is not None and sampler.aborted()
+        _supervisor.says()
+        aborted = (sampler is not None and sampler.aborted()) or _supervisor.aborted
         st = sampler.stats() if sampler is not None else None
         if sampler is not None and not aborted:
             if not names:

@@ -3,6 +3,7 @@
  * detaches. The script is found next to this program (build tree or installed). */
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
@@ -162,11 +163,25 @@ static int gdb_run(int argc, char **argv)
 	 * command draws what it has and lets the process go), a second one aborts;
 	 * if this program is killed, gdb is asked to stop the same way. A gdb that
 	 * dies leaves nothing stopped: the command's guardian continues the target. */
-	char me[32];
+	/* gdb learns of stop requests through a pipe too (a signal that comes while
+	 * gdb is still loading is lost to it), and of our death by its end of file:
+	 * the read end stays open across exec, ours is close-on-exec */
+	int sp[2] = { -1, -1 };
+	char me[32], fdname[32];
+	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) == 0 && fcntl(sp[0], F_SETFD, 0) == 0) {
+		snprintf(fdname, sizeof(fdname), "%d", sp[0]);
+		setenv("FLAMEKIT_GDB_STOP_FD", fdname, 1);
+		fkp_spawn_notify(sp[1]);
+	}
 	snprintf(me, sizeof(me), "%ld", (long)getpid());
 	setenv("FLAMEKIT_GDB_SUPERVISOR", me, 1);  /* our forwarded signals are one request */
 	pid_t child = fkp_spawn(args, -1, NULL, false);
+	if (sp[0] >= 0)
+		close(sp[0]);
 	int rc = child < 0 ? -1 : fkp_wait(child);
+	fkp_spawn_notify(-1);
+	if (sp[1] >= 0)
+		close(sp[1]);
 	free(script);
 	free(c.buf);
 	if (fkp_aborted()) {

@@ -77,6 +77,11 @@ int fkp_run(char *const argv[], int out_fd);
 int fkp_stop_signal(void);
 /* A second signal came: the children were told to abort (see above). */
 bool fkp_aborted(void);
+/* Also tell the requests through fd (a non-blocking pipe the caller gave a
+ * child): one byte 's' at the first request, 'a' at an abort. A signal can come
+ * before the child is ready to take it (gdb loading its Python takes Ctrl-C as
+ * its own); the byte waits in the pipe. -1: none (the default). */
+void fkp_spawn_notify(int fd);
 
 /* The one rule for "is this signal a second request?", for the policy above and
  * for gdb's flame (its signal hooks): a first request; the same one again (the

@@ -20,6 +20,7 @@ static int running;  /* children between fkp_spawn and fkp_wait */
 #define MAX_CHILDREN 16
 static volatile sig_atomic_t children[MAX_CHILDREN];
 static volatile sig_atomic_t stop_sig, aborted;
+static volatile sig_atomic_t notify_fd = -1;
 static fkp_sigreq requests;
 
 int fkp_sigreq_note(fkp_sigreq *r, int sig, int code, int pid, double now, int supervisor)
@@ -75,8 +76,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		 * SIGINT is every tool's "stop and write what you have". */
 		if (code != SI_KERNEL)
 			signal_children(SIGINT);
+		if (notify_fd >= 0 && write(notify_fd, "s", 1) < 0) {
+			/* full or closed: the signal above still went */
+		}
 	} else if (r == FKP_SIG_AGAIN && !aborted) {
 		aborted = 1;
+		if (notify_fd >= 0 && write(notify_fd, "a", 1) < 0) {
+		}
 		signal_children(SIGTERM);
 		alarm(2);
 	}
@@ -218,6 +224,11 @@ int fkp_run(char *const argv[], int out_fd)
 {
 	pid_t pid = fkp_spawn(argv, out_fd, NULL, false);
 	return pid < 0 ? -1 : fkp_wait(pid);
+}
+
+void fkp_spawn_notify(int fd)
+{
+	notify_fd = fd;
 }
 
 int fkp_stop_signal(void)

@@ -45,6 +45,22 @@ for sig in TERM HUP INT; do
 	check_drawn "$n"
 done
 
+# --- a signal while gdb is still starting (loading Python, attaching) is not lost:
+# flamekit gdb (no -d: until stopped) ends soon, the target is let go
+for i in 1 2 3 4; do
+	n=early-$i
+	"$FLAMEKIT" gdb -p "$TPID" -F 200 --folded "$TMP/$n.folded" < /dev/null \
+		> "$TMP/$n.out" 2> "$TMP/$n.err" &
+	c=$!
+	sleep "0.$(( i * 2 ))$(( RANDOM % 10 ))"
+	kill -TERM "$c"
+	wait_gone "$c" 120
+	wait "$c"
+	cat "$TMP/$n.err"
+	for _ in $(seq 600); do pgrep -f "gdb -batch -nx -q -x .*pid=$TPID" > /dev/null || break; sleep 0.05; done
+	assert_running "$TPID"
+done
+
 # --- timeout(1) passes its TERM to the command and then to the command's group
 # (flamekit and gdb get it): the same, exit 0 (--preserve-status)
 n=timeout
