@@ -53,6 +53,15 @@ static void signal_children(int sig)
 			kill((pid_t)children[i], sig);
 }
 
+/* a full or closed pipe is no error: the signals went too */
+static void notify(const char *what)
+{
+	if (notify_fd >= 0) {
+		ssize_t w = write(notify_fd, what, 1);
+		(void)w;
+	}
+}
+
 static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
@@ -76,13 +85,10 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		 * SIGINT is every tool's "stop and write what you have". */
 		if (code != SI_KERNEL)
 			signal_children(SIGINT);
-		if (notify_fd >= 0 && write(notify_fd, "s", 1) < 0) {
-			/* full or closed: the signal above still went */
-		}
+		notify("s");
 	} else if (r == FKP_SIG_AGAIN && !aborted) {
 		aborted = 1;
-		if (notify_fd >= 0 && write(notify_fd, "a", 1) < 0) {
-		}
+		notify("a");
 		signal_children(SIGTERM);
 		alarm(2);
 	}
