@@ -6,6 +6,7 @@
 import os
 import re
 import signal
+import stat
 import sys
 import time
 
@@ -37,6 +38,7 @@ class _Opts:
         self.threads = d["threads"]
         self.max_depth = d["max_depth"]
         self.precise = d["precise"]
+        self.addrs = d["addrs"]
         self.pid = d["pid"]
         self.quiet = d["quiet"]
         # keyword arguments of Profile.write_svg, as given ('-' is '_' there)
@@ -218,11 +220,11 @@ def _symbolize(addrs, sampler):
             s = sampler.elf_symbol(a) if sampler else None
             if s:
                 names[a] = (s,)
-        # else: left out, build() writes module+offset
+        # else: left out, build() writes [module] (or module+0xOFF with --addrs)
     return names
 
 
-def _walk_gdb(sampler, limit, want_pcs=False):
+def _walk_gdb(sampler, limit, want_pcs=False, addrs=False):
     """Stack of the selected thread through gdb's own unwinder: (names innermost
     first, raw adjusted pcs of the real frames if want_pcs). Only name() per frame
     in the common case: pc() and type() cost a lot over 900 frames."""
@@ -245,7 +247,10 @@ def _walk_gdb(sampler, limit, want_pcs=False):
                 if want_pcs and f.type() != gdb.INLINE_FRAME:
                     pcs.append(look)
                 if n is None:
-                    n = sampler.module_offset(look) if sampler else "0x%x" % look
+                    if sampler:
+                        n = sampler.module_offset(look) if addrs else sampler.module_name(look)
+                    else:
+                        n = "0x%x" % look if addrs else "[unknown]"
         except gdb.error:
             break
         names.append(n)
@@ -273,12 +278,16 @@ prompt) if you attached it yourself.
 OPTIONS
 
 Frames are function names, with functions inlined at the sampled address as
-frames of their own; code without symbols shows as module+0xOFFSET (the offset
+frames of their own; code without symbols shows as one [module] frame (as perf
+and flamegraph.pl name it), or with --addrs as module+0xOFFSET (the offset
 addr2line takes) or the bare address. Without -o/--folded/--samples the folded
 stacks are printed. The process is stopped with SIGSTOP, which gdb is told not
 to pass on (`handle SIGSTOP nopass` while sampling), so targets that block
 SIGINT work and no signal reaches the program. Ctrl-C ends sampling early; the
-samples taken so far are written."""
+samples taken so far are written; so does SIGTERM or SIGHUP to gdb, which then
+quits (exit status 0) once the process is let go. A second, different signal
+aborts: nothing is written. If gdb is killed, a guardian process continues the
+target, so it is never left stopped."""
 
     def __init__(self):
         super().__init__("flame", gdb.COMMAND_RUNNING)
@@ -299,6 +308,41 @@ if _flamekit is not None and hasattr(_flamekit, "flame_help"):
     FlameCommand.__doc__ = FlameCommand.__doc__.replace("OPTIONS\n", _flamekit.flame_help())
 
 
+class _Supervisor:
+    """The pipe flamekit gdb tells its requests through (FLAMEKIT_GDB_STOP_FD):
+    's' stop, 'a' abort, end of file: flamekit is gone."""
+
+    def __init__(self):
+        self.fd = None
+        self.aborted = False
+        fd = os.environ.get("FLAMEKIT_GDB_STOP_FD", "")
+        try:
+            if fd.isdigit() and stat.S_ISFIFO(os.fstat(int(fd)).st_mode):
+                self.fd = int(fd)
+                os.set_blocking(self.fd, False)
+        except OSError:
+            self.fd = None
+
+    def says(self):
+        """None, or why to stop: 'stop', 'abort', 'gone'."""
+        if self.fd is None:
+            return None
+        try:
+            b = os.read(self.fd, 64)
+        except (BlockingIOError, InterruptedError):
+            return "abort" if self.aborted else None
+        except OSError:
+            return None
+        if not b:
+            return "gone"
+        if b"a" in b:
+            self.aborted = True
+        return "abort" if self.aborted else "stop"
+
+
+_supervisor = _Supervisor()
+
+
 def _select_thread(inf, tid):
     for t in inf.threads():
         if t.ptid[1] == tid and t.is_valid():
@@ -307,9 +351,31 @@ def _select_thread(inf, tid):
 
 
 def _run(o):
+    # the guardian continues the process if gdb dies on the way (kill -9):
+    # from before the attach (whose SIGSTOP could be left queued) to the end
+    guard = [None]
+    try:
+        _run_guarded(o, guard)
+    finally:
+        if guard[0] is not None:
+            _flamekit.unguard(guard[0])
+
+
+def _start_guard(guard, pid):
+    if guard[0] is None:
+        try:
+            guard[0] = _flamekit.guard(pid)
+        except OSError as e:
+            gdb.write("flame: warning: no guardian for process %d (%s): if gdb is killed "
+                      "mid-run, the process may be left stopped\n" % (pid, e), gdb.STDERR)
+
+
+def _run_guarded(o, guard):
     inf = gdb.selected_inferior()
     attached_here = False
     if o.pid:
+        if not inf.pid:
+            _start_guard(guard, o.pid)
         if inf.pid:
             raise gdb.GdbError("flame: already debugging process %d; drop -p or detach first"
                                % inf.pid)
@@ -326,6 +392,7 @@ def _run(o):
     if not inf.pid:
         raise gdb.GdbError("flame: no process (attach PID, run the program, or flame -p PID)")
     pid = inf.pid
+    _start_guard(guard, pid)
     if gdb.parameter("non-stop"):
         if attached_here:
             gdb.execute("detach", to_string=True)
@@ -370,12 +437,22 @@ def _run(o):
         gdb.events.exited.connect(on_exit)
         sampler = _flamekit.Sampler(pid, o.max_depth)
         sampler.start_timer(o.hz)
+        sup = os.environ.get("FLAMEKIT_GDB_SUPERVISOR", "")
+        if sup.isdigit():
+            # flamekit gdb forwards stop requests and decides aborts itself
+            sampler.set_supervisor(int(sup))
         sampler.hook_sigint()
         deadline = t_start + o.duration if o.duration else None
         settings.quiet()
         target = pid
         while True:
             if sampler.interrupted():
+                break
+            said = _supervisor.says()
+            if said:
+                # flamekit gdb asked (its signal may have come while gdb was
+                # still loading, and been lost), or is gone (end of file: its
+                # death signal may have been lost the same way)
                 break
             if deadline is not None and _flamekit.now() >= deadline:
                 break
@@ -435,8 +512,8 @@ def _run(o):
         if sampler is not None:
             sampler.disarm()
             sampler.stop_timer()
-            sampler.unhook_sigint()
-            ended_by = sampler.interrupted()
+            # signals stay hooked until the outputs are written: a second
+            # Ctrl-C or the SIGTERM of a group kill must not cut them short
         try:
             # a SIGSTOP of ours still queued would stop the process for good once
             # gdb lets go of it: let gdb take (and swallow) it now
@@ -480,13 +557,26 @@ def _run(o):
         elif inf.pid and prev_thread is not None and prev_thread.is_valid():
             prev_thread.switch()
 
-    if sampler is not None:
-        if not names:
-            names = _symbolize(sampler.distinct(), sampler)
-        sampler.build(prof, names, threads=o.threads)
-        st = sampler.stats()
-        sampler.close()
-    _write_outputs(o, prof)
+    aborted = False
+    try:
+        _supervisor.says()
+        aborted = (sampler is not None and sampler.aborted()) or _supervisor.aborted
+        st = sampler.stats() if sampler is not None else None
+        if sampler is not None and not aborted:
+            if not names:
+                names = _symbolize(sampler.distinct(), sampler)
+            sampler.build(prof, names, threads=o.threads, addrs=o.addrs)
+        if not aborted:
+            _write_outputs(o, prof)
+    except gdb.GdbError as e:
+        write_error = e
+    else:
+        write_error = None
+    finally:
+        if sampler is not None:
+            sampler.unhook_sigint()
+            ended_by = sampler.interrupted()
+            sampler.close()
     elapsed = t_end - t_start
     if stops:
         s = sorted(stops)
@@ -516,11 +606,25 @@ def _run(o):
             # thread" as a killed process's threads vanish): the exit explains it
             _msg(o, "flame: (gdb, as the process went away: %s)" % error)
             error = None
-    if ended_by in (signal.SIGTERM, signal.SIGHUP):
-        # gdb was asked to go away: now that the process is let go, let it
-        os.kill(os.getpid(), ended_by)
+    if aborted:
+        # a second request to stop: the user wants out, not a graph
+        error = None
+        write_error = gdb.GdbError("flame: aborted (a second signal); nothing written")
     if error is not None:
-        raise gdb.GdbError("flame: %s (wrote the %d samples taken)" % (error, nsamples))
+        msg = "flame: %s (wrote the %d samples taken)" % (error, nsamples)
+        if write_error is not None:
+            msg += "; " + str(write_error)
+        write_error = gdb.GdbError(msg)
+    if ended_by in (signal.SIGTERM, signal.SIGHUP):
+        # gdb was asked to go away (timeout, a supervisor, a closed terminal):
+        # the samples are drawn and the process let go, so end as a normal run
+        # ends (exit 0), or 1 after saying what failed
+        if write_error is not None:
+            gdb.write("%s\n" % write_error, gdb.STDERR)
+        gdb.flush()
+        gdb.execute("quit %d" % (1 if write_error is not None else 0))
+    if write_error is not None:
+        raise write_error
 
 
 def _sample_precise(prof, sampler, inf, threads, t_stop, o, pid):
@@ -528,7 +632,7 @@ def _sample_precise(prof, sampler, inf, threads, t_stop, o, pid):
         if not t.is_valid():
             continue
         t.switch()
-        names, _ = _walk_gdb(sampler, o.max_depth)
+        names, _ = _walk_gdb(sampler, o.max_depth, addrs=o.addrs)
         tid = t.ptid[1]
         comm = sampler.thread_name(tid)
         names.reverse()

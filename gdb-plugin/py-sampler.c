@@ -193,6 +193,18 @@ static PyObject *samp_module_offset(PyObject *self, PyObject *arg)
 				    "surrogateescape");
 }
 
+static PyObject *samp_module_name(PyObject *self, PyObject *arg)
+{
+	fkg_sampler *s = samp_of(self);
+	if (!s)
+		return NULL;
+	unsigned long long a = PyLong_AsUnsignedLongLong(arg);
+	if (a == (unsigned long long)-1 && PyErr_Occurred())
+		return NULL;
+	const char *n = fkg_module_name(s, a);
+	return PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "surrogateescape");
+}
+
 static PyObject *samp_mapped(PyObject *self, PyObject *arg)
 {
 	fkg_sampler *s = samp_of(self);
@@ -280,12 +292,12 @@ static int intern_name(fk_profile *p, PyObject *name, uint32_t *id)
 
 static PyObject *samp_build(PyObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kws[] = { "profile", "names", "threads", NULL };
+	static char *kws[] = { "profile", "names", "threads", "addrs", NULL };
 	fkg_sampler *s = samp_of(self);
 	PyObject *prof, *names;
-	int threads = 0;
-	if (!s || !PyArg_ParseTupleAndKeywords(args, kw, "OO!|p:build", kws, &prof, &PyDict_Type,
-					       &names, &threads))
+	int threads = 0, by_addr = 0;
+	if (!s || !PyArg_ParseTupleAndKeywords(args, kw, "OO!|pp:build", kws, &prof, &PyDict_Type,
+					       &names, &threads, &by_addr))
 		return NULL;
 	fk_profile *p = fkpy_profile(prof);
 	if (!p)
@@ -340,8 +352,9 @@ static PyObject *samp_build(PyObject *self, PyObject *args, PyObject *kw)
 			if (PyErr_Occurred())
 				goto out;
 		}
-		if (t.nids == t.first[slot]) { /* nothing from the caller: module+offset */
-			const char *mo = fkg_module_offset(s, addrs[i]);
+		if (t.nids == t.first[slot]) { /* nothing from the caller: [module] */
+			const char *mo = by_addr ? fkg_module_offset(s, addrs[i])
+						 : fkg_module_name(s, addrs[i]);
 			int64_t id = fk_profile_intern(p, mo, strlen(mo));
 			if (id < 0 || push_id(&t, (uint32_t)id) < 0) {
 				fkpy_raise(id < 0 ? (int)id : -ENOMEM, NULL);
@@ -482,6 +495,24 @@ static PyObject *samp_unhook_sigint(PyObject *self, PyObject *unused)
 	Py_RETURN_NONE;
 }
 
+static PyObject *samp_aborted(PyObject *self, PyObject *unused)
+{
+	fkg_sampler *s = samp_of(self);
+	if (!s)
+		return NULL;
+	return PyBool_FromLong(fkg_aborted(s));
+}
+
+static PyObject *samp_set_supervisor(PyObject *self, PyObject *arg)
+{
+	fkg_sampler *s = samp_of(self);
+	long pid = PyLong_AsLong(arg);
+	if (!s || (pid == -1 && PyErr_Occurred()))
+		return NULL;
+	fkg_set_supervisor(s, (pid_t)pid);
+	Py_RETURN_NONE;
+}
+
 static PyObject *samp_sigstate(PyObject *self, PyObject *unused)
 {
 	return PyLong_FromLong(fkg_sigint_state());
@@ -504,6 +535,8 @@ static PyMethodDef samp_methods[] = {
 	{ "distinct", samp_distinct, METH_NOARGS, "distinct() -> sorted distinct addresses recorded." },
 	{ "module_offset", samp_module_offset, METH_O, "module_offset(addr) -> 'module+0xOFF' or '0xADDR'." },
 	{ "mapped", samp_mapped, METH_O, "mapped(addr) -> True if addr is in a mapped module." },
+	{ "module_name", samp_module_name, METH_O,
+	  "module_name(addr) -> '[module]', or '[unknown]' outside every module." },
 	{ "elf_symbol", samp_elf_symbol, METH_O, "elf_symbol(addr) -> ELF symbol name or None." },
 	{ "thread_name", samp_thread_name, METH_O, "thread_name(tid) -> name from /proc." },
 	{ "build", (PyCFunction)(void (*)(void))samp_build, METH_VARARGS | METH_KEYWORDS,
@@ -519,6 +552,10 @@ static PyMethodDef samp_methods[] = {
 	{ "unhook_sigint", samp_unhook_sigint, METH_NOARGS, "unhook_sigint(): give SIGINT back." },
 	{ "sigstate", samp_sigstate, METH_NOARGS, "sigstate() -> 1 if SIGINT is blocked in this thread." },
 	{ "interrupted", samp_interrupted, METH_NOARGS, "interrupted() -> 0, or the signal that asked sampling to end (SIGINT, SIGTERM, SIGHUP)." },
+	{ "aborted", samp_aborted, METH_NOARGS,
+	  "aborted() -> True after a second request to stop (abort: write nothing)." },
+	{ "set_supervisor", samp_set_supervisor, METH_O,
+	  "set_supervisor(pid): signals from pid (flamekit gdb) never count as a second request." },
 	{ "close", samp_close, METH_NOARGS, "close(): free everything (stops the timer, unhooks SIGINT)." },
 	{ NULL, NULL, 0, NULL },
 };
@@ -571,6 +608,29 @@ static PyObject *mod_unmute_stdout(PyObject *m, PyObject *arg)
 	if (dup2((int)fd, STDOUT_FILENO) < 0)
 		return PyErr_SetFromErrno(PyExc_OSError);
 	close((int)fd);
+	Py_RETURN_NONE;
+}
+
+/* guard(pid) -> fd: a guardian continues pid if gdb dies before unguard(fd) */
+static PyObject *mod_guard(PyObject *m, PyObject *arg)
+{
+	long pid = PyLong_AsLong(arg);
+	if (pid == -1 && PyErr_Occurred())
+		return NULL;
+	int fd = fkg_guard_start((pid_t)pid);
+	if (fd < 0) {
+		errno = -fd;
+		return PyErr_SetFromErrno(PyExc_OSError);
+	}
+	return PyLong_FromLong(fd);
+}
+
+static PyObject *mod_unguard(PyObject *m, PyObject *arg)
+{
+	long fd = PyLong_AsLong(arg);
+	if (fd == -1 && PyErr_Occurred())
+		return NULL;
+	fkg_guard_end((int)fd);
 	Py_RETURN_NONE;
 }
 
@@ -647,10 +707,20 @@ static PyObject *mod_parse_flame_args(PyObject *m, PyObject *arg)
 	}
 	if (fkpy_check_svg(&so))
 		goto out;
-	res = Py_BuildValue("{s:d,s:d,s:z,s:z,s:z,s:O,s:I,s:O,s:i,s:O,s:O}", "hz", fo.hz,
+	/* the outputs before any sampling: a missing directory must not cost a run */
+	const char *outs[] = { fo.svg, fo.folded, fo.samples };
+	for (int i = 0; i < 3; i++) {
+		fkpy_last_msg[0] = 0;
+		if (outs[i] && fkp_out_check(outs[i])) {
+			PyErr_SetString(PyExc_ValueError, fkpy_last_msg);
+			goto out;
+		}
+	}
+	res = Py_BuildValue("{s:d,s:d,s:z,s:z,s:z,s:O,s:I,s:O,s:O,s:i,s:O,s:O}", "hz", fo.hz,
 			    "duration", fo.duration, "svg", fo.svg, "folded", fo.folded,
 			    "samples", fo.samples, "threads", fo.threads ? Py_True : Py_False,
 			    "max_depth", fo.max_depth, "precise", fo.precise ? Py_True : Py_False,
+			    "addrs", fo.addrs ? Py_True : Py_False,
 			    "pid", fo.pid, "quiet", fo.quiet ? Py_True : Py_False,
 			    "svg_options", fa.svg_kw);
 out:
@@ -686,6 +756,9 @@ static PyMethodDef gdb_methods[] = {
 	{ "mute_stdout", mod_mute_stdout, METH_NOARGS,
 	  "mute_stdout() -> fd: point fd 1 at /dev/null; returns the saved descriptor." },
 	{ "unmute_stdout", mod_unmute_stdout, METH_O, "unmute_stdout(fd): restore fd 1." },
+	{ "guard", mod_guard, METH_O,
+	  "guard(pid) -> fd: a guardian process sends pid SIGCONT if gdb dies before unguard(fd)." },
+	{ "unguard", mod_unguard, METH_O, "unguard(fd): sampling over, the guardian exits quietly." },
 	{ "now", mod_now, METH_NOARGS, "now() -> CLOCK_MONOTONIC seconds (perf's sample clock)." },
 	{ "parse_flame_args", mod_parse_flame_args, METH_O,
 	  "parse_flame_args(argv) -> dict: the gdb flame command's options, all checked." },

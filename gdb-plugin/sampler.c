@@ -16,10 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/user.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -109,6 +111,10 @@ struct fkg_sampler {
 	bool refired;
 	/* SIGINT */
 	_Atomic int sigint;
+	_Atomic int aborted;     /* a second request (fkp_sigreq_note) */
+	fkp_sigreq req;
+	atomic_flag req_lock;
+	int supervisor;          /* pid whose signals are never a second request */
 	_Atomic int sigfd;
 	bool hooked;
 	sigset_t old_mask;
@@ -274,6 +280,10 @@ void fkg_free(fkg_sampler *s)
 		return;
 	fkg_timer_stop(s);
 	fkg_sigint_unhook(s);
+	if (s->pipefd[0] >= 0) {
+		close(s->pipefd[0]);
+		close(s->pipefd[1]);
+	}
 	if (active == s)
 		active = NULL;
 	if (s->dwfl)
@@ -712,6 +722,22 @@ const char *fkg_module_offset(fkg_sampler *s, uint64_t addr)
 	return s->strbuf;
 }
 
+const char *fkg_module_name(fkg_sampler *s, uint64_t addr)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	if (!m) {
+		report_modules(s, true);
+		m = dwfl_addrmodule(s->dwfl, addr);
+	}
+	const char *mname = m ? dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL) : NULL;
+	if (!mname)
+		return "[unknown]";
+	const char *base = strrchr(mname, '/');
+	base = base ? base + 1 : mname;
+	snprintf(s->strbuf, sizeof(s->strbuf), "[%.*s]", 4000, base);
+	return s->strbuf;
+}
+
 const char *fkg_elf_symbol(fkg_sampler *s, uint64_t addr)
 {
 	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
@@ -775,6 +801,47 @@ static void fire(fkg_sampler *s)
 	atomic_store(&s->tstate, T_FIRED);
 }
 
+static void poke(fkg_sampler *s);
+
+/* gdb's own threads do not all block SIGTERM and SIGHUP: one of them would run
+ * gdb's handler (SIGHUP: gdb quits on the spot, nothing written). While hooked,
+ * the process-wide action is ours instead: note the signal, fire at once. */
+static fkg_sampler *_Atomic hooked_sampler;
+static const int term_signals[] = { SIGTERM, SIGHUP };
+static struct sigaction term_saved[2];
+
+/* Signals are noted by the timer thread (signalfd) and by a handler in any other
+ * gdb thread, so the request count is guarded by a spin lock: the timer thread
+ * blocks every signal and a handler blocks them all while it runs, so no thread
+ * ever waits for a lock it holds itself. */
+static void note_signal(fkg_sampler *s, int sig, int code, int pid)
+{
+	while (atomic_flag_test_and_set(&s->req_lock))
+		;
+	int r = fkp_sigreq_note(&s->req, sig, code, pid, fkg_now(), s->supervisor);
+	atomic_flag_clear(&s->req_lock);
+	if (r == FKP_SIG_AGAIN)
+		atomic_store(&s->aborted, 1);
+	/* SIGTERM/SIGHUP win over SIGINT: they ask gdb itself to end */
+	int cur = atomic_load(&s->sigint);
+	if (cur != SIGTERM && cur != SIGHUP)
+		atomic_store(&s->sigint, sig);
+	atomic_store(&s->fire_now, 1);
+}
+
+static void on_term(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	int e = errno;
+	fkg_sampler *s = atomic_load(&hooked_sampler);
+	if (s) {
+		note_signal(s, sig, si ? si->si_code : SI_USER, si ? si->si_pid : 0);
+		if (s->pipefd[1] >= 0)
+			poke(s);
+	}
+	errno = e;
+}
+
 static void *timer_main(void *arg)
 {
 	fkg_sampler *s = arg;
@@ -822,13 +889,8 @@ static void *timer_main(void *arg)
 		}
 		if (r > 0 && pfd[1].fd >= 0 && (pfd[1].revents & POLLIN)) {
 			struct signalfd_siginfo si;
-			while (read(pfd[1].fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				/* SIGTERM/SIGHUP win over SIGINT: the caller re-raises them */
-				int cur = atomic_load(&s->sigint);
-				if (cur != SIGTERM && cur != SIGHUP)
-					atomic_store(&s->sigint, (int)si.ssi_signo);
-				atomic_store(&s->fire_now, 1);
-			}
+			while (read(pfd[1].fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+				note_signal(s, (int)si.ssi_signo, si.ssi_code, (int)si.ssi_pid);
 		}
 	}
 	return NULL;
@@ -912,9 +974,7 @@ void fkg_timer_stop(fkg_sampler *s)
 	poke(s);
 	pthread_join(s->timer, NULL);
 	s->timer_running = false;
-	close(s->pipefd[0]);
-	close(s->pipefd[1]);
-	s->pipefd[0] = s->pipefd[1] = -1;
+	/* the pipe stays until fkg_free: a SIGTERM handler may still poke it */
 }
 
 /* ------------------------------------------------------------------ SIGINT
@@ -942,6 +1002,14 @@ int fkg_sigint_hook(fkg_sampler *s)
 		return -e;
 	}
 	atomic_store(&s->sigfd, fd);
+	atomic_store(&hooked_sampler, s);
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_term;
+	sigfillset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART | SA_SIGINFO;
+	for (int i = 0; i < 2; i++)
+		sigaction(term_signals[i], &sa, &term_saved[i]);
 	s->hooked = true;
 	if (s->pipefd[1] >= 0)
 		poke(s);
@@ -963,11 +1031,14 @@ void fkg_sigint_unhook(fkg_sampler *s)
 	sigaddset(&set, SIGHUP);
 	struct timespec zero = { 0, 0 };
 	int sig;
-	while ((sig = sigtimedwait(&set, NULL, &zero)) > 0)
-		if (atomic_load(&s->sigint) != SIGTERM && atomic_load(&s->sigint) != SIGHUP)
-			atomic_store(&s->sigint, sig);
+	siginfo_t si;
+	while ((sig = sigtimedwait(&set, &si, &zero)) > 0)
+		note_signal(s, sig, si.si_code, si.si_pid);
 	if (fd >= 0)
 		close(fd);
+	for (int i = 0; i < 2; i++)
+		sigaction(term_signals[i], &term_saved[i], NULL);
+	atomic_store(&hooked_sampler, NULL);
 	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
 	s->hooked = false;
 }
@@ -982,4 +1053,141 @@ int fkg_sigint_state(void)
 int fkg_sigint_seen(const fkg_sampler *s)
 {
 	return atomic_load(&s->sigint);
+}
+
+void fkg_set_supervisor(fkg_sampler *s, pid_t pid)
+{
+	s->supervisor = (int)pid;
+}
+
+bool fkg_aborted(const fkg_sampler *s)
+{
+	return atomic_load(&s->aborted);
+}
+
+/* ------------------------------------------------------------------ guardian
+ * gdb attaches with PTRACE_ATTACH, and both its attach and our stop timer stop
+ * the target with SIGSTOP. If gdb dies (kill -9) while such a SIGSTOP is queued,
+ * or while a thread sits in its signal-delivery-stop for one, the kernel
+ * detaches the threads and lets the SIGSTOP through: the whole process is left
+ * in a group stop (state T) with nobody to continue it. (PTRACE_SEIZE with
+ * PTRACE_INTERRUPT would not stop anything behind a vanished tracer, but gdb
+ * owns the attach.) A SIGCONT sent once the tracer has fully exited undoes it
+ * on every path: it discards queued stop signals and cancels a dequeued one
+ * (JOBCTL_STOP_DEQUEUED), and wakes threads already group-stopped.
+ *
+ * The guardian is a grandchild of gdb in a session of its own (a kill of gdb's
+ * process group does not reach it), holding only the read end of a pipe. EOF
+ * without the word "done" means gdb is gone: it waits until gdb's whole thread
+ * group has exited (so no timer thread of ours can still send a SIGSTOP and
+ * every thread is detached), sends SIGCONT and exits. Only async-signal-safe
+ * calls after fork: gdb is multithreaded. */
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+/* true once every thread of pid has exited (zombie or reaped) */
+static bool group_gone(const char *stat_path)
+{
+	char buf[512];
+	int fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	if (!p || (p[2] != 'Z' && p[2] != 'X'))
+		return false;
+	/* a zombie leader: the threads (field 20) must be gone too */
+	int field = 3;
+	for (p += 2; *p && field < 20; p++)
+		if (*p == ' ')
+			field++;
+	return *p == '1' || *p == '0';
+}
+
+static void guardian(int rd, const char *gdb_stat, int gdb_pidfd, pid_t target, int target_pidfd)
+{
+	setsid();
+	prctl(PR_SET_NAME, "flame-guardian");  /* not one more "gdb" in ps */
+	/* keep only what is needed: no pipe gdb's reader waits on stays open */
+	int keep[3] = { rd, gdb_pidfd, target_pidfd };
+	for (int fd = 0; fd < 1024; fd++)
+		if (fd != keep[0] && fd != keep[1] && fd != keep[2])
+			close(fd);
+	syscall(SYS_close_range, 1024, ~0U, 0);
+	char c = 0;
+	ssize_t n;
+	while ((n = read(rd, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (n == 1 && c == 'd')
+		_exit(0);
+	/* gdb went away mid-run: wait for its whole thread group (60 s at most) */
+	for (int i = 0; i < 6000; i++) {
+		if (gdb_pidfd >= 0) {
+			struct pollfd p = { .fd = gdb_pidfd, .events = POLLIN };
+			if (poll(&p, 1, 10) > 0)
+				break;
+		} else {
+			if (group_gone(gdb_stat))
+				break;
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (target_pidfd < 0 || syscall(SYS_pidfd_send_signal, target_pidfd, SIGCONT, NULL, 0) != 0)
+		kill(target, SIGCONT);
+	_exit(0);
+}
+
+int fkg_guard_start(pid_t target)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return -errno;
+	pid_t self = getpid();
+	char gdb_stat[64];
+	snprintf(gdb_stat, sizeof(gdb_stat), "/proc/%d/stat", (int)self);
+	int gdb_pidfd = (int)syscall(SYS_pidfd_open, self, 0);
+	int target_pidfd = (int)syscall(SYS_pidfd_open, target, 0);
+	pid_t mid = fork();
+	if (mid == 0) {
+		/* the middle child exits at once: the guardian is nobody's child
+		 * gdb could reap by mistake or wait for */
+		if (fork() == 0)
+			guardian(pfd[0], gdb_stat, gdb_pidfd, target, target_pidfd);
+		_exit(0);
+	}
+	int e = errno;
+	close(pfd[0]);
+	if (gdb_pidfd >= 0)
+		close(gdb_pidfd);
+	if (target_pidfd >= 0)
+		close(target_pidfd);
+	if (mid < 0) {
+		close(pfd[1]);
+		return -e;
+	}
+	int status;
+	while (waitpid(mid, &status, __WALL) < 0 && errno == EINTR)
+		;
+	return pfd[1];
+}
+
+void fkg_guard_end(int fd)
+{
+	if (fd < 0)
+		return;
+	ssize_t r = write(fd, "d", 1);
+	(void)r;
+	close(fd);
 }

@@ -54,6 +54,10 @@ int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n);
  * Results live until the next call. */
 const char *fkg_module_offset(fkg_sampler *s, uint64_t addr);
 const char *fkg_elf_symbol(fkg_sampler *s, uint64_t addr);
+/* "[module]" (its file name, as perf and flamegraph.pl name a frame without a
+ * symbol: one frame per module, not one per address) or "[unknown]" when no
+ * module maps addr. Lives until the next call. */
+const char *fkg_module_name(fkg_sampler *s, uint64_t addr);
 /* Is addr inside a mapped module (ELF file or vdso)? */
 bool fkg_mapped(fkg_sampler *s, uint64_t addr);
 /* Thread name (/proc/PID/task/TID/comm, read the first time a tid is seen). */
@@ -81,8 +85,23 @@ int fkg_sigint_hook(fkg_sampler *s);
 void fkg_sigint_unhook(fkg_sampler *s);
 /* 0, or the signal seen (SIGINT; SIGTERM/SIGHUP take precedence). */
 int fkg_sigint_seen(const fkg_sampler *s);
+/* A second request to stop came (prog.h's fkp_sigreq_note: not the same
+ * signal from the same sender within a second, not from the supervisor): the
+ * command aborts, nothing written. */
+bool fkg_aborted(const fkg_sampler *s);
+/* The program that runs this gdb and forwards stop requests (flamekit gdb):
+ * its signals end sampling but never count as a second request. */
+void fkg_set_supervisor(fkg_sampler *s, pid_t pid);
 /* 1 if SIGINT is blocked in the calling thread (tests). */
 int fkg_sigint_state(void);
+
+/* ---- guardian: a process of its own that sends SIGCONT to target if this
+ * process (gdb) dies before fkg_guard_end (a SIGSTOP of the attach or of the
+ * stop timer would otherwise leave the target stopped for good; see
+ * sampler.c). Returns the descriptor to hand to fkg_guard_end, or -errno. */
+int fkg_guard_start(pid_t target);
+/* Sampling is over and the target is let go: the guardian exits quietly. */
+void fkg_guard_end(int fd);
 
 double fkg_now(void);
 

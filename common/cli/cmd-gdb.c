@@ -3,7 +3,9 @@
  * detaches. The script is found next to this program (build tree or installed). */
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 #include "prog/flame-opts.h"
 
@@ -40,8 +42,9 @@ static void gdb_help(FILE *out)
 	      "Samples the stacks of every thread of a running process with gdb (no perf\n"
 	      "needed): attaches, stops the process HZ times a second, records each thread's\n"
 	      "stack, lets it run, and at the end writes the outputs and detaches. The process\n"
-	      "keeps running. Ctrl-C ends sampling early and still writes what was taken.\n"
-	      "Every option is checked before gdb starts.\n\n", out);
+	      "keeps running, whatever happens to gdb or to this program. Ctrl-C, SIGTERM\n"
+	      "or SIGHUP end sampling early and still write what was taken (exit 0); a\n"
+	      "second one aborts. Every option and output path is checked before gdb starts.\n\n", out);
 	for (int i = 0; i < 3; i++)
 		fkp_opt_help(out, &sets[i]);
 	fputs("\nThe same command works inside gdb: source the script and type `flame`\n"
@@ -133,6 +136,11 @@ static int gdb_run(int argc, char **argv)
 		free(c.buf);
 		return FK_EXIT_USAGE;
 	}
+	/* and every output: a missing directory must not cost a sampling run */
+	if (fkp_out_check(fo.svg) || fkp_out_check(fo.folded) || fkp_out_check(fo.samples)) {
+		free(c.buf);
+		return FK_EXIT_ERROR;
+	}
 	const char *gdb = gc.gdb && *gc.gdb ? gc.gdb : "gdb";
 	if (!fo.svg && !fo.folded && !fo.samples &&
 	    (append_quoted(&c.buf, &c.len, &c.cap, "--folded") ||
@@ -151,11 +159,43 @@ static int gdb_run(int argc, char **argv)
 		return FK_EXIT_ERROR;
 	}
 	char *args[] = { (char *)gdb, "-batch", "-nx", "-q", "-x", script, "-ex", c.buf, NULL };
-	/* Ctrl-C belongs to gdb (the flame command ends sampling and writes what it
-	 * has): this process only waits (prog.h's signal policy). */
-	int rc = fkp_run(args, -1);
+	/* prog.h's signal policy: Ctrl-C, SIGTERM or SIGHUP end sampling (gdb's flame
+	 * command draws what it has and lets the process go), a second one aborts;
+	 * if this program is killed, gdb is asked to stop the same way. A gdb that
+	 * dies leaves nothing stopped: the command's guardian continues the target. */
+	/* gdb learns of stop requests through a pipe too (a signal that comes while
+	 * gdb is still loading is lost to it), and of our death by its end of file:
+	 * the read end stays open across exec, ours is close-on-exec */
+	int sp[2] = { -1, -1 };
+	char me[32], fdname[32];
+	if (pipe2(sp, O_CLOEXEC | O_NONBLOCK) == 0 && fcntl(sp[0], F_SETFD, 0) == 0) {
+		snprintf(fdname, sizeof(fdname), "%d", sp[0]);
+		setenv("FLAMEKIT_GDB_STOP_FD", fdname, 1);
+		fkp_spawn_notify(sp[1]);
+	}
+	snprintf(me, sizeof(me), "%ld", (long)getpid());
+	setenv("FLAMEKIT_GDB_SUPERVISOR", me, 1);  /* our forwarded signals are one request */
+	pid_t child = fkp_spawn(args, -1, NULL, false);
+	if (sp[0] >= 0)
+		close(sp[0]);
+	int rc = child < 0 ? -1 : fkp_wait(child);
+	fkp_spawn_notify(-1);
+	if (sp[1] >= 0)
+		close(sp[1]);
 	free(script);
 	free(c.buf);
+	if (fkp_aborted()) {
+		/* gdb's unfinished outputs (written as PATH.tmp.GDBPID) go too */
+		const char *outs[] = { fo.svg, fo.folded, fo.samples };
+		for (int i = 0; i < 3; i++) {
+			char tmp[4200];
+			if (outs[i] && strcmp(outs[i], "-") &&
+			    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", outs[i], (long)child) < (int)sizeof(tmp))
+				unlink(tmp);
+		}
+		cli_err("gdb: aborted (a second signal)");
+		return FK_EXIT_ERROR;
+	}
 	if (rc == 0)
 		return FK_EXIT_OK;
 	if (rc == 127 || rc < 0)

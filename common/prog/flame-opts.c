@@ -25,6 +25,9 @@ static const fk_option rows[] = {
 	  "unwind at most N frames per thread (innermost kept)", NULL },
 	{ "precise", NULL, 0, FK_OPT_FLAG, 0, OFF(precise), 0, 0, NULL, NULL,
 	  "walk stacks with gdb's own unwinder (inline frames of every frame; slow)", NULL },
+	{ "addrs", NULL, 0, FK_OPT_FLAG, 0, OFF(addrs), 0, 0, NULL, NULL,
+	  "name code without symbols by address (module+0xOFFSET, as addr2line takes "
+	  "it) instead of one [module] frame", NULL },
 	{ "pid", NULL, 'p', FK_OPT_INT, 0, OFF(pid), 1, INT_MAX, NULL, "PID",
 	  "attach PID first and detach at the end", NULL },
 	{ "quiet", NULL, 'q', FK_OPT_FLAG, 0, OFF(quiet), 0, 0, NULL, NULL,

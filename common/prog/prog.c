@@ -1,6 +1,7 @@
 /* prog.c - program helpers: messages, atomic output (temp file + rename, FIFOs
  * and devices in place), files beside the executable, growable argv. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -35,6 +36,42 @@ bool fkp_out_is_regular(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) != 0 || S_ISREG(st.st_mode);
+}
+
+int fkp_out_check(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	struct stat st;
+	int e = 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+	} else if (!fkp_out_is_regular(path)) {
+		if (access(path, W_OK))
+			e = errno;
+	} else {
+		/* the very file fkp_out_open would create first, made and removed */
+		size_t n = strlen(path) + 32;
+		char *tmp = malloc(n);
+		if (!tmp) {
+			fkp_err("out of memory");
+			return -1;
+		}
+		snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		} else if (errno != EEXIST) {
+			e = errno;
+		}
+		free(tmp);
+	}
+	if (e) {
+		fkp_err("cannot write %s: %s", path, strerror(e));
+		return -1;
+	}
+	return 0;
 }
 
 int fkp_out_open(fkp_out *o, const char *path)

@@ -33,15 +33,33 @@ int fkp_out_open(fkp_out *o, const char *path);
 /* ok: flush, check errors, rename into place; !ok: remove the temp file.
  * 0, or -1 after a message (write error, full disk, rename). */
 int fkp_out_close(fkp_out *o, bool ok);
+/* Can path be written as fkp_out_open would write it (its directory exists and
+ * takes a new file, or the FIFO/device is writable; not a directory)? For the
+ * front ends that sample: every output is checked before sampling starts.
+ * 0, or -1 after a message naming the path. Creates nothing that stays. */
+int fkp_out_check(const char *path);
 /* True when path is missing or a regular file: the outputs written atomically. */
 bool fkp_out_is_regular(const char *path);
 
 /* ------------------------------------------------------------------ child processes
- * One signal policy for every child: the child starts with SIGINT, SIGQUIT and
- * SIGTERM at their defaults (even when this program was started with them
- * ignored); while it runs this process ignores them, so Ctrl-C (sent to the
- * whole process group) stops the child, which ends its work, and this program
- * lives on to read and write what it produced. */
+ * One signal policy for every child (the project's signal contract, docs/exit-status.md):
+ * - The child starts with SIGINT, SIGTERM, SIGHUP and SIGQUIT at their defaults and
+ *   unblocked (even when this program was started with them ignored), and with
+ *   PR_SET_PDEATHSIG = SIGINT: if this program dies (kill -9), the child is asked to
+ *   stop as by Ctrl-C, so a tracer ends cleanly and lets its target go.
+ * - While children run, the first SIGINT, SIGTERM or SIGHUP to this program means
+ *   "stop now and draw what you have": each child is sent SIGINT (every tool's stop
+ *   request), except after a terminal's Ctrl-C, which reached the children already;
+ *   this program lives on to read and write what they produced, and ends as a
+ *   normal run would (fkp_stop_signal() says which signal came). The same signal
+ *   from the same sender within a second counts once (timeout(1) signals the
+ *   command and then its whole process group).
+ * - A second one aborts: the children get SIGTERM, SIGKILL two seconds later if
+ *   still there; fkp_aborted() is then true and the caller removes its partial
+ *   output and exits 1.
+ * - SIGQUIT is left to the child (ignored here). The handlers are in place from
+ *   the first fkp_spawn to the last fkp_wait (at most 16 children at once), with
+ *   SA_RESTART: reading a child's pipe goes on to its end. */
 #define FKP_PIPE (-2)   /* out_fd: give the child's stdout to the caller as a pipe */
 /* Start argv (PATH search). out_fd: -1 inherit, FKP_PIPE (read end into
  * *pipe_rd), or an fd for the child's stdout. quiet_stderr: child stderr to
@@ -53,6 +71,33 @@ pid_t fkp_spawn(char *const argv[], int out_fd, int *pipe_rd, bool quiet_stderr)
 int fkp_wait(pid_t pid);
 /* fkp_spawn + fkp_wait. */
 int fkp_run(char *const argv[], int out_fd);
+/* 0, or the first SIGINT/SIGTERM/SIGHUP that asked the children to stop (since
+ * the policy began with the first running child; kept after fkp_wait). A child
+ * that ended after it (even killed by the SIGINT) ended as asked, not failed. */
+int fkp_stop_signal(void);
+/* A second signal came: the children were told to abort (see above). */
+bool fkp_aborted(void);
+/* Also tell the requests through fd (a non-blocking pipe the caller gave a
+ * child): one byte 's' at the first request, 'a' at an abort. A signal can come
+ * before the child is ready to take it (gdb loading its Python takes Ctrl-C as
+ * its own); the byte waits in the pipe. -1: none (the default). */
+void fkp_spawn_notify(int fd);
+
+/* The one rule for "is this signal a second request?", for the policy above and
+ * for gdb's flame (its signal hooks): a first request; the same one again (the
+ * same signal from the same sender within a second, as timeout(1) sends it to
+ * the command and to its group); or a second request (abort). supervisor: the
+ * pid of the program that runs this one under the policy above (0: none): its
+ * SIGINT is a stop request, never a second one (the same Ctrl-C or TERM may
+ * have reached this process directly too), its SIGTERM is its abort.
+ * code/pid: siginfo's si_code and si_pid. Async-signal-safe. */
+typedef struct fkp_sigreq {
+	int sig, code, pid;
+	double at;      /* CLOCK_MONOTONIC seconds of the first */
+	int n;          /* requests so far */
+} fkp_sigreq;
+enum { FKP_SIG_FIRST = 1, FKP_SIG_SAME = 0, FKP_SIG_AGAIN = 2 };
+int fkp_sigreq_note(fkp_sigreq *r, int sig, int code, int pid, double now, int supervisor);
 
 /* ------------------------------------------------------------------ files beside the program
  * The first of rel[] (paths relative to the directory of this executable, e.g.

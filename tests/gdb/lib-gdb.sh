@@ -16,7 +16,7 @@ start_target() {
 	TPID=$!
 	disown "$TPID"
 	PIDS+=("$TPID")
-	for _ in $(seq 100); do grep -q '^ready' "$out" && return 0; sleep 0.05; done
+	for _ in $(seq 100); do grep -qs '^ready' "$out" && return 0; sleep 0.05; done
 	fail "target $* did not start"
 }
 # can we attach at all (containers without ptrace)?

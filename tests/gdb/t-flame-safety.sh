@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib-gdb.sh"
 probe_ptrace
 
-# --- error after sampling (output directory missing): reported, target running
+# --- output directory missing: reported (before sampling), target running
 start_target "$TARGET" split
 run_flame "$TPID" -d 0.5 --folded "$TMP/no/such/dir/x.folded"
 cat "$TMP/gdb.out"

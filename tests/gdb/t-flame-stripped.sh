@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# A stripped binary: frames in it come out as module+0xOFFSET, where OFFSET is an
-# address of the unstripped twin (same code) inside the function that ran there.
+# A stripped binary: by default its frames are one [module] frame, as perf and
+# flamegraph.pl name them (not one frame per instruction address: a comb of narrow
+# frames); with --addrs (gdb's flame and flamekit gdb) they come out as
+# module+0xOFFSET, where OFFSET is an address of the unstripped twin (same code)
+# inside the function that ran there.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib-gdb.sh"
 probe_ptrace
@@ -8,11 +11,29 @@ S=$TARGET-stripped
 [ -x "$S" ] || fail "missing $S"
 nm "$S" > /dev/null 2>&1 && [ -n "$(nm "$S" 2>/dev/null)" ] && fail "$S is not stripped"
 start_target "$S" split
-run_flame "$TPID" -d 2 -F 100 --folded "$TMP/s.folded"
+base=$(basename "$S")
+# --- default: one [module] frame for the code without symbols
+run_flame "$TPID" -d 2 -F 100 --folded "$TMP/m.folded"
 [ $GDB_RC -eq 0 ] || { cat "$TMP/gdb.out"; fail "gdb exit $GDB_RC"; }
 assert_running "$TPID"
+cat "$TMP/m.folded"
+grep -q "+0x" "$TMP/m.folded" && fail "address frames without --addrs"
+# the worker thread (worker;path_a|path_b;burn, all in the module): every sample of it
+# is the one stack of module frames, one per call level as perf gives them, where
+# addresses made a comb of one leaf per instruction
+m="[$base]"
+assert_contains "$TMP/m.folded" "clone3;start_thread;$m;$m;$m "
+n=$(grep -c -F "start_thread;$m;$m;$m" "$TMP/m.folded")
+assert_eq "distinct worker stacks" 1 "$n"
+# libc frames around it keep their names
+awk -v p="start_thread;$m;$m;" 'index($0, p) && substr($0, index($0, p) + length(p), 1) != "[" {f=1}
+	END {exit !f}' "$TMP/m.folded" || fail "the sleeper's libc frames lost their names"
+
+# --- --addrs (through flamekit gdb: the option reaches it from the same table)
+timeout 120 "$FLAMEKIT" gdb -p "$TPID" -d 2 -F 100 --addrs --folded "$TMP/s.folded" > "$TMP/gdb.out" 2>&1 ||
+	{ cat "$TMP/gdb.out"; fail "flamekit gdb --addrs failed"; }
+assert_running "$TPID"
 cat "$TMP/s.folded"
-base=$(basename "$S")
 grep -q "$base+0x[0-9a-f]*" "$TMP/s.folded" || fail "no $base+0x frames"
 # libc still has its symbols
 assert_contains "$TMP/s.folded" "start_thread"

@@ -62,6 +62,16 @@ except OSError as e:
     print("oserror", e.errno)
 assert not [f for f in os.listdir(".") if ".tmp." in f], os.listdir(".")
 
+# the gdb flame command's options: --addrs from the one table, outputs checked first
+a = fk.parse_flame_args(["--addrs", "-d", "1"])
+assert a["addrs"] is True and fk.parse_flame_args([])["addrs"] is False
+try:
+    fk.parse_flame_args(["-o", "no/such/dir/x.svg"])
+    raise AssertionError("an unwritable output was accepted")
+except ValueError as e:
+    assert "cannot write no/such/dir/x.svg" in str(e), e
+assert not [f for f in os.listdir(".") if ".tmp." in f], os.listdir(".")
+
 # reading back through the core's parsers
 z = fk.Profile()
 st = z.parse("out.folded")
