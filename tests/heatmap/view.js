@@ -42,10 +42,13 @@ function fit(page) {
   return page.evaluate(() => {
     const c = document.querySelector('#fg .fkflame canvas'), wrap = c.parentNode, fg = document.getElementById('fg');
     const cb = c.getBoundingClientRect(), wb = wrap.getBoundingClientRect(), fb = fg.getBoundingClientRect();
+    // the viewer's scroller lies over the canvas: its vertical scrollbar (when the graph is
+    // taller than the pane) takes the pane's right edge, the graph the rest
+    const sc = flamekit.viewer.flameGraph.scroller, bar = sc ? sc.offsetWidth - sc.clientWidth : 0;
     const L = flamekit.viewer.flameGraph.hit.L;
     let rootRight = -1;
     for (let i = 0; i < L.n; i++) if (L.ns[i] === 0) rootRight = cb.left + L.xs[i] + L.ws[i];
-    return { canvas: cb.width, pane: wb.width, right: cb.right, paneRight: Math.min(wb.right, fb.right),
+    return { canvas: cb.width, pane: wb.width - bar, right: cb.right, paneRight: Math.min(wb.right, fb.right) - bar,
       rootRight, pixels: c.width, dpr: devicePixelRatio };
   });
 }

@@ -424,19 +424,19 @@ function fmtDelta(v) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + fmtN
 /**
  * @param {FkGraph} g
  * @param {number} n  node of g.tree
- * @returns {string}
+ * @returns {string[]} the name, and the numbers (the viewer's hover line and tooltip)
  */
 function describeAB(g, n) {
   var V = graph.viewer;
-  if (!ab || g.tree !== ab.tree) return Object.getPrototypeOf(V).describe.call(V, g, n);
+  if (!ab || g.tree !== ab.tree) return Object.getPrototypeOf(V).describeParts.call(V, g, n);
   var cn = D.countname, a = ab.a[n], b = ab.b[n], ra = ab.a[0], rb = ab.b[0];
-  var s = (n === 0 ? 'all' : D.names[nameOf[n]]) + ' (A: ' + fmtNum(a) + ' ' + cn + ', ' + pct(a, ra) +
+  var s = '(A: ' + fmtNum(a) + ' ' + cn + ', ' + pct(a, ra) +
     ' of A; B: ' + fmtNum(b) + ', ' + pct(b, rb) + ' of B; change ' + fmtDelta(b - a);
   var sa = ab.selfA[n] > 0 ? ab.selfA[n] : 0, sb = ab.selfB[n] > 0 ? ab.selfB[n] : 0;
   s += '; self A ' + fmtNum(sa) + ', B ' + fmtNum(sb) + ' (' + fmtDelta(sb - sa) + '))';
   if (b === 0 && a > 0) s += ' \u2014 only in A';
   else if (a === 0 && b > 0) s += ' \u2014 only in B';
-  return s;
+  return [n === 0 ? 'all' : D.names[nameOf[n]], s];
 }
 /** @type {FkApi} */
 var graph = null, fgW = -1;
@@ -468,7 +468,7 @@ function renderFlame() {
   if (!graph) {
     graph = flamekit.mount($('fg'), { names: vNames, colors: vColors, tree: t, hash: true,
       meta: { countname: D.countname, fontsize: D.fs, frameheight: D.fh, font: D.font, inverted: D.inverted } });
-    graph.viewer.describe = describeAB;
+    graph.viewer.describeParts = describeAB;
   } else {
     graph.viewer.W = 0;
     graph.setTree(t);

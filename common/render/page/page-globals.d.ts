@@ -23,6 +23,7 @@ interface FkGraph { tree: FkTree; zoom: number; }
 /** The parts of a Viewer the heat map page uses. */
 interface FkViewer {
   W: number; tree: FkTree; draw(): void; describe(g: FkGraph, n: number): string;
+  describeParts(g: FkGraph, n: number): string[];
 }
 /** The scripting object of a mounted viewer (viewer.js api()). */
 interface FkApi {
@@ -38,3 +39,6 @@ interface Window {
   fkheatmap: { counts(n: number): { a: number, b: number } | null };
 }
 declare var flamekit: Window['flamekit'];
+/** The count decoder of the pages (counts.js, embedded before them): code 2v is the count v,
+ * code 2i+1 entry i of the page's floats. */
+declare function fkCount(code: number, floats: number[]): number;
