@@ -141,6 +141,21 @@ static bool v0_eat(struct v0 *d, char c)
 	return true;
 }
 
+/* Whether another item of a list ended by "E" follows (item i, from 0): the separator is
+ * written before every item but the first; input that ends first is bad. */
+static bool v0_more(struct v0 *d, unsigned i, const char *sep)
+{
+	if (d->bad || v0_eat(d, 'E'))
+		return false;
+	if (d->pos >= d->n) {
+		d->bad = true;
+		return false;
+	}
+	if (i)
+		v0_puts(d, sep);
+	return true;
+}
+
 /* <base-62-number>: {0-9a-zA-Z} "_"; "_" is 0, otherwise the digits' value + 1 */
 static uint64_t v0_b62(struct v0 *d)
 {
@@ -450,13 +465,7 @@ static void v0_path(struct v0 *d, bool in_value)
 	case 'I':                                    /* generic arguments */
 		v0_path(d, in_value);
 		v0_puts(d, in_value ? "::<" : "<");
-		for (unsigned i = 0; !d->bad && !v0_eat(d, 'E'); i++) {
-			if (d->pos >= d->n) {
-				d->bad = true;
-				break;
-			}
-			if (i)
-				v0_puts(d, ", ");
+		for (unsigned i = 0; v0_more(d, i, ", "); i++) {
 			v0_generic_arg(d);
 		}
 		v0_puts(d, ">");
@@ -522,13 +531,7 @@ static void v0_fn_sig(struct v0 *d)
 		v0_puts(d, "\" ");
 	}
 	v0_puts(d, "fn(");
-	for (unsigned i = 0; !d->bad && !v0_eat(d, 'E'); i++) {
-		if (d->pos >= d->n) {
-			d->bad = true;
-			break;
-		}
-		if (i)
-			v0_puts(d, ", ");
+	for (unsigned i = 0; v0_more(d, i, ", "); i++) {
 		v0_type(d);
 	}
 	v0_puts(d, ")");
@@ -544,13 +547,7 @@ static void v0_fn_sig(struct v0 *d)
 static void v0_dyn(struct v0 *d)
 {
 	uint64_t bound = v0_binder(d);
-	for (unsigned i = 0; !d->bad && !v0_eat(d, 'E'); i++) {
-		if (d->pos >= d->n) {
-			d->bad = true;
-			break;
-		}
-		if (i)
-			v0_puts(d, " + ");
+	for (unsigned i = 0; v0_more(d, i, " + "); i++) {
 		/* <path> {"p" <ident> <type>}: the trait, then its associated types,
 		 * inside the trait's own <...> when it has generic arguments */
 		size_t before = d->len;
@@ -623,13 +620,7 @@ static void v0_type(struct v0 *d)
 	case 'T': {                                  /* (A, B), (A,) */
 		v0_puts(d, "(");
 		unsigned i = 0;
-		for (; !d->bad && !v0_eat(d, 'E'); i++) {
-			if (d->pos >= d->n) {
-				d->bad = true;
-				break;
-			}
-			if (i)
-				v0_puts(d, ", ");
+		for (; v0_more(d, i, ", "); i++) {
 			v0_type(d);
 		}
 		if (i == 1)
