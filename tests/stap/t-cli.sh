@@ -83,7 +83,9 @@ if [ ! -e /proc/modules ]; then
 fi
 
 # The pipe: a stand-in stap prints the tapset's folded text; Ctrl-C (SIGINT to
-# the group) stops it as it stops stap, and flamekit lives on to draw.
+# the group) stops it as it stops stap, and flamekit lives on to draw. flamekit also forwards
+# the stop to its child (a group kill from a process is not a terminal's), so the stand-in,
+# like stap, takes a repeated SIGINT as the one it is already handling.
 fake=$TMP/fake-stap
 cat > "$fake" <<EOS
 #!/usr/bin/env bash
@@ -93,7 +95,7 @@ ok) cat "$D/aggregate.folded" ;;
 fail) head -2 "$D/aggregate.folded"; echo "ERROR: module insertion failed" >&2; exit 1 ;;
 bad) cat "$D/aggregate.folded"; echo "this line has no count" ;;
 empty) ;;
-wait) trap 'cat "$D/aggregate.folded"; exit 0' INT; touch "$TMP/fake.ready"; while :; do sleep 0.1; done ;;
+wait) trap 'trap "" INT; cat "$D/aggregate.folded"; exit 0' INT; touch "$TMP/fake.ready"; while :; do sleep 0.1; done ;;
 esac
 EOS
 chmod +x "$fake"
