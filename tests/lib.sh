@@ -26,3 +26,10 @@ assert_contains() { grep -qF -- "$2" "$1" || fail "$1 does not contain [$2]"; }
 assert_not_contains() { ! grep -qF -- "$2" "$1" || fail "$1 contains [$2]"; }
 # run_rc EXPECTED_RC cmd...: run and check the exit status
 run_rc() { local want=$1; shift; "$@"; local rc=$?; [ $rc -eq "$want" ] || fail "exit $rc (wanted $want): $*"; }
+# need_browser: node, Debian's chromium and playwright-core (make deps), or skip saying which
+need_browser() {
+	command -v node > /dev/null || skip "node not installed"
+	[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
+	[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
+		skip "playwright-core missing (cd tests/browser && npm install)"
+}

@@ -3,10 +3,7 @@
 # graph holds only that range's stacks, differential view, zoom, search, URL hash,
 # hostile names shown as text only, no network. Also on the real perf recording.
 . "$(dirname "$0")/../lib.sh"
-command -v node > /dev/null || skip "node not installed"
-[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
-[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
-	skip "playwright-core missing (cd tests/browser && npm install)"
+need_browser
 D=$FK_TOP/tests/heatmap/data
 SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
 

@@ -4,10 +4,7 @@
 # resize, the dark theme is readable everywhere, frames found only in range A are drawn
 # in an A/B comparison and their tooltip gives both counts (tests/heatmap/view.js).
 . "$(dirname "$0")/../lib.sh"
-command -v node > /dev/null || skip "node not installed"
-[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
-[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
-	skip "playwright-core missing (cd tests/browser && npm install)"
+need_browser
 SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
 "$FLAMEKIT" heatmap --highlight worker "$FK_TOP/tests/heatmap/data/exact.samples" -o "$TMP/exact.html" ||
 	fail "render exact"

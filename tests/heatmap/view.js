@@ -9,7 +9,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+const { launch } = require(path.join(__dirname, '../browser/chromium'));
 
 const [pagePath, shotDir] = process.argv.slice(2);
 let failures = 0;
@@ -190,11 +190,7 @@ async function one(browser, w, h, dpr, errors) {
 }
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const errors = [];
   try {
     for (const [w, h] of [[800, 600], [1000, 700], [1920, 1080]])

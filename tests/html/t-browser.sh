@@ -5,10 +5,7 @@
 # Frame colours as flamekit svg's (off-CPU ones too). Then a generated profile with
 # thousands of frames narrower than a pixel, and a two-column (differential) input.
 . "$(dirname "$0")/../lib.sh"
-command -v node > /dev/null || skip "node not installed"
-[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
-[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
-	skip "playwright-core missing (cd tests/browser && npm install)"
+need_browser
 D=$FK_TOP/tests/html/data
 SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
 "$FLAMEKIT" html "$D/mixed.folded" -o "$TMP/mixed.html" || fail "render mixed"

@@ -5,10 +5,7 @@
 # and the defects of issue 22 (stale selection, shares above 100%, the table's first 500
 # rows, tooltips, Escape, comm-?/TID threads, long links, keys). FK_SHOTS=DIR keeps shots.
 . "$(dirname "$0")/../lib.sh"
-command -v node > /dev/null || skip "node not installed"
-[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
-[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
-	skip "playwright-core missing (cd tests/browser && npm install)"
+need_browser
 V=$FK_TOP/tests/html/viewer.js
 for n in 5000 10000; do
 	awk -v n=$n 'BEGIN { s = "f0"; for (i = 1; i < n; i++) s = s ";f" i; print s " 1"; print "f0;g;h 3"; print "f0;f1;k 2" }' > "$TMP/deep$n.folded"

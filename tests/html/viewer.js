@@ -10,7 +10,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
-const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+const { launch } = require(path.join(__dirname, '../browser/chromium'));
 
 let failures = 0;
 function check(cond, what) { if (!cond) { console.log('FAIL: ' + what); failures++; } }
@@ -263,8 +263,7 @@ async function defects(browser, [mixed, threads, wide, long, deepUrl], errors) {
 
 (async () => {
   const [mode, ...args] = process.argv.slice(2);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'] });
+  const browser = await launch();
   const errors = [];
   const url = (f) => 'file://' + path.resolve(f);
   try {

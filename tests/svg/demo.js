@@ -4,13 +4,12 @@
 // usage: node demo.js demo.html STACKS [SHOTDIR]    Prints "ok" or what failed.
 'use strict';
 const path = require('path');
-const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+const { launch } = require(path.join(__dirname, '../browser/chromium'));
 const [page_path, stacks, shotDir] = process.argv.slice(2);
 let failures = 0;
 function check(cond, what) { if (!cond) { console.log('FAIL: ' + what); failures++; } }
 (async () => {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await launch();
   try {
     for (const [w, h] of [[800, 600], [1920, 1080]]) for (const dpr of [1, 2]) {
       const tag = w + 'x' + h + '@' + dpr;

@@ -9,7 +9,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+const { launch } = require(path.join(__dirname, '../browser/chromium'));
 
 const [svgPath, expectPath, shotDir] = process.argv.slice(2);
 const expect = JSON.parse(fs.readFileSync(expectPath, 'utf8'));
@@ -123,11 +123,7 @@ async function one(browser, w, h, dpr, url, errors) {
 }
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--force-color-profile=srgb',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const errors = [];
   try {
     for (const [w, h] of [[800, 600], [1920, 1080]])

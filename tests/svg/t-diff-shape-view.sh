@@ -5,10 +5,7 @@
 # hovering each shows both counts and the change (tests/svg/diff-shape.js, expectations
 # from the folded input by tests/svg/diff-shape.py).
 . "$(dirname "$0")/../lib.sh"
-command -v node > /dev/null || skip "node not installed"
-[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
-[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
-	skip "playwright-core missing (cd tests/browser && npm install)"
+need_browser
 SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
 IN=$FK_TOP/tests/svg/data/shape.folded
 for s in both before; do

@@ -3,10 +3,7 @@
 # details of a frame hovered at the top are on screen, every frame has its <title>,
 # Matched says "of all" or "of the zoom" (tests/svg/view.js).
 . "$(dirname "$0")/../lib.sh"
-command -v node > /dev/null || skip "node not installed"
-[ -x /usr/bin/chromium ] || skip "/usr/bin/chromium not installed"
-[ -d "$FK_TOP/tests/browser/node_modules/playwright-core" ] ||
-	skip "playwright-core missing (cd tests/browser && npm install)"
+need_browser
 SHOTS=${FK_SHOTS:-}   # set to a directory to keep screenshots
 # 130 frames deep: a 2,134 px tall image, as in issue 22
 python3 -c 'print(";".join("f%d" % i for i in range(130)), 10); print("f0;g 5")' > "$TMP/tall.folded"

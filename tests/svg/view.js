@@ -7,7 +7,7 @@
 // Prints "ok" and exits 0, or prints what failed and exits 1.
 'use strict';
 const path = require('path');
-const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
+const { launch } = require(path.join(__dirname, '../browser/chromium'));
 
 const [svgPath, shotDir] = process.argv.slice(2);
 let failures = 0;
@@ -112,11 +112,7 @@ async function one(browser, w, h, dpr, url, errors) {
 }
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   const errors = [];
   try {
     for (const [w, h] of [[800, 600], [1920, 1080]])
