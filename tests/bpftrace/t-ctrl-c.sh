@@ -8,7 +8,7 @@
 D=$FK_TOP/tests/parsers/data/bpftrace
 cat > "$TMP/tracer" <<TRACER
 #!/usr/bin/env bash
-trap 'cat "$D/ustack-kstack.txt"; exit 0' INT
+trap 'trap "" INT; cat "$D/ustack-kstack.txt"; exit 0' INT
 echo "Attaching 2 probes..."
 touch "$TMP/tracing"
 while :; do sleep 0.05; done

@@ -11,7 +11,7 @@ D=$FK_TOP/tests/parsers/data/bpftrace
 cat > "$TMP/fake" <<FAKE
 #!/usr/bin/env bash
 printf '%s\n' "\$@" > "$TMP/args"
-trap 'cat "$D/ustack-kstack.txt"; exit 0' INT
+trap 'trap "" INT; cat "$D/ustack-kstack.txt"; exit 0' INT
 echo "Attaching 2 probes..."
 touch "$TMP/tracing"
 case "\$*" in
