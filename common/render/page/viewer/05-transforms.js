@@ -77,7 +77,7 @@ function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
     scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
-    for (var k = 0; k < 7; k++) scratch.i32.push(new Int32Array(c));
+    for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
   return scratch;
@@ -114,7 +114,7 @@ function transformTree(t, names, rank, act) {
     if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth);
+  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth, t.self0 instanceof Int32Array);
 }
 
 /* The frames made by transformTree in preorder: those with a count below them (a frame is
@@ -122,11 +122,15 @@ function transformTree(t, names, rank, act) {
  * then each frame's place from its parent's: its children's places follow from their
  * sizes, in the order of the list (made by prepending: last first) or, under a shared
  * frame, by name. One forward pass writes every array of the tree. */
-function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0) { // md0: the input's depth, not exceeded
+// md0: the input's depth, not exceeded; ints: its counts are one column of integers in
+// 32 bits (narrowCounts), which the tree made keeps where its sums fit
+function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0, ints) {
   var W = work(m), size = W.i32[4].subarray(0, m).fill(0), tot = W.f64[2].subarray(0, m).fill(0);
   var tot0 = os1 ? W.f64[3].subarray(0, m).fill(0) : null, o, p, x, y;
+  var lo = 0, hi = 0;
   for (o = m - 1; o >= 0; o--) {
     x = os1 ? os1[o] : os0[o];
+    if (x < lo) lo = x; else if (x > hi) hi = x;
     tot[o] += x > 0 ? x : 0;
     if (tot0) { y = os0[o]; tot0[o] += y > 0 ? y : 0; }
     if (size[o] || os0[o] !== 0 || (os1 && os1[o] !== 0) || o === 0) {
@@ -134,38 +138,56 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
       if (o > 0) { p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o]; }
     }
   }
-  var cnt = size[0], pos = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), c, cur, tmp = [], j, q, md = 0;
-  pos[0] = 0; dep[0] = 0; // the others are set from their parents before they are read
-  var r = { n: cnt, cols: cols, name: new Int32Array(cnt), depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
-    self0: new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null, tot: new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
-  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, dd, sz;
-  function byNameDesc(a, b) { return rank[oname[b]] - rank[oname[a]]; }
+  // each frame's place from its parent's, in the order frames were made (parents first),
+  // noted as ord[place] = frame: the arrays of the tree are then written in one sequential
+  // pass (fresh arrays written at scattered places cost a cache miss and a page fault each).
+  // A frame's children follow it in the order they were made (the input's, by name), or by
+  // name under a shared frame. nxt[o]: before o is placed, its place when its parent is
+  // shared; after, where its next child goes.
+  var cnt = size[0], nxt = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), ord = W.i32[7].subarray(0, cnt);
+  var c, cur, tmp = [], j, q, md = 0, sz;
+  function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
+  dep[0] = 0;
   for (o = 0; o < m; o++) {
     sz = size[o];
     if (!sz) continue;
-    q = pos[o]; dd = dep[o];
-    rn[q] = oname[o]; rd[q] = dd; re[q] = q + sz; rs0[q] = os0[o]; rt[q] = tot[o];
-    if (rs1) { rs1[q] = os1[o]; rt0[q] = tot0[o]; }
-    if (dd > md) md = dd;
-    cur = q + sz;
-    dd++;
+    if (o === 0) q = 0;
+    else {
+      p = opar[o];
+      if (shared[p]) q = nxt[o];
+      else { q = nxt[p]; nxt[p] = q + sz; }
+      dep[o] = dep[p] + 1;
+    }
+    nxt[o] = q + 1;
     if (shared[o]) {
       tmp.length = 0;
       for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
-      if (tmp.length > 12) tmp.sort(byNameDesc);
+      if (tmp.length > 12) tmp.sort(byName);
       else {
         // few children (most shared frames): an insertion sort, no call per comparison
         for (j = 1; j < tmp.length; j++) {
           var y0 = tmp[j], ry = rank[oname[y0]], z0 = j - 1;
-          for (; z0 >= 0 && rank[oname[tmp[z0]]] < ry; z0--) tmp[z0 + 1] = tmp[z0];
+          for (; z0 >= 0 && rank[oname[tmp[z0]]] > ry; z0--) tmp[z0 + 1] = tmp[z0];
           tmp[z0 + 1] = y0;
         }
       }
-      for (j = 0; j < tmp.length; j++) { c = tmp[j]; cur -= size[c]; pos[c] = cur; dep[c] = dd; }
-    } else {
-      for (c = ofirst[o]; c >= 0; c = onext[c]) { sz = size[c]; if (sz) { cur -= sz; pos[c] = cur; dep[c] = dd; } }
+      for (j = 0, cur = q + 1; j < tmp.length; j++) { c = tmp[j]; nxt[c] = cur; cur += size[c]; }
     }
+    ord[q] = o;
   }
+  // the narrowest arrays that hold the numbers (memory, and fresh pages to fault in)
+  ints = ints && !os1 && lo >= -2147483648 && hi < 2147483648 && tot[0] < 4294967296;
+  var r = { n: cnt, cols: cols, name: names.length <= 65536 ? new Uint16Array(cnt) : new Int32Array(cnt),
+    depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
+    self0: ints ? new Int32Array(cnt) : new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null,
+    tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, d;
+  for (q = 0; q < cnt; q++) {
+    o = ord[q]; d = dep[o];
+    rn[q] = oname[o]; rd[q] = d; re[q] = q + size[o]; rs0[q] = os0[o]; rt[q] = tot[o];
+    if (d > md) md = d;
+  }
+  if (rs1) for (q = 0; q < cnt; q++) { o = ord[q]; rs1[q] = os1[o]; rt0[q] = tot0[o]; }
   r.maxDepth = md;
   r.maxdelta = maxDelta(r);
   r.kids = new Map();
@@ -176,10 +198,22 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
 Viewer.prototype.nameRank = function () {
   var V = this, nn = V.names.length;
   if (V.rank && V.rank.length === nn) return V.rank;
-  var idx = new Array(nn), r = new Int32Array(nn), i;
-  for (i = 0; i < nn; i++) idx[i] = i;
-  idx.sort(function (a, b) { return nameCmp(V.names[a], V.names[b]); });
-  for (i = 0; i < nn; i++) r[idx[i]] = i;
+  var r = new Int32Array(nn), i, names = V.names, at, sorted, idx;
+  V.nameId(''); // makes V.nameIndex
+  at = V.nameIndex;
+  // the engine's own string order (UTF-16 units) is the library's unless a name holds a
+  // unit from U+D800 up; its sort without a comparison function compares natively, and
+  // unique names find their ids back in the name index
+  for (i = 0; i < nn && !/[\ud800-\uffff]/.test(names[i]); i++);
+  if (i === nn && at.size === nn) {
+    sorted = names.slice().sort();
+    for (i = 0; i < nn; i++) r[at.get(sorted[i])] = i;
+  } else {
+    // else nameCmp: a comparison loop in script, several times slower
+    for (idx = new Array(nn), i = 0; i < nn; i++) idx[i] = i;
+    idx.sort(function (a, b) { return nameCmp(names[a], names[b]); });
+    for (i = 0; i < nn; i++) r[idx[i]] = i;
+  }
   return (V.rank = r);
 };
 
@@ -298,7 +332,7 @@ Viewer.prototype.applyTransforms = function () {
   }
   V.tree = t;
   V.tableCache = null;
-  // the working arrays (61 bytes a node) are let go a few seconds after the last transform
+  // the working arrays (65 bytes a node) are let go a few seconds after the last transform
   clearTimeout(V.scratchTimer);
   V.scratchTimer = setTimeout(function () { scratch = null; }, 5000);
   // the selection follows the tree: the same frame if its path is still there
