@@ -383,14 +383,12 @@ function rangeSelf(r) {
  * heatmap.c wrote for it (the SVG palette's) */
 var vNames = D.names.concat(['']), vColors = [];
 for (var k = 0; k <= D.names.length; k++) vColors.push('#' + D.colors.slice(6 * k, 6 * k + 6));
-/* The tree the viewer draws. One range: its counts. Two: flamegraph.pl's differential
- * colours (a frame's own change, B - A) over a layout that shows both sides: a frame is as
- * wide as the larger of its A and B counts, so a frame found only in A is drawn too (in
- * blue). The viewer takes widths from its second column and colours from second - first, so
- * the columns are max(A, B) and max(A, B) - (B - A); the tooltip gives A, B and the change
- * from ab (the ranges' own counts, per node), which describeAB reads. */
-/** @type {{tree: FkTree, a: Float64Array, b: Float64Array, selfA: Float64Array, selfB: Float64Array}} */
-var ab = null;
+/* The tree the viewer draws. One range: its counts. Two: range A's counts as the first
+ * column (before), B's as the second (after): the viewer draws a differential profile in
+ * flamegraph.pl's colours (a frame's own change, B - A) at the widths its shape says, here
+ * "both" to begin with: as wide as the larger of A and B, so a frame found only in A is
+ * drawn too (in blue). Its tree keeps A's inclusive counts in tot0 and B's in tot, under
+ * any transform, which describeAB reads. */
 /**
  * @param {Float64Array} a  own counts of range A per node
  * @param {Float64Array} [b] range B's, for a differential graph
@@ -400,21 +398,6 @@ function rangeTree(a, b) {
     end: new Int32Array(NN), self0: a, self1: b };
   t.name[0] = D.names.length;
   for (var i = 1; i < NN; i++) t.name[i] = nameOf[i];
-  ab = null;
-  if (b) {
-    var w = new Float64Array(NN), z = new Float64Array(NN), ta = new Float64Array(NN), tb = new Float64Array(NN);
-    for (i = 0; i < NN; i++) {
-      var x = a[i] > 0 ? a[i] : 0, y = b[i] > 0 ? b[i] : 0;
-      w[i] = Math.max(x, y);
-      z[i] = w[i] - (y - x);
-      ta[i] = x; tb[i] = y;
-    }
-    // inclusive counts: children follow their parents (preorder)
-    for (i = NN - 1; i > 0; i--) { ta[parent[i]] += ta[i]; tb[parent[i]] += tb[i]; }
-    ab = { tree: t, a: ta, b: tb, selfA: a, selfB: b };
-    t.self0 = z;
-    t.self1 = w;
-  }
   return flamekit.finishTree(t);
 }
 /** @param {number} v */
@@ -427,16 +410,16 @@ function fmtDelta(v) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + fmtN
  * @returns {string[]} the name, and the numbers (the viewer's hover line and tooltip)
  */
 function describeAB(g, n) {
-  var V = graph.viewer;
-  if (!ab || g.tree !== ab.tree) return Object.getPrototypeOf(V).describeParts.call(V, g, n);
-  var cn = D.countname, a = ab.a[n], b = ab.b[n], ra = ab.a[0], rb = ab.b[0];
+  var V = graph.viewer, t = g.tree;
+  if (!(t.cols > 1 && t.tot0)) return Object.getPrototypeOf(V).describeParts.call(V, g, n);
+  var cn = D.countname, a = t.tot0[n], b = t.tot[n], ra = t.tot0[0], rb = t.tot[0];
   var s = '(A: ' + fmtNum(a) + ' ' + cn + ', ' + pct(a, ra) +
     ' of A; B: ' + fmtNum(b) + ', ' + pct(b, rb) + ' of B; change ' + fmtDelta(b - a);
-  var sa = ab.selfA[n] > 0 ? ab.selfA[n] : 0, sb = ab.selfB[n] > 0 ? ab.selfB[n] : 0;
+  var sa = t.self0[n] > 0 ? t.self0[n] : 0, sb = t.self1[n] > 0 ? t.self1[n] : 0;
   s += '; self A ' + fmtNum(sa) + ', B ' + fmtNum(sb) + ' (' + fmtDelta(sb - sa) + '))';
   if (b === 0 && a > 0) s += ' \u2014 only in A';
   else if (a === 0 && b > 0) s += ' \u2014 only in B';
-  return [n === 0 ? 'all' : D.names[nameOf[n]], s];
+  return [n === 0 ? 'all' : V.names[t.name[n]], s];
 }
 /** @type {FkApi} */
 var graph = null, fgW = -1;
@@ -457,16 +440,16 @@ function renderFlame() {
   } else if (B) {
     t = rangeTree(rangeSelf(A), rangeSelf(B));
     $('fgtitle').textContent = 'Differential: B ' + rangeText(B) + ' vs A ' + rangeText(A) +
-      ' (widths: the larger of A and B; red: more in B, blue: less or only in A)';
+      ' (red: more in B, blue: less or only in A; widths as the Widths button says: both, the larger of A and B, at first)';
   } else {
     t = rangeTree(rangeSelf(A), null);
     $('fgtitle').textContent = 'Range A: ' + rangeText(A) + ', ' + fmtNum(t.tot[0]) + ' ' + D.countname;
   }
-  if (A && !(t.tot[0] > 0) && !(ab && ab.a[0] > 0)) $('fgtitle').textContent += ' \u2014 no samples in this range';
+  if (A && !(t.tot[0] > 0) && !(t.tot0 && t.tot0[0] > 0)) $('fgtitle').textContent += ' \u2014 no samples in this range';
   $('fg').hidden = !A;
   fgW = -1;
   if (!graph) {
-    graph = flamekit.mount($('fg'), { names: vNames, colors: vColors, tree: t, hash: true,
+    graph = flamekit.mount($('fg'), { names: vNames, colors: vColors, tree: t, hash: true, shape: 'both',
       meta: { countname: D.countname, fontsize: D.fs, frameheight: D.fh, font: D.font, inverted: D.inverted } });
     graph.viewer.describeParts = describeAB;
   } else {
@@ -486,7 +469,7 @@ new MutationObserver(function () {
 
 /* for scripts and tests: the two ranges' inclusive counts of node n of the drawn tree */
 window.fkheatmap = {
-  counts: function (n) { return ab && graph && graph.viewer.tree === ab.tree ? { a: ab.a[n], b: ab.b[n] } : null; }
+  counts: function (n) { var t = graph && graph.viewer.tree; return t && t.cols > 1 && t.tot0 ? { a: t.tot0[n], b: t.tot[n] } : null; }
 };
 
 $('summary').textContent = fmtNum(D.samples) + ' samples over ' + NSECS +

@@ -16,13 +16,13 @@ declare var fkF: number[];
 /** A tree of the viewer: typed arrays in preorder (viewer.js finishTree). */
 interface FkTree {
   n: number; cols: number; name: Int32Array; depth: Int32Array | Uint8Array | Uint16Array; end: Int32Array;
-  self0: Float64Array; self1: Float64Array | null; tot?: Float64Array; tot0?: Float64Array | null;
+  self0: Float64Array | Int32Array; self1: Float64Array | null; tot?: Float64Array | Uint32Array; tot0?: Float64Array | null;
 }
 /** The graph a viewer draws (what describe is given). */
 interface FkGraph { tree: FkTree; zoom: number; }
 /** The parts of a Viewer the heat map page uses. */
 interface FkViewer {
-  W: number; tree: FkTree; draw(): void; describe(g: FkGraph, n: number): string;
+  W: number; tree: FkTree; names: string[]; draw(): void; describe(g: FkGraph, n: number): string;
   describeParts(g: FkGraph, n: number): string[];
 }
 /** The scripting object of a mounted viewer (viewer.js api()). */

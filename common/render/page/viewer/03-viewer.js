@@ -9,6 +9,14 @@ function fmtCount(v, fac) {
   return m ? m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ',') + m[3] : s;
 }
 function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + '%' : '0%'; }
+/* A change: its sign always written (a minus sign, not a hyphen), and in percent of before
+ * ("new" when there was none before). */
+function fmtChange(v, fac) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + fmtCount(Math.abs(v), fac); }
+function changeRatio(b, a) { return b > 0 ? (a - b) / b : a > 0 ? Infinity : 0; }
+function pctChange(b, a) {
+  var r = changeRatio(b, a);
+  return r === Infinity ? 'new' : (r > 0 ? '+' : r < 0 ? '\u2212' : '\u00b1') + Math.abs(100 * r).toFixed(1) + '%';
+}
 function el(tag, cls, text) {
   var e = doc.createElement(tag);
   if (cls) e.className = cls;
@@ -32,8 +40,9 @@ function Viewer(root, opts) {
   V.base = opts.tree;             // the tree as read
   V.tree = opts.tree;             // after the transforms
   V.useHash = !!opts.hash;
+  V.shape0 = SHAPES.indexOf(opts.shape) >= 0 ? opts.shape : 'after';
   V.state = { view: 'flame', icicle: !!V.meta.inverted, left: false, zoom: [], search: '', ic: false,
-    sandwich: '', transforms: [], dark: false, sort: 'self', split: 'thread' };
+    sandwich: '', transforms: [], dark: false, sort: 'self', split: 'thread', shape: V.shape0 };
   V.nameIndex = null;
   V.build();
   if (V.useHash) V.readHash();
@@ -74,6 +83,10 @@ Viewer.prototype.build = function () {
   V.bTheme = btn('Dark', 'light/dark theme (d)', function () { V.set({ dark: !V.state.dark }); });
   // per thread / per process / merged: only when root frames name threads (comm-PID/TID)
   V.bSplit = btn('Threads', 'root frames per thread, per process, or merged (p)', function () { V.nextSplit(); });
+  // a differential profile: whose widths (after, before, or the larger of both), and the key
+  V.bShape = btn('Widths', 'differential widths: after, before, or both: the larger of the two, so frames that went away are drawn too (b)', function () { V.nextShape(); });
+  V.shapeKey = el('span', 'fkshapekey');
+  bar.appendChild(V.shapeKey);
   V.search = el('input');
   V.search.type = 'search';
   V.search.placeholder = 'search (regex)';
@@ -141,6 +154,15 @@ Viewer.prototype.render = function () {
   V.bTheme.classList.toggle('on', s.dark);
   V.bSplit.hidden = !V.threadRoots();
   V.bSplit.textContent = { thread: 'Per thread', process: 'Per process', merged: 'Threads merged' }[s.split];
+  V.bShape.hidden = V.shapeKey.hidden = !V.isDiff();
+  V.bShape.textContent = 'Widths: ' + s.shape;
+  if (!V.shapeKey.hidden && !V.shapeKey.firstChild) {
+    // the colours say a frame's own change, after - before (reversed by --negate)
+    [['fkred', V.meta.negate ? 'shrank' : 'grew'], ['fkblue', V.meta.negate ? 'grew' : 'shrank']].forEach(function (k) {
+      V.shapeKey.appendChild(el('span', k[0], '\u25a0'));
+      V.shapeKey.appendChild(doc.createTextNode(' ' + k[1] + ' '));
+    });
+  }
   V.bCase.classList.toggle('on', !s.ic);
   if (V.search.value !== s.search && doc.activeElement !== V.search) V.search.value = s.search;
   var re = V.regex(), t0 = performance.now();
@@ -155,6 +177,7 @@ Viewer.prototype.render = function () {
     ' of all (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)' : '';
   V.renderTransforms();
   V.main.textContent = '';
+  V.main.classList.remove('fkwide');
   V.availH = 0;
   V.tip.hidden = true; // any change of view: the tooltip described what was under the mouse
   V.details.textContent = '\u00a0';

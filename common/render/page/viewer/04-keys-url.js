@@ -16,6 +16,7 @@ var KEYS = [
   ['l', 'left-heavy: heaviest children first (toggle)', function (V) { V.set({ left: !V.state.left }); }],
   ['d', 'dark or light theme', function (V) { V.set({ dark: !V.state.dark }); }],
   ['p', 'root frames per thread, per process, or merged', function (V) { return V.nextSplit(); }],
+  ['b', 'differential widths: after, before, or both (the larger of the two)', function (V) { return V.nextShape(); }],
   ['s', 'sandwich of the selected frame\'s function', function (V) { if (!V.selected) return needSel(V, 's'); V.sandwich(V.selected.name); }],
   ['f', 'focus on the selected frame', function (V) { if (!V.selected) return needSel(V, 'f'); V.transform('focus', V.selected.path.join(';')); }],
   ['F', 'focus on the selected function', function (V) { if (!V.selected) return needSel(V, 'F'); V.transform('focusfn', V.selected.name); }],
@@ -101,7 +102,7 @@ Viewer.prototype.writeHash = function () {
   var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
   if (!V.useHash) return;
   // keys of the page around the viewer (the heat map's ranges) are kept
-  ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th', 'p'].forEach(function (k) { p.delete(k); });
+  ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th', 'p', 'sh'].forEach(function (k) { p.delete(k); });
   if (s.view !== 'flame') p.set('v', s.view);
   // the zoom as a node index and a check of its path: short at any depth, and a link
   // opened on other data falls back to the root (readHash) instead of a wrong frame
@@ -114,6 +115,7 @@ Viewer.prototype.writeHash = function () {
   if (s.transforms.length) p.set('t', JSON.stringify(s.transforms));
   if (s.dark) p.set('th', 'dark');
   if (s.split !== 'thread') p.set('p', s.split);
+  if (s.shape !== V.shape0) p.set('sh', s.shape);
   var h = p.toString() ? '#' + p.toString() : '#';
   V.lastHash = h;
   if (location.hash !== h && !(h === '#' && !location.hash)) history.replaceState(null, '', h === '#' ? location.pathname + location.search : h);
@@ -134,6 +136,7 @@ Viewer.prototype.readHash = function () {
     .map(function (x) { return [x[0], String(x[1] === undefined ? '' : x[1])]; }) : [];
   s.dark = p.get('th') === 'dark';
   s.split = p.get('p') === 'process' || p.get('p') === 'merged' ? p.get('p') : 'thread';
+  s.shape = SHAPES.indexOf(p.get('sh') || '') >= 0 ? p.get('sh') : V.shape0;
   V.lastHash = location.hash;
 };
 

@@ -44,6 +44,38 @@ Viewer.prototype.avail = function () {
   return (V.availH = h);
 };
 
+/* ---- a differential profile's widths (two columns: before in self0/tot0, after in
+ * self1/tot): after (flamegraph.pl's), before, or both: each stack as wide as the larger of
+ * its two counts (a frame's width, the larger of its own two plus its children's), so
+ * frames that exist on one side only are drawn, as flamekit svg --diff-shape both draws
+ * them. Numbers shown stay each side's own. */
+var SHAPES = ['after', 'before', 'both'];
+Viewer.prototype.isDiff = function () { var t = this.tree; return t.cols > 1 && !!t.tot0; };
+Viewer.prototype.nextShape = function () {
+  if (!this.isDiff()) return 'b: the profile has one column, not two (flamekit diff makes a differential profile)';
+  this.set({ shape: SHAPES[(SHAPES.indexOf(this.state.shape) + 1) % SHAPES.length] });
+};
+/* The widths tree t is drawn with (t.tot unless a differential shape says otherwise), made
+ * once a tree and shape; the children lists cached on the tree go with a change of them. */
+function widthsOf(t, shape) {
+  if (!(t.cols > 1 && t.tot0)) return t.tot;
+  if (t.widShape === shape) return t.wid;
+  var w = shape === 'before' ? t.tot0 : t.tot, n = t.n, end = t.end, s0 = t.self0, s1 = t.self1, i, c, x, y;
+  if (shape === 'both') {
+    w = new Float64Array(n);
+    for (i = n - 1; i >= 0; i--) {
+      x = s0[i] > 0 ? s0[i] : 0; y = s1[i] > 0 ? s1[i] : 0;
+      x = x > y ? x : y;
+      for (c = i + 1; c < end[i]; c = end[c]) x += w[c];
+      w[i] = x;
+    }
+  }
+  t.wid = w;
+  t.widShape = shape;
+  t.kids = new Map();
+  return w;
+}
+
 /* The children lists of frames vs (those of one level of a redraw that have two children or
  * more and no list good at width W): each frame's children that can be seen at width W (css
  * px) or less, at least a third of a pixel wide when the frame spans all of W, heaviest
@@ -53,7 +85,7 @@ Viewer.prototype.avail = function () {
  * lie far apart in memory, and each is found from the one before (its end): the frames'
  * scans go in step, one child of each a round, so that their cache misses overlap. */
 function makeKids(t, vs, W) {
-  var m = vs.length, end = t.end, tot = t.tot, j, q, k, c, e, x, na = m;
+  var m = vs.length, end = t.end, tot = t.wid || t.tot, j, q, k, c, e, x, na = m;
   var cur = new Int32Array(m), stop = new Int32Array(m), act = new Int32Array(m);
   var min = new Float64Array(m), off = new Float64Array(m), acc = new Array(m);
   for (j = 0; j < m; j++) {
@@ -175,9 +207,10 @@ FrameList.prototype.sortX = function (a, b) {
  * changes: a scroll only draws other rows of the same list. */
 Viewer.prototype.layout = function (g, W, PAD) {
   var V = this, t = g.tree, left = V.state.left;
-  if (g.lay && g.lay.t === t && g.lay.z === g.zoom && g.lay.W === W && g.lay.left === left) return g.lay;
-  var z = g.zoom, zt = t.tot[z], anc = z > 0 ? ancestors(t, z) : [];
-  var tot = t.tot, end = t.end, name = t.name;
+  var tot = widthsOf(t, V.state.shape);
+  if (g.lay && g.lay.t === t && g.lay.z === g.zoom && g.lay.W === W && g.lay.left === left && g.lay.tot === tot) return g.lay;
+  var z = g.zoom, zt = tot[z], anc = z > 0 ? ancestors(t, z) : [];
+  var end = t.end, name = t.name;
   var i, k, v, x, cx, cw, a, b, d, ch, cn, cxs, cts, s0;
   var L = g.frames || (g.frames = new FrameList());
   L.n = 0;
@@ -214,7 +247,7 @@ Viewer.prototype.layout = function (g, W, PAD) {
       if (!left) L.sortX(s0, L.n);
     }
   }
-  g.lay = { t: t, z: z, W: W, left: left, L: L, nanc: anc.length, rows: L.n ? L.ds[L.n - 1] + 1 : 0 };
+  g.lay = { t: t, z: z, W: W, left: left, tot: tot, L: L, nanc: anc.length, rows: L.n ? L.ds[L.n - 1] + 1 : 0 };
   return g.lay;
 };
 
@@ -374,7 +407,11 @@ Viewer.prototype.describeParts = function (g, n) {
   var s = '(' + fmtCount(t.tot[n], f) + ' ' + cn + ', ' + pct(t.tot[n], t.tot[0]) + ' of all';
   if (g.zoom > 0 && n >= g.zoom && n < t.end[g.zoom]) s += ', ' + pct(t.tot[n], zt) + ' of the zoomed frame';
   s += '; self ' + fmtCount(self, f) + ')';
-  if (t.cols > 1) s += ' before ' + fmtCount(t.tot0[n], f) + ', delta ' + fmtCount(t.tot[n] - t.tot0[n], f);
+  if (t.cols > 1 && t.tot0) {
+    var b = t.tot0[n], a = t.tot[n], sb = t.self0[n] > 0 ? t.self0[n] : 0, sa = self > 0 ? self : 0;
+    s += ' before ' + fmtCount(b, f) + ', after ' + fmtCount(a, f) + ', change ' + fmtChange(a - b, f) + ' (' + pctChange(b, a) +
+      '); self before ' + fmtCount(sb, f) + ', after ' + fmtCount(sa, f) + (a > 0 && b === 0 ? ' \u2014 only after' : b > 0 && a === 0 ? ' \u2014 only before' : '');
+  }
   return [name, s];
 };
 Viewer.prototype.describe = function (g, n) { return this.describeParts(g, n).join(' '); };
