@@ -145,7 +145,7 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
   // name under a shared frame. nxt[o]: before o is placed, its place when its parent is
   // shared; after, where its next child goes.
   var cnt = size[0], nxt = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), ord = W.i32[7].subarray(0, cnt);
-  var c, cur, tmp = [], j, q, md = 0, sz;
+  var c, cur, tmp = [], keys = null, j, q, md = 0, sz;
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
   dep[0] = 0;
   for (o = 0; o < m; o++) {
@@ -162,8 +162,16 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
     if (shared[o]) {
       tmp.length = 0;
       for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
-      if (tmp.length > 12) tmp.sort(byName);
-      else {
+      if (tmp.length > 12) {
+        // many: as numbers rank x 2^24 + frame (exact below 2^53), sorted natively
+        if (m <= 16777216) {
+          if (!keys || keys.length < tmp.length) keys = new Float64Array(Math.max(tmp.length, 1024));
+          var ks = keys.subarray(0, tmp.length);
+          for (j = 0; j < tmp.length; j++) ks[j] = rank[oname[tmp[j]]] * 16777216 + tmp[j];
+          ks.sort();
+          for (j = 0; j < tmp.length; j++) tmp[j] = ks[j] % 16777216;
+        } else tmp.sort(byName);
+      } else {
         // few children (most shared frames): an insertion sort, no call per comparison
         for (j = 1; j < tmp.length; j++) {
           var y0 = tmp[j], ry = rank[oname[y0]], z0 = j - 1;
