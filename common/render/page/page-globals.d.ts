@@ -15,7 +15,7 @@ declare var fkF: number[];
 
 /** A tree of the viewer: typed arrays in preorder (viewer.js finishTree). */
 interface FkTree {
-  n: number; cols: number; name: Int32Array; depth: Int32Array | Uint8Array | Uint16Array; end: Int32Array;
+  n: number; cols: number; name: Int32Array | Uint16Array; depth: Int32Array | Uint8Array | Uint16Array; end: Int32Array;
   self0: Float64Array | Int32Array; self1: Float64Array | null; tot?: Float64Array | Uint32Array; tot0?: Float64Array | null;
 }
 /** The graph a viewer draws (what describe is given). */

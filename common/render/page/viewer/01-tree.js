@@ -1,3 +1,4 @@
+// @ts-check
 // tree.js - the viewer's trees: typed arrays in preorder (name, depth, subtree end, own
 // and total counts), built from stacks (Builder) or finished from own counts (finishTree).
 /* ---------------------------------------------------------------- trees

@@ -1,3 +1,4 @@
+// @ts-check
 // decode.js - the page data of `flamekit html` (docs/html.md): base64, inflated, read in one
 // forward pass into a tree's typed arrays.
 /* ---------------------------------------------------------------- page data */
@@ -168,7 +169,7 @@ function decode(meta, u8) {
     }
     return { colors: colors, rgb: rgb };
   }
-  var pal = palette(at.colors), colors = pal.colors, rgb = pal.rgb, off = S.offcolors ? palette(at.offcolors) : null;
+  var pal = palette(at.colors), colors = pal.colors, rgb = pal.rgb, offp = S.offcolors ? palette(at.offcolors) : null;
   var n = meta.nodes, cols = meta.cols, md = meta.depth || 0;
   // names in 16 bits when there are few enough (most profiles)
   var t = { n: n, cols: cols, name: NN <= 65536 ? new Uint16Array(n) : new Int32Array(n), depth: md < 256 ? new Uint8Array(n) : md < 65535 ? new Uint16Array(n) : new Int32Array(n),
@@ -184,11 +185,12 @@ function decode(meta, u8) {
   t.maxDepth = md;
   t.maxdelta = maxDelta(t);
   t.kids = new Map();
-  return { tree: t, names: names, colors: colors, rgb: rgb, offColors: off && off.colors, offRgb: off && off.rgb };
+  return { tree: t, names: names, colors: colors, rgb: rgb, offColors: offp && offp.colors, offRgb: offp && offp.rgb };
 }
 
 function base64Bytes(s) {
-  if (Uint8Array.fromBase64) return Uint8Array.fromBase64(s);
+  var U8 = /** @type {any} */ (Uint8Array); // fromBase64: newer browsers, not in tsc's lib yet
+  if (U8.fromBase64) return U8.fromBase64(s);
   var bin = atob(s), u8 = new Uint8Array(bin.length);
   for (var i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
   return u8;

@@ -1,3 +1,4 @@
+// @ts-check
 // viewer.js - the viewer: its state, its bar of buttons and search, set() (every change of
 // state goes through it) and render() (the view of the state).
 var doc = document;
@@ -27,7 +28,7 @@ function el(tag, cls, text) {
 /* ---------------------------------------------------------------- the viewer
  * opts: { names, colors, tree, meta, hash (keep state in location.hash) } */
 function Viewer(root, opts) {
-  var V = this;
+  var V = /** @type {FkV} */ (/** @type {unknown} */ (this));
   V.root = root;
   V.meta = opts.meta || {};
   V.names = opts.names.slice();
@@ -54,14 +55,16 @@ function Viewer(root, opts) {
 }
 
 /* A new tree to show (the heat map's next range): transforms, search, zoom kept. */
+/** @this {FkV} */
 Viewer.prototype.setTree = function (t) {
   this.base = t;
   this.applyTransforms();
   this.render();
 };
 
+/** @this {FkV} */
 Viewer.prototype.build = function () {
-  var V = this, m = V.meta;
+  var V = /** @type {FkV} */ (this), m = V.meta;
   V.root.textContent = '';
   V.root.classList.add('fkv');
   var bar = el('div', 'fkbar');
@@ -129,8 +132,9 @@ Viewer.prototype.build = function () {
 
 /* Every key of the page: [key, what it does, action]. The dispatch and the ? overlay both
  * read this table. An action returns a note when it has nothing to act on. */
+/** @this {FkV} */
 Viewer.prototype.set = function (ch) {
-  var V = this, retransform = false;
+  var V = /** @type {FkV} */ (this), retransform = false;
   for (var k in ch) {
     if (k === 'transforms' || k === 'split') retransform = true;
     V.state[k] = ch[k];
@@ -144,8 +148,9 @@ Viewer.prototype.set = function (ch) {
  * history.replaceState is work for the browser's own process that stalled the page's
  * redraws (a zoom's p95 went from 8 to 20 ms), and the browser throttles a burst of them. */
 /* ---------------------------------------------------------------- drawing */
+/** @this {FkV} */
 Viewer.prototype.render = function () {
-  var V = this, s = V.state;
+  var V = /** @type {FkV} */ (this), s = V.state;
   doc.documentElement.classList.toggle('fkdark', s.dark);
   V.root.classList.toggle('fkdark', s.dark);
   for (var k in V.bView) V.bView[k].classList.toggle('on', s.view === k);
@@ -187,8 +192,9 @@ Viewer.prototype.render = function () {
   else V.renderFlame();
 };
 
+/** @this {FkV} */
 Viewer.prototype.renderTransforms = function () {
-  var V = this, list = V.state.transforms;
+  var V = /** @type {FkV} */ (this), list = V.state.transforms;
   V.tbar.textContent = '';
   if (!list.length) return;
   V.tbar.appendChild(el('span', 'fklabel', 'Transforms:'));

@@ -1,6 +1,8 @@
+// @ts-check
 // keys-url.js - the key table (dispatch and the ? overlay), notes for keys that do nothing,
 // scrolling keys, and the state in the URL (short zoom links: index and path check).
 function needSel(V, k) { return 'no frame selected: click a frame first, then ' + k; }
+/** @type {Array<[string, string, function(FkV): (string|void)]>} */
 var KEYS = [
   ['/', 'search (a regex; Ctrl-F too)', function (V) { V.search.focus(); V.search.select(); }],
   ['Escape', 'clear the search; without one, zoom out to the root', function (V) {
@@ -33,8 +35,9 @@ var KEYS = [
   ['?', 'this list of keys', function (V) { V.help(); }]
 ];
 
+/** @this {FkV} */
 Viewer.prototype.key = function (e) {
-  var V = this, t = e.target;
+  var V = /** @type {FkV} */ (this), t = e.target;
   if (V.helpBox && !V.helpBox.hidden) { V.helpBox.hidden = true; e.preventDefault(); return; }
   if (e.ctrlKey && (e.key === 'f' || e.key === 'F')) { e.preventDefault(); V.search.focus(); V.search.select(); return; }
   if (e.ctrlKey && e.key === 'z') { e.preventDefault(); V.note(V.undo()); return; }
@@ -49,8 +52,9 @@ Viewer.prototype.key = function (e) {
 };
 
 /* A line that says why a key did nothing (for a few seconds). */
+/** @this {FkV} */
 Viewer.prototype.note = function (s) {
-  var V = this;
+  var V = /** @type {FkV} */ (this);
   clearTimeout(V.noteTimer);
   V.noteEl.textContent = s || '';
   V.noteEl.hidden = !s;
@@ -58,8 +62,9 @@ Viewer.prototype.note = function (s) {
 };
 
 /* The ? overlay: the key table as it is dispatched. Any key or click closes it. */
+/** @this {FkV} */
 Viewer.prototype.help = function () {
-  var V = this, box = V.helpBox;
+  var V = /** @type {FkV} */ (this), box = V.helpBox;
   if (!box) {
     box = V.helpBox = el('div', 'fkhelp');
     box.appendChild(el('div', 'fkhelptitle', 'Keys'));
@@ -79,8 +84,9 @@ Viewer.prototype.help = function () {
 };
 
 /* Scrolls the view's first scroller (the flame graph, or the table) by rows or screens. */
+/** @this {FkV} */
 Viewer.prototype.scrollBy = function (k, unit) {
-  var V = this, sc = V.state.view === 'table' ? V.tableScroll : V.graphs && V.graphs[0] && V.graphs[0].scroller;
+  var V = /** @type {FkV} */ (this), sc = V.state.view === 'table' ? V.tableScroll : V.graphs && V.graphs[0] && V.graphs[0].scroller;
   if (!sc || !sc.isConnected) return;
   var max = sc.scrollHeight - sc.clientHeight;
   if (max <= 0) return 'nothing to scroll: all of it is in view';
@@ -88,18 +94,21 @@ Viewer.prototype.scrollBy = function (k, unit) {
   sc.scrollTop = Math.max(0, Math.min(max, sc.scrollTop + k * step));
 };
 
+/** @this {FkV} */
 Viewer.prototype.hashSoon = function () {
-  var V = this;
+  var V = /** @type {FkV} */ (this);
   if (!V.useHash || V.hashTimer) return;
   V.hashTimer = setTimeout(function () { V.hashTimer = 0; V.writeHash(); }, 100);
 };
+/** @this {FkV} */
 Viewer.prototype.flushHash = function () {
   if (this.hashTimer) { clearTimeout(this.hashTimer); this.hashTimer = 0; this.writeHash(); }
 };
 
 /* ---- state in the URL: #v=flame&z=a;b&s=re&ic=1&l=1&i=1&w=name&t=[...]&th=dark */
+/** @this {FkV} */
 Viewer.prototype.writeHash = function () {
-  var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
+  var V = /** @type {FkV} */ (this), s = V.state, p = new URLSearchParams(location.hash.slice(1));
   if (!V.useHash) return;
   // keys of the page around the viewer (the heat map's ranges) are kept
   ['v', 'z', 's', 'c', 'l', 'i', 'w', 't', 'th', 'p', 'sh'].forEach(function (k) { p.delete(k); });
@@ -120,8 +129,9 @@ Viewer.prototype.writeHash = function () {
   V.lastHash = h;
   if (location.hash !== h && !(h === '#' && !location.hash)) history.replaceState(null, '', h === '#' ? location.pathname + location.search : h);
 };
+/** @this {FkV} */
 Viewer.prototype.readHash = function () {
-  var V = this, s = V.state, p = new URLSearchParams(location.hash.slice(1));
+  var V = /** @type {FkV} */ (this), s = V.state, p = new URLSearchParams(location.hash.slice(1));
   function json(k, d) { try { var v = JSON.parse(p.get(k)); return Array.isArray(v) ? v : d; } catch (e) { return d; } }
   s.view = ({ flame: 1, sandwich: 1, table: 1 })[p.get('v')] ? p.get('v') : 'flame';
   var zm = /^(\d+)\.([0-9a-z]{14})$/.exec(p.get('z') || '');
@@ -157,8 +167,9 @@ function pathCheck(path) {
 }
 /* A zoom read from the URL as index.check, once the tree is there: the frame if its path
  * has that check, else the root and a note. */
+/** @this {FkV} */
 Viewer.prototype.resolveZoom = function () {
-  var V = this, z = V.pendingZoom;
+  var V = /** @type {FkV} */ (this), z = V.pendingZoom;
   if (!z) return;
   V.pendingZoom = null;
   var path = z.n > 0 && z.n < V.tree.n ? V.pathOf(z.n) : null;

@@ -1,3 +1,4 @@
+// @ts-check
 // transforms.js - focus, merge, drop, collapse recursion, collapse a module, thread split:
 // each one pass over the tree's arrays; every prefix of the list keeps its tree.
 /* ---------------------------------------------------------------- transforms
@@ -203,8 +204,9 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
 }
 
 /* Each name's place in the library's order of names (bytewise), made once for the names. */
+/** @this {FkV} */
 Viewer.prototype.nameRank = function () {
-  var V = this, nn = V.names.length;
+  var V = /** @type {FkV} */ (this), nn = V.names.length;
   if (V.rank && V.rank.length === nn) return V.rank;
   var r = new Int32Array(nn), i, names = V.names, at, sorted, idx;
   V.nameId(''); // makes V.nameIndex
@@ -291,8 +293,9 @@ function transformAct(V, t, op, arg) {
   throw new Error('unknown transform ' + op);
 }
 
+/** @this {FkV} */
 Viewer.prototype.nameId = function (s, add) {
-  var V = this;
+  var V = /** @type {FkV} */ (this);
   if (!V.nameIndex) {
     V.nameIndex = new Map();
     for (var i = V.names.length - 1; i >= 0; i--) V.nameIndex.set(V.names[i], i);
@@ -314,8 +317,9 @@ Viewer.prototype.nameId = function (s, add) {
  * PID is unknown, as `perf script` prints with --tid): the split toggle shows them per
  * thread (as read), per process (comm-PID) or merged (roots removed). */
 var THREAD_ROOT = /^([\s\S]*-(?:\d+|\?(?=\/)))(\/\d+)?$/;
+/** @this {FkV} */
 Viewer.prototype.threadRoots = function () {
-  var V = this, t = V.base, n = 0;
+  var V = /** @type {FkV} */ (this), t = V.base, n = 0;
   if (V.hasThreads !== undefined && V.hasThreadsOf === t) return V.hasThreads;
   for (var c = 1; c < t.n; c = t.end[c]) if (THREAD_ROOT.test(V.names[t.name[c]])) n++;
   V.hasThreadsOf = t;
@@ -325,8 +329,9 @@ Viewer.prototype.threadRoots = function () {
 
 /* The tree after the split and the transforms. Each prefix of the list keeps its tree, so
  * an undo of the last one is instant and adding one costs one pass. */
+/** @this {FkV} */
 Viewer.prototype.applyTransforms = function () {
-  var V = this, list = V.state.transforms.slice(), split = V.state.split;
+  var V = /** @type {FkV} */ (this), list = V.state.transforms.slice(), split = V.state.split;
   if (split !== 'thread' && V.threadRoots()) list.unshift([split === 'process' ? 'proc' : 'nothread', '']);
   var chain = V.chain && V.chain.base === V.base ? V.chain : (V.chain = { base: V.base, keys: [], trees: [] });
   var k = 0, t = V.base;
@@ -351,16 +356,19 @@ Viewer.prototype.applyTransforms = function () {
   if (V.sel) V.renderSelection();
 };
 
+/** @this {FkV} */
 Viewer.prototype.nextSplit = function () {
   if (!this.threadRoots()) return 'p: no root frames name threads (comm-PID/TID), nothing to split';
   var next = { thread: 'process', process: 'merged', merged: 'thread' }[this.state.split];
   this.set({ split: next, transforms: this.state.transforms, zoom: [] });
 };
 
+/** @this {FkV} */
 Viewer.prototype.transform = function (op, arg) {
   if (!TRANSFORMS[op]) throw new Error('unknown transform ' + op);
   this.set({ transforms: this.state.transforms.concat([[op, String(arg)]]), zoom: [] });
 };
+/** @this {FkV} */
 Viewer.prototype.undo = function (k) {
   var t = this.state.transforms.slice();
   if (!t.length) return 'u: no transform to undo';

@@ -1,6 +1,8 @@
+// @ts-check
 // search.js - exact search (each name tested once, one pass over the tree), next/previous
 // match, and paths of names to and from nodes.
 /* ---------------------------------------------------------------- search */
+/** @this {FkV} */
 Viewer.prototype.regex = function () {
   var s = this.state;
   if (!s.search) return null;
@@ -23,8 +25,9 @@ function outerMatches(t, hit, list) {
   return { sum: sum, count: count };
 }
 /* Exact share of the tree under the matching frames: each name tested once, then the pass. */
+/** @this {FkV} */
 Viewer.prototype.searchTree = function (t, re) {
-  var V = this, names = V.names, hit = new Uint8Array(names.length), any = false;
+  var V = /** @type {FkV} */ (this), names = V.names, hit = new Uint8Array(names.length), any = false;
   for (var k = 0; k < names.length; k++) if (re.test(names[k])) { hit[k] = 1; any = true; }
   var r = any ? outerMatches(t, hit, null) : { sum: 0, count: 0 };
   return { hit: hit, sum: r.sum, total: t.tot[0], count: r.count, tree: t, list: null };
@@ -36,8 +39,9 @@ function matchList(m) {
   return m.list;
 }
 
+/** @this {FkV} */
 Viewer.prototype.nextMatch = function (dir) {
-  var V = this, m = V.match;
+  var V = /** @type {FkV} */ (this), m = V.match;
   if (!m) return (dir > 0 ? 'n' : 'N') + ': no search (press / to search)';
   if (!m.count) return (dir > 0 ? 'n' : 'N') + ': no frame matches the search';
   var cur = V.zoomNode(), k, ms = matchList(m);
@@ -58,12 +62,15 @@ function ancestors(t, node) {
   }
   return out;
 }
+/** @this {FkV} */
 Viewer.prototype.pathOf = function (node) {
-  var V = this, t = V.tree;
+  var V = /** @type {FkV} */ (this), t = V.tree;
   if (node <= 0) return [];
   return ancestors(t, node).slice(1).concat([node]).map(function (i) { return V.names[t.name[i]]; });
 };
+/** @this {FkV} */
 Viewer.prototype.findPath = function (path) { return this.findPathIn(this.tree, path); };
+/** @this {FkV} */
 Viewer.prototype.findPathIn = function (t, path) {
   var v = 0;
   for (var k = 0; k < path.length; k++) {
@@ -74,6 +81,7 @@ Viewer.prototype.findPathIn = function (t, path) {
   }
   return v;
 };
+/** @this {FkV} */
 Viewer.prototype.zoomNode = function () {
   var z = this.findPath(this.state.zoom);
   return z < 0 ? 0 : z;

@@ -1,7 +1,9 @@
+// @ts-check
 // draw.js - layout and drawing: the view's canvas over a scroller as tall as the graph, the
 // rows in view drawn as scanlines, hit tests, tooltips, drawn(), the selection bar.
+/** @this {FkV} */
 Viewer.prototype.makeGraph = function (kind) {
-  var V = this, wrap = el('div', 'fkflame'), c = el('canvas'), sc = el('div', 'fkscroll'), sp = el('div', 'fkspace');
+  var V = /** @type {FkV} */ (this), wrap = el('div', 'fkflame'), c = el('canvas'), sc = el('div', 'fkscroll'), sp = el('div', 'fkspace');
   sc.appendChild(sp);
   wrap.appendChild(c);
   wrap.appendChild(sc);
@@ -14,8 +16,9 @@ Viewer.prototype.makeGraph = function (kind) {
   return g;
 };
 
+/** @this {FkV} */
 Viewer.prototype.renderFlame = function () {
-  var V = this, t = V.tree, g = V.flameGraph || (V.flameGraph = V.makeGraph('flame'));
+  var V = /** @type {FkV} */ (this), t = V.tree, g = V.flameGraph || (V.flameGraph = V.makeGraph('flame'));
   V.main.appendChild(g.wrap);
   var z = V.zoomNode();
   g.tree = t;
@@ -27,16 +30,18 @@ Viewer.prototype.renderFlame = function () {
   V.bReset.disabled = z === 0;
 };
 
+/** @this {FkV} */
 Viewer.prototype.draw = function () {
-  var V = this, t1 = performance.now();
+  var V = /** @type {FkV} */ (this), t1 = performance.now();
   (V.graphs || []).forEach(function (g) { if (g.canvas.isConnected) V.drawGraph(g); });
   V.lastDrawMs = performance.now() - t1;
 };
 
 /* The height the graphs of the view may take: from the top of the first one to the bottom
  * of the window, less the details line (at least 160 px). */
+/** @this {FkV} */
 Viewer.prototype.avail = function () {
-  var V = this, g = V.graphs && V.graphs[0];
+  var V = /** @type {FkV} */ (this), g = V.graphs && V.graphs[0];
   if (V.availH && V.availOf === V.state.view + '/' + V.graphs.length) return V.availH;
   var top = g ? g.wrap.getBoundingClientRect().top + (window.scrollY || 0) : 0;
   var h = Math.max(160, Math.floor(window.innerHeight - top - 34));
@@ -50,7 +55,9 @@ Viewer.prototype.avail = function () {
  * frames that exist on one side only are drawn, as flamekit svg --diff-shape both draws
  * them. Numbers shown stay each side's own. */
 var SHAPES = ['after', 'before', 'both'];
+/** @this {FkV} */
 Viewer.prototype.isDiff = function () { var t = this.tree; return t.cols > 1 && !!t.tot0; };
+/** @this {FkV} */
 Viewer.prototype.nextShape = function () {
   if (!this.isDiff()) return 'b: the profile has one column, not two (flamekit diff makes a differential profile)';
   this.set({ shape: SHAPES[(SHAPES.indexOf(this.state.shape) + 1) % SHAPES.length] });
@@ -146,8 +153,9 @@ function offFlags(t, mark) {
   return f;
 }
 
+/** @this {FkV} */
 Viewer.prototype.framePixel = function (t, i, maxd) {
-  var V = this;
+  var V = /** @type {FkV} */ (this);
   if (V.match && V.match.hit[t.name[i]]) return MATCH;
   if (V.offMark >= 0 && !t.tot0 && offFlags(t, V.offMark)[i]) return V.offRgb[t.name[i]];
   if (t.cols > 1 && t.tot0) {
@@ -161,6 +169,7 @@ Viewer.prototype.framePixel = function (t, i, maxd) {
   return V.rgb[t.name[i]];
 };
 /* The same as a CSS colour (the name's own colour as the library wrote it). */
+/** @this {FkV} */
 Viewer.prototype.frameColor = function (t, i, maxd) {
   var p = this.framePixel(t, i, maxd);
   if (p === this.rgb[t.name[i]] && !(this.match && this.match.hit[t.name[i]])) return this.colors[t.name[i]];
@@ -205,8 +214,9 @@ FrameList.prototype.sortX = function (a, b) {
  * left-heavy; subtrees narrower than a third of a pixel skipped in one step by their end).
  * The zoomed frame's ancestors span the width. Kept until the tree, zoom, width or order
  * changes: a scroll only draws other rows of the same list. */
+/** @this {FkV} */
 Viewer.prototype.layout = function (g, W, PAD) {
-  var V = this, t = g.tree, left = V.state.left;
+  var V = /** @type {FkV} */ (this), t = g.tree, left = V.state.left;
   var tot = widthsOf(t, V.state.shape);
   if (g.lay && g.lay.t === t && g.lay.z === g.zoom && g.lay.W === W && g.lay.left === left && g.lay.tot === tot) return g.lay;
   var z = g.zoom, zt = tot[z], anc = z > 0 ? ancestors(t, z) : [];
@@ -262,8 +272,9 @@ function firstAtDepth(L, d) {
  * copied down the row's height and put on the canvas; then their labels. Graph coordinates:
  * the whole graph is H css px high (row r at PAD + r FH from the top in an icicle, from the
  * bottom in a flame graph); the view shows H0 px of it from g.top. */
+/** @this {FkV} */
 Viewer.prototype.drawGraph = function (g) {
-  var V = this, t = g.tree, c = g.canvas, meta = V.meta;
+  var V = /** @type {FkV} */ (this), t = g.tree, c = g.canvas, meta = V.meta;
   // the width is read once (reading it forces a layout), again after a resize
   var dpr = window.devicePixelRatio || 1, W = V.W || (V.W = Math.max(200, g.scroller.clientWidth || 800));
   var FH = meta.frameheight || 16, FS = meta.fontsize || 12, PAD = 4;
@@ -373,6 +384,7 @@ function fade(p, bg) {
 }
 
 /* The frame at (x, y), css px from the view's top left corner; -1 if none. */
+/** @this {FkV} */
 Viewer.prototype.nodeAt = function (g, x, y) {
   var h = g.hit;
   if (!h) return -1;
@@ -384,8 +396,9 @@ Viewer.prototype.nodeAt = function (g, x, y) {
 
 /* The frames painted in g's view: name, depth and screen rectangle (css px, client
  * coordinates), for scripts and tests. */
+/** @this {FkV} */
 Viewer.prototype.drawnFrames = function (g) {
-  var V = this, h = g.hit, out = [];
+  var V = /** @type {FkV} */ (this), h = g.hit, out = [];
   if (!h || !g.wrap.isConnected) return out;
   var r = g.wrap.getBoundingClientRect(), L = h.L, t = g.tree;
   for (var i = h.e0; i < h.e1; i++) {
@@ -400,8 +413,9 @@ Viewer.prototype.drawnFrames = function (g) {
 
 /* The hover line: the name and its numbers. A share of the zoomed frame only for frames in
  * it (an ancestor of the zoom is wider: its share of all says it). */
+/** @this {FkV} */
 Viewer.prototype.describeParts = function (g, n) {
-  var V = this, t = g.tree, m = V.meta, cn = m.countname || 'samples', f = m.factor;
+  var V = /** @type {FkV} */ (this), t = g.tree, m = V.meta, cn = m.countname || 'samples', f = m.factor;
   var name = n === 0 ? 'all' : V.names[t.name[n]], zt = t.tot[g.zoom];
   var self = t.cols > 1 ? t.self1[n] : t.self0[n];
   var s = '(' + fmtCount(t.tot[n], f) + ' ' + cn + ', ' + pct(t.tot[n], t.tot[0]) + ' of all';
@@ -414,11 +428,13 @@ Viewer.prototype.describeParts = function (g, n) {
   }
   return [name, s];
 };
+/** @this {FkV} */
 Viewer.prototype.describe = function (g, n) { return this.describeParts(g, n).join(' '); };
 
 /* The tooltip: the name may wrap anywhere, the numbers only between words. */
+/** @this {FkV} */
 Viewer.prototype.showTip = function (parts, x, y) {
-  var V = this, tip = V.tip;
+  var V = /** @type {FkV} */ (this), tip = V.tip;
   tip.textContent = '';
   tip.appendChild(el('span', 'fktipname', parts[0]));
   parts[1].split(' ').forEach(function (w) { tip.appendChild(doc.createTextNode(' ')); tip.appendChild(el('span', 'fknum', w)); });
@@ -427,8 +443,9 @@ Viewer.prototype.showTip = function (parts, x, y) {
   tip.style.top = (y + 14) + 'px';
 };
 
+/** @this {FkV} */
 Viewer.prototype.attach = function (g) {
-  var V = this, c = g.scroller;
+  var V = /** @type {FkV} */ (this), c = g.scroller;
   function at(e) { var r = g.wrap.getBoundingClientRect(); return V.nodeAt(g, e.clientX - r.left, e.clientY - r.top); }
   c.addEventListener('mousemove', function (e) {
     var n = at(e);
@@ -452,13 +469,15 @@ Viewer.prototype.attach = function (g) {
 };
 
 /* The frame the transform buttons and keys act on (the last one clicked). */
+/** @this {FkV} */
 Viewer.prototype.select = function (g, n) {
-  var V = this, name = n === 0 ? '' : V.names[g.tree.name[n]];
+  var V = /** @type {FkV} */ (this), name = n === 0 ? '' : V.names[g.tree.name[n]];
   V.selected = n === 0 ? null : { name: name, path: V.pathOf(n) };
   V.renderSelection();
 };
+/** @this {FkV} */
 Viewer.prototype.renderSelection = function () {
-  var V = this, s = V.selected;
+  var V = /** @type {FkV} */ (this), s = V.selected;
   V.sel.textContent = '';
   if (!s) return;
   V.sel.appendChild(el('span', 'fkselname', s.name));

@@ -1,7 +1,9 @@
+// @ts-check
 // table.js - the functions table: self and total of every function, a virtual list.
 /* ---------------------------------------------------------------- functions table */
+/** @this {FkV} */
 Viewer.prototype.functions = function () {
-  var V = this, t = V.tree;
+  var V = /** @type {FkV} */ (this), t = V.tree;
   if (V.tableCache && V.tableCache.tree === t) return V.tableCache.rows;
   var nn = V.names.length, self = new Float64Array(nn), total = new Float64Array(nn), active = new Int32Array(nn);
   var s1 = t.cols > 1 ? t.self1 : t.self0, st = [], name = t.name, end = t.end, tot = t.tot;
@@ -33,6 +35,7 @@ Viewer.prototype.functions = function () {
 /* The functions matching the search, by key (a column: self, total, and on a differential
  * profile self0, total0, dself, dtotal, pself, ptotal), largest first, or smallest first
  * for "-key"; ties by name. */
+/** @this {FkV} */
 Viewer.prototype.top = function (n, key) {
   key = key || this.state.sort;
   var rows = this.functions().slice(), re = this.regex(), up = key.charAt(0) === '-';
@@ -48,8 +51,9 @@ Viewer.prototype.top = function (n, key) {
 /* The functions table: every function, as a virtual list (rows of one height; only those
  * in view are in the document), with how many the search leaves of all. A header sorts
  * by its column, largest first; again, smallest first. */
+/** @this {FkV} */
 Viewer.prototype.renderTable = function () {
-  var V = this, m = V.meta, t = V.tree, tot = t.tot[0], rows = V.top(), all = V.functions().length, RH = 21;
+  var V = /** @type {FkV} */ (this), m = V.meta, t = V.tree, tot = t.tot[0], rows = V.top(), all = V.functions().length, RH = 21;
   var diff = V.isDiff(), tot0 = diff ? t.tot0[0] : 0, f = m.factor, sort = V.state.sort;
   var heads = diff ? [['self0', 'Self before'], ['self', 'Self after'], ['dself', 'Self change'], ['pself', 'Self %'],
     ['total0', 'Total before'], ['total', 'Total after'], ['dtotal', 'Total change'], ['ptotal', 'Total %']] : [['self', 'Self'], ['total', 'Total']];

@@ -1,9 +1,11 @@
+// @ts-check
 // sandwich.js - callers and callees of one function, and the folded text of the tree.
 /* ---------------------------------------------------------------- sandwich
  * Callers (above, leaf-first) and callees (below) of one function; recursion counted
  * once: only the outermost frame of the function on each stack counts. */
+/** @this {FkV} */
 Viewer.prototype.sandwichData = function (fname) {
-  var V = this, t = V.tree, id = V.nameId(fname), nn = V.names.length, cols = t.cols;
+  var V = /** @type {FkV} */ (this), t = V.tree, id = V.nameId(fname), nn = V.names.length, cols = t.cols;
   var callers = new Builder(nn, cols, t.name[0]), callees = new Builder(nn, cols, t.name[0]), total = 0, self = 0;
   if (id < 0) return null;
   var path = new Int32Array(maxDepth(t) + 2), open = -1, tot0 = t.tot0;
@@ -36,13 +38,15 @@ Viewer.prototype.sandwichData = function (fname) {
   }
   return { name: fname, total: total, self: self, callersTree: a, calleesTree: b, callers: direct(a), callees: direct(b) };
 };
+/** @this {FkV} */
 Viewer.prototype.sandwich = function (name) {
   this.set({ sandwich: String(name), view: 'sandwich' });
   var d = this.sandwichData(String(name));
   return d ? { name: d.name, total: d.total, self: d.self, callers: d.callers, callees: d.callees } : null;
 };
+/** @this {FkV} */
 Viewer.prototype.renderSandwich = function () {
-  var V = this, name = V.state.sandwich;
+  var V = /** @type {FkV} */ (this), name = V.state.sandwich;
   if (!name && V.selected) name = V.selected.name;
   if (!name) { V.main.appendChild(el('div', 'fkhint', 'Click a frame, a table row or search, then press s (or pick Sandwich) to see its callers and callees.')); return; }
   var d = V.sandwichData(name), all = V.tree.tot[0], m = V.meta;
@@ -63,8 +67,9 @@ Viewer.prototype.renderSandwich = function () {
 
 /* Folded text of the current tree (after the transforms), lines sorted: what the
  * same transforms give on the input's folded text. */
+/** @this {FkV} */
 Viewer.prototype.folded = function () {
-  var V = this, out = [];
+  var V = /** @type {FkV} */ (this), out = [];
   eachStack(V.tree, function (path, len, a, b) {
     var s = '';
     for (var k = 0; k < len; k++) s += (k ? ';' : '') + V.names[path[k]];

@@ -1,3 +1,4 @@
+// @ts-check
 // api.js - window.flamekit: the scripting object, the page's boot and mount for other pages.
 /* ---------------------------------------------------------------- window.flamekit */
 function api(V) {
@@ -38,7 +39,8 @@ function api(V) {
 }
 
 /* ---------------------------------------------------------------- entry points */
-var FK = window.flamekit = window.flamekit || {};
+var FK = /** @type {any} */ (window.flamekit || {});
+window.flamekit = FK;
 FK.Viewer = Viewer;
 FK.Builder = Builder;
 FK.finishTree = finishTree;
@@ -67,7 +69,7 @@ FK.boot = function () {
     doc.body.setAttribute('data-ready', '1');
     // the names' order, which every transform needs (tens of ms on 30k names), made while
     // the page waits for the person, not on their first transform
-    (window.requestIdleCallback || setTimeout)(function () { V.nameRank(); });
+    (window.requestIdleCallback || setTimeout)(function () { /** @type {any} */ (V).nameRank(); });
     return FK;
   });
   FK.ready.catch(function (e) { doc.getElementById('fkapp').textContent = 'cannot read the page data: ' + e; });
