@@ -358,7 +358,9 @@ def _run(o):
         _run_guarded(o, guard)
     finally:
         if guard[0] is not None:
-            _flamekit.unguard(guard[0])
+            # after an internal error of gdb's, its later detach may let a SIGSTOP
+            # through: the guardian stays on watch until gdb ends
+            (_flamekit.watch_guard if len(guard) > 1 else _flamekit.unguard)(guard[0])
 
 
 def _start_guard(guard, pid):
@@ -531,13 +533,15 @@ def _run_guarded(o, guard):
         if inf.pid and not events["exited"]:
             # the SIGSTOP a thread stopped with must not be delivered when the
             # process next runs (user's continue or detach, once `pass` is back)
-            try:
-                for t in inf.threads():
+            # (each thread on its own: one that gdb refuses, e.g. after an internal
+            # error of its own, must not leave the others' SIGSTOP to be delivered)
+            for t in inf.threads():
+                try:
                     if t.is_valid():
                         t.switch()
                         gdb.execute("queue-signal 0", to_string=True)
-            except gdb.error:
-                pass
+                except gdb.error:
+                    pass
         names = {}
         if sampler is not None and inf.pid and not events["exited"]:
             # symbols of shared libraries go away with the process: look up now
@@ -599,6 +603,7 @@ def _run_guarded(o, guard):
         del _PROFILE_SELF[:]
     if internal:
         _msg(o, "flame: gdb hit an internal error (above); sampling stopped, wrote the samples taken")
+        guard.append("watch")
     if events["exited"]:
         _msg(o, "flame: the process exited during sampling; wrote the samples taken")
         if error is not None:

@@ -634,6 +634,15 @@ static PyObject *mod_unguard(PyObject *m, PyObject *arg)
 	Py_RETURN_NONE;
 }
 
+static PyObject *mod_watch_guard(PyObject *m, PyObject *arg)
+{
+	long fd = PyLong_AsLong(arg);
+	if (fd == -1 && PyErr_Occurred())
+		return NULL;
+	fkg_guard_watch((int)fd);
+	Py_RETURN_NONE;
+}
+
 /* ------------------------------------------------------------------ the flame command's options */
 
 /* parse_flame_args(argv) -> dict: the `flame` command line checked in full (its
@@ -759,6 +768,9 @@ static PyMethodDef gdb_methods[] = {
 	{ "guard", mod_guard, METH_O,
 	  "guard(pid) -> fd: a guardian process sends pid SIGCONT if gdb dies before unguard(fd)." },
 	{ "unguard", mod_unguard, METH_O, "unguard(fd): sampling over, the guardian exits quietly." },
+	{ "watch_guard", mod_watch_guard, METH_O,
+	  "watch_guard(fd): sampling over but gdb hit an internal error: the guardian continues the target "
+	  "whenever it is left stopped with no tracer, until gdb ends." },
 	{ "now", mod_now, METH_NOARGS, "now() -> CLOCK_MONOTONIC seconds (perf's sample clock)." },
 	{ "parse_flame_args", mod_parse_flame_args, METH_O,
 	  "parse_flame_args(argv) -> dict: the gdb flame command's options, all checked." },

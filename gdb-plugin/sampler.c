@@ -857,8 +857,15 @@ static void *timer_main(void *arg)
 			 * command's final pending-signal check. */
 			double left = s->fired_at + 1.0 - fkg_now();
 			if (left <= 0) {
-				s->refired = true;
-				kill(s->pid, SIGSTOP);
+				/* as fire() does: FIRING while the signal goes, so a disarm
+				 * in the meantime waits for it (and a pending-SIGSTOP check
+				 * after the disarm sees it), and one before it wins */
+				int expect = T_FIRED;
+				if (atomic_compare_exchange_strong(&s->tstate, &expect, T_FIRING)) {
+					s->refired = true;
+					kill(s->pid, SIGSTOP);
+					atomic_store(&s->tstate, T_FIRED);
+				}
 				continue;
 			}
 			ts.tv_sec = (time_t)left;
@@ -948,13 +955,20 @@ bool fkg_timer_disarm(fkg_sampler *s)
 {
 	if (!s->timer_running)
 		return false;
-	int expect = T_ARMED;
-	if (atomic_compare_exchange_strong(&s->tstate, &expect, T_IDLE))
-		return false;
-	while (atomic_load(&s->tstate) == T_FIRING)
-		sched_yield();
-	bool fired = atomic_load(&s->tstate) == T_FIRED;
-	atomic_store(&s->tstate, T_IDLE);
+	/* to IDLE from whatever the timer thread left, never while it is sending a
+	 * SIGSTOP (FIRING: it sets FIRED once the signal is queued): after this, no
+	 * signal of ours can reach the target until the next arm */
+	int st;
+	for (;;) {
+		st = atomic_load(&s->tstate);
+		if (st == T_FIRING) {
+			sched_yield();
+			continue;
+		}
+		if (atomic_compare_exchange_weak(&s->tstate, &st, T_IDLE))
+			break;
+	}
+	bool fired = st == T_FIRED;
 	if (fired) /* the tick after this one */
 		s->next_tick = s->fired_at + s->period;
 	return fired;
@@ -1115,6 +1129,23 @@ static bool group_gone(const char *stat_path)
 	return *p == '1' || *p == '0';
 }
 
+/* true when pid is stopped (a group stop, state T) with no tracer */
+static bool stopped_untraced(pid_t pid)
+{
+	char path[48], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	const char *st = strstr(buf, "\nState:\t"), *tr = strstr(buf, "\nTracerPid:\t");
+	return st && tr && st[8] == 'T' && tr[12] == '0' && tr[13] == '\n';
+}
+
 static void guardian(int rd, const char *gdb_stat, int gdb_pidfd, pid_t target, int target_pidfd)
 {
 	setsid();
@@ -1131,6 +1162,34 @@ static void guardian(int rd, const char *gdb_stat, int gdb_pidfd, pid_t target, 
 		;
 	if (n == 1 && c == 'd')
 		_exit(0);
+	if (n == 1 && c == 'w') {
+		/* the command is over but gdb is not to be trusted (it hit an internal
+		 * error): until gdb ends, a target it lets go of stopped (a SIGSTOP
+		 * leaked at its detach) is continued; then once more after its end */
+		for (;;) {
+			struct pollfd p[2] = { { .fd = rd, .events = POLLIN }, { .fd = gdb_pidfd, .events = POLLIN } };
+			int r = poll(p, gdb_pidfd >= 0 ? 2 : 1, 100);
+			if (stopped_untraced(target))
+				kill(target, SIGCONT);
+			if (kill(target, 0) != 0)
+				_exit(0);
+			if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+				while ((n = read(rd, &c, 1)) < 0 && errno == EINTR)
+					;
+				if (n <= 0)
+					break;  /* gdb closed it: gdb's end */
+			}
+			if (r > 0 && gdb_pidfd >= 0 && (p[1].revents & POLLIN))
+				break;
+		}
+		for (int i = 0; i < 6000 && !group_gone(gdb_stat); i++) {
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+		if (stopped_untraced(target))
+			kill(target, SIGCONT);
+		_exit(0);
+	}
 	/* gdb went away mid-run: wait for its whole thread group (60 s at most) */
 	for (int i = 0; i < 6000; i++) {
 		if (gdb_pidfd >= 0) {
@@ -1181,6 +1240,15 @@ int fkg_guard_start(pid_t target)
 	while (waitpid(mid, &status, __WALL) < 0 && errno == EINTR)
 		;
 	return pfd[1];
+}
+
+void fkg_guard_watch(int fd)
+{
+	if (fd < 0)
+		return;
+	ssize_t r = write(fd, "w", 1);
+	(void)r;
+	/* fd stays open (close-on-exec) until gdb's end: its EOF tells the guardian */
 }
 
 void fkg_guard_end(int fd)

@@ -102,6 +102,10 @@ int fkg_sigint_state(void);
 int fkg_guard_start(pid_t target);
 /* Sampling is over and the target is let go: the guardian exits quietly. */
 void fkg_guard_end(int fd);
+/* The command is over, but the target stays with a gdb that hit an internal error (its
+ * detach may leak a SIGSTOP): the guardian stays until gdb ends, continuing the target
+ * whenever it is found stopped with no tracer, and once more after gdb's end. */
+void fkg_guard_watch(int fd);
 
 double fkg_now(void);
 

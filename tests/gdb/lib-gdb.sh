@@ -34,13 +34,18 @@ run_flame() {
 	timeout 120 gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $pid $*" > "$TMP/gdb.out" 2>&1
 	GDB_RC=$?
 }
-# assert_running PID: alive, not stopped or traced, no leftover SIGSTOP/SIGINT pending
+# assert_running PID: alive, not stopped or traced, no leftover SIGSTOP/SIGINT pending.
+# A stop (T) must be gone within 5 s: a leaked SIGSTOP takes effect at once, and the
+# guardian that answers it (after an internal error of gdb's) polls ten times a second.
 assert_running() {
 	local st=/proc/$1/status
 	[ -r "$st" ] || fail "process $1 is gone"
+	local state tracer i
 	sleep 0.2
-	local state tracer
-	state=$(awk '/^State:/ {print $2}' "$st")
+	for i in $(seq 50); do
+		state=$(awk '/^State:/ {print $2}' "$st")
+		case $state in t|T) sleep 0.1;; *) break;; esac
+	done
 	tracer=$(awk '/^TracerPid:/ {print $2}' "$st")
 	case $state in t|T|Z|X) fail "process $1 left in state $state";; esac
 	assert_eq "TracerPid of $1" 0 "$tracer"
