@@ -41,6 +41,8 @@ class _Opts:
         self.addrs = d["addrs"]
         self.pid = d["pid"]
         self.quiet = d["quiet"]
+        self.python = d["python"]
+        self.python_lines = d["python_lines"]
         # keyword arguments of Profile.write_svg, as given ('-' is '_' there)
         self.svg_opts = {k.replace("-", "_"): v for k, v in d["svg_options"].items()}
 
@@ -435,7 +437,13 @@ def _run_guarded(o, guard):
         settings.internal_errors_abort_command()
         gdb.events.stop.connect(on_stop)
         gdb.events.exited.connect(on_exit)
-        sampler = _flamekit.Sampler(pid, o.max_depth)
+        try:
+            sampler = _flamekit.Sampler(pid, o.max_depth, interp="python" if o.python else None,
+                                        lines=o.python_lines)
+        except ValueError as e:
+            # an interpreter absent or of a version we do not know: refused
+            # before any sampling (the process is let go as always, below)
+            raise gdb.GdbError("flame: %s" % e)
         sampler.start_timer(o.hz)
         sup = os.environ.get("FLAMEKIT_GDB_SUPERVISOR", "")
         if sup.isdigit():
@@ -482,7 +490,7 @@ def _run_guarded(o, guard):
             t_listed = _flamekit.now()
             if tids:
                 target = pid if pid in tids else tids[0]
-            if o.precise:
+            if o.precise and not o.python:
                 _sample_precise(prof, sampler, inf, threads, t_stop, o, pid)
             else:
                 failed = sampler.sample(tids, t_stop)

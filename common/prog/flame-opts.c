@@ -28,6 +28,11 @@ static const fk_option rows[] = {
 	{ "addrs", NULL, 0, FK_OPT_FLAG, 0, OFF(addrs), 0, 0, NULL, NULL,
 	  "name code without symbols by address (module+0xOFFSET, as addr2line takes "
 	  "it) instead of one [module] frame", NULL },
+	{ "python", NULL, 0, FK_OPT_FLAG, 0, OFF(python), 0, 0, NULL, NULL,
+	  "CPython 3.11 frames in place of the interpreter's eval loop: qualname (file.py), "
+	  "native code under its Python caller (other versions are refused)", NULL },
+	{ "python-lines", NULL, 0, FK_OPT_FLAG, 0, OFF(python_lines), 0, 0, NULL, NULL,
+	  "as --python, with the line each Python frame is at: qualname (file.py:LINE)", NULL },
 	{ "pid", NULL, 'p', FK_OPT_INT, 0, OFF(pid), 1, INT_MAX, NULL, "PID",
 	  "attach PID first and detach at the end", NULL },
 	{ "quiet", NULL, 'q', FK_OPT_FLAG, 0, OFF(quiet), 0, 0, NULL, NULL,

@@ -8,7 +8,7 @@
 struct fkp_flame_opts {
 	double hz, duration;
 	const char *svg, *folded, *samples;
-	bool threads, precise, quiet, addrs;
+	bool threads, precise, quiet, addrs, python, python_lines;
 	unsigned max_depth;
 	int pid;
 };
