@@ -45,6 +45,9 @@ class _Opts:
         self.python_lines = d["python_lines"]
         # keyword arguments of Profile.write_svg, as given ('-' is '_' there)
         self.svg_opts = {k.replace("-", "_"): v for k, v in d["svg_options"].items()}
+        if self.python:
+            # Python frames coloured as inferno does (program, stdlib, packages)
+            self.svg_opts.setdefault("colors", "python")
 
 
 def _parse(argv):

@@ -284,11 +284,14 @@ static void py_name(void *st, fkg_sampler *s, const fkg_vframe *f, char *buf, si
 
 static const char *const py_wait[] = { "PyEval_RestoreThread", "PyEval_AcquireThread",
 					"PyGILState_Ensure", NULL };
+static const char *const py_lock[] = { "pthread_cond_timedwait", "pthread_cond_wait",
+					"pthread_cond_clockwait", "pthread_mutex_lock", NULL };
 
 const fkg_interp fkg_interp_python = {
 	.name = "python",
 	.eval_symbol = "_PyEval_EvalFrameDefault",
 	.wait_symbols = py_wait,
+	.lock_symbols = py_lock,
 	.wait_frame = "[waiting for GIL]",
 	.open = py_open,
 	.stop = py_stop,

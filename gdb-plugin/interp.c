@@ -15,6 +15,7 @@ static const fkg_interp *const table[] = { &fkg_interp_python };
 
 #define MAX_VFRAMES 4096
 #define MAX_WAIT 8
+#define MAX_LOCK 16
 
 struct fkg_vm {
 	const fkg_interp *ops;
@@ -22,6 +23,9 @@ struct fkg_vm {
 	uint64_t eval_lo, eval_hi;
 	uint64_t wait_lo[MAX_WAIT], wait_hi[MAX_WAIT];
 	size_t nwait;
+	uint64_t lock_lo[MAX_LOCK], lock_hi[MAX_LOCK];
+	size_t nlock;
+	uint64_t mod_lo, mod_hi;   /* the module of the eval loop */
 	fkg_vframe *frames;
 	/* interned (key, line) -> id; names[id] owned */
 	struct vkey { uint64_t key; int32_t line; uint32_t id1; } *set;
@@ -58,13 +62,14 @@ fkg_vm *fkg_vm_open(fkg_sampler *s, const char *name, bool lines, char *msg, siz
 		return NULL;
 	}
 	vm->eval_hi = vm->eval_lo + size;
-	for (size_t i = 0; ops->wait_symbols && ops->wait_symbols[i] && vm->nwait < MAX_WAIT; i++) {
-		uint64_t a;
-		if (fkg_symbol(s, ops->wait_symbols[i], &a, &size) == 0 && size) {
-			vm->wait_lo[vm->nwait] = a;
-			vm->wait_hi[vm->nwait++] = a + size;
-		}
-	}
+	for (size_t i = 0; ops->wait_symbols && ops->wait_symbols[i]; i++)
+		vm->nwait += fkg_symbol_all(s, ops->wait_symbols[i], vm->wait_lo + vm->nwait,
+					    vm->wait_hi + vm->nwait, MAX_WAIT - vm->nwait);
+	for (size_t i = 0; ops->lock_symbols && ops->lock_symbols[i]; i++)
+		vm->nlock += fkg_symbol_all(s, ops->lock_symbols[i], vm->lock_lo + vm->nlock,
+					    vm->lock_hi + vm->nlock, MAX_LOCK - vm->nlock);
+	if (!fkg_module_range(s, vm->eval_lo, &vm->mod_lo, &vm->mod_hi))
+		vm->mod_lo = vm->mod_hi = 0;
 	vm->st = ops->open(s, lines, msg, len);
 	if (!vm->st) {
 		fkg_vm_free(vm);
@@ -137,12 +142,41 @@ static int64_t intern(fkg_vm *vm, fkg_sampler *s, const fkg_vframe *f)
 	return id;
 }
 
-static bool is_wait(const fkg_vm *vm, uint64_t pc)
+static bool in_ranges(const uint64_t *lo, const uint64_t *hi, size_t n, uint64_t pc)
 {
-	for (size_t i = 0; i < vm->nwait; i++)
-		if (pc >= vm->wait_lo[i] && pc < vm->wait_hi[i])
+	for (size_t i = 0; i < n; i++)
+		if (pc >= lo[i] && pc < hi[i])
 			return true;
 	return false;
+}
+
+static bool is_eval(const fkg_vm *vm, uint64_t pc)
+{
+	return pc >= vm->eval_lo && pc < vm->eval_hi;
+}
+
+/* Where the "[waiting for ...]" frame goes (above pcs[i]), or n: a wait
+ * function, or a leaf chain holding a lock primitive whose first frame in the
+ * interpreter's module is called by the eval loop or a wait function. */
+static size_t wait_index(const fkg_vm *vm, const uint64_t *pcs, size_t n)
+{
+	bool lock = false;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t pc = pcs[i];
+		if (in_ranges(vm->wait_lo, vm->wait_hi, vm->nwait, pc))
+			return i;
+		if (in_ranges(vm->lock_lo, vm->lock_hi, vm->nlock, pc))
+			lock = true;
+		if (pc >= vm->mod_lo && pc < vm->mod_hi) {
+			if (lock && !is_eval(vm, pc) && i + 1 < n &&
+			    (is_eval(vm, pcs[i + 1]) ||
+			     in_ranges(vm->wait_lo, vm->wait_hi, vm->nwait, pcs[i + 1])))
+				return i;
+			if (!in_ranges(vm->wait_lo, vm->wait_hi, vm->nwait, pcs[i + 1 < n ? i + 1 : i]))
+				return n;
+		}
+	}
+	return n;
 }
 
 size_t fkg_vm_merge(fkg_vm *vm, fkg_sampler *s, pid_t tid, const uint64_t *pcs, size_t n,
@@ -153,12 +187,7 @@ size_t fkg_vm_merge(fkg_vm *vm, fkg_sampler *s, pid_t tid, const uint64_t *pcs, 
 	bool waited = false;
 	/* a wait for the lock is the innermost thing that matters: look for it
 	 * first, so the frame goes right above the waiting function */
-	size_t wait_at = n;
-	for (size_t i = 0; nv && i < n && vm->ops->wait_frame; i++)
-		if (is_wait(vm, pcs[i])) {
-			wait_at = i;
-			break;
-		}
+	size_t wait_at = nv && vm->ops->wait_frame ? wait_index(vm, pcs, n) : n;
 	for (size_t i = 0; i < n && k < max; i++) {
 		if (i == wait_at && !waited) {
 			if (vm->wait_id == UINT32_MAX) {
@@ -170,7 +199,7 @@ size_t fkg_vm_merge(fkg_vm *vm, fkg_sampler *s, pid_t tid, const uint64_t *pcs, 
 				out[k++] = FKG_VTAG | vm->wait_id;
 			waited = true;
 		}
-		bool eval = pcs[i] >= vm->eval_lo && pcs[i] < vm->eval_hi;
+		bool eval = is_eval(vm, pcs[i]);
 		if (!eval || v >= nv) {
 			/* native, or an eval loop with no frame left to give it (a
 			 * call just starting): kept as it is */

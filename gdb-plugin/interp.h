@@ -24,9 +24,13 @@ typedef struct fkg_interp {
 	/* the native function whose every call runs interpreted frames up to an
 	 * entry frame: its frames are replaced by them */
 	const char *eval_symbol;
-	/* native functions that wait for the interpreter's lock (NULL-ended):
-	 * a frame "[waiting for ...]" goes above them */
+	/* Native functions that wait for the interpreter's lock (NULL-ended):
+	 * a frame "[waiting for ...]" goes above them. And the lock's own
+	 * primitives (pthread_cond_wait...): a leaf chain of them under a
+	 * function of the interpreter's module called straight from the eval
+	 * loop (a static take_gil, say, with no symbol to name it) waits too. */
 	const char *const *wait_symbols;
+	const char *const *lock_symbols;
 	const char *wait_frame;    /* "[waiting for GIL]" */
 	/* Find the interpreter in s's process and check its version. NULL with
 	 * msg filled when it is absent or a version the entry does not know:

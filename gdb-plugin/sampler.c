@@ -184,8 +184,8 @@ pid_t fkg_pid(const fkg_sampler *s)
 
 struct symq {
 	const char *name;
-	uint64_t addr, size;
-	bool found;
+	uint64_t *lo, *hi;
+	size_t max, n;
 };
 
 static int sym_module_cb(Dwfl_Module *m, void **ud, const char *mname, Dwarf_Addr start, void *arg)
@@ -196,25 +196,47 @@ static int sym_module_cb(Dwfl_Module *m, void **ud, const char *mname, Dwarf_Add
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *nm = dwfl_module_getsym_info(m, i, &sym, &addr, NULL, NULL, NULL);
-		if (nm && sym.st_shndx != SHN_UNDEF && !strcmp(nm, q->name)) {
-			q->addr = addr;
-			q->size = sym.st_size;
-			q->found = true;
-			return DWARF_CB_ABORT;
+		/* a .symtab (from debug files) spells versions into the name:
+		 * pthread_cond_wait@@GLIBC_2.3.2 */
+		size_t k = strlen(q->name);
+		if (nm && sym.st_shndx != SHN_UNDEF && !strncmp(nm, q->name, k) &&
+		    (nm[k] == 0 || nm[k] == '@')) {
+			q->lo[q->n] = addr;
+			q->hi[q->n] = addr + sym.st_size;
+			if (++q->n == q->max)
+				return DWARF_CB_ABORT;
 		}
 	}
 	return DWARF_CB_OK;
 }
 
+size_t fkg_symbol_all(fkg_sampler *s, const char *name, uint64_t *lo, uint64_t *hi, size_t max)
+{
+	struct symq q = { .name = name, .lo = lo, .hi = hi, .max = max };
+	if (max)
+		dwfl_getmodules(s->dwfl, sym_module_cb, &q, 0);
+	return q.n;
+}
+
 int fkg_symbol(fkg_sampler *s, const char *name, uint64_t *addr, uint64_t *size)
 {
-	struct symq q = { .name = name };
-	dwfl_getmodules(s->dwfl, sym_module_cb, &q, 0);
-	if (!q.found)
+	uint64_t lo, hi;
+	if (!fkg_symbol_all(s, name, &lo, &hi, 1))
 		return -ENOENT;
-	*addr = q.addr;
-	*size = q.size;
+	*addr = lo;
+	*size = hi - lo;
 	return 0;
+}
+
+bool fkg_module_range(fkg_sampler *s, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	Dwarf_Addr a = 0, b = 0;
+	if (!m || !dwfl_module_info(m, NULL, &a, &b, NULL, NULL, NULL, NULL))
+		return false;
+	*lo = a;
+	*hi = b;
+	return true;
 }
 
 int fkg_set_interp(fkg_sampler *s, const char *name, bool lines, char *msg, size_t len)

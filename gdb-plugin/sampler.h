@@ -61,6 +61,11 @@ const char *fkg_vframe_name(const fkg_sampler *s, uint64_t word);
 bool fkg_read(fkg_sampler *s, uint64_t addr, void *buf, size_t len);
 /* Address and size of a defined symbol of any loaded module; -ENOENT. */
 int fkg_symbol(fkg_sampler *s, const char *name, uint64_t *addr, uint64_t *size);
+/* Every defined symbol of that name (versions of a libc function): up to max
+ * [lo, hi) ranges; how many. */
+size_t fkg_symbol_all(fkg_sampler *s, const char *name, uint64_t *lo, uint64_t *hi, size_t max);
+/* The address range of the module holding addr. */
+bool fkg_module_range(fkg_sampler *s, uint64_t addr, uint64_t *lo, uint64_t *hi);
 pid_t fkg_pid(const fkg_sampler *s);
 
 /* "module+0xOFF" (offset in the ELF's address space, ready for addr2line) or
