@@ -728,9 +728,8 @@ static PyObject *mod_parse_flame_args(PyObject *m, PyObject *arg)
 	}
 	if (fkpy_check_svg(&so))
 		goto out;
-	if ((fo.python || fo.python_lines) && fo.precise) {
-		PyErr_SetString(PyExc_ValueError, "--python reads frames at the fast path's stop: "
-				"not with --precise");
+	if (fkp_flame_opts_check(&fo)) {
+		PyErr_SetString(PyExc_ValueError, fkp_flame_opts_check(&fo));
 		goto out;
 	}
 	/* the outputs before any sampling: a missing directory must not cost a run */

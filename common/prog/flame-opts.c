@@ -50,6 +50,13 @@ void fkp_flame_opts_init(struct fkp_flame_opts *o)
 	*o = (struct fkp_flame_opts){ .hz = 99 };
 }
 
+const char *fkp_flame_opts_check(const struct fkp_flame_opts *o)
+{
+	if ((o->python || o->python_lines) && o->precise)
+		return "--python reads frames at the fast path's stop: not with --precise";
+	return NULL;
+}
+
 const fk_option *fkp_table(const char *name, size_t *n)
 {
 	if (!strcmp(name, "svg"))

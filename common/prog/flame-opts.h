@@ -14,6 +14,9 @@ struct fkp_flame_opts {
 };
 void fkp_flame_opts_init(struct fkp_flame_opts *o);
 const fk_option *fkp_flame_options(size_t *n);
+/* NULL, or why the options do not go together (checked by the command and by
+ * flamekit gdb before any attach). */
+const char *fkp_flame_opts_check(const struct fkp_flame_opts *o);
 /* A table by name: svg, heatmap, input (fk_parse_options), gdb (the flame
  * command's); NULL (and *n 0) for another name. */
 const fk_option *fkp_table(const char *name, size_t *n);
