@@ -1,4 +1,6 @@
-# Works for a while under sampling, then exits on its own (status 0).
+# Works until the file named on the command line exists, then exits (status 0):
+# the test creates it once the sampler is attached.
+import os
 import sys
 
 def work(n):
@@ -7,9 +9,10 @@ def work(n):
         x += i
     return x
 
-def main(rounds):
+def main(stop):
     print("ready", flush=True)
-    for _ in range(rounds):
-        work(10000)
+    while not os.path.exists(stop):
+        for _ in range(20):
+            work(10000)
 
-main(int(sys.argv[1]))
+main(sys.argv[1])
