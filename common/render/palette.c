@@ -135,7 +135,8 @@ static bool python_frame(const char *s, size_t n, const char **path, size_t *ple
 		return false;
 	*path = open;
 	*plen = (size_t)(s + n - 1 - open);
-	return memmem(open, *plen, ".py", 3) != NULL || (*plen && open[0] == '<');
+	/* "<frozen ...>" arrives as "(frozen ...)": colours see "<>" as "()" */
+	return memmem(open, *plen, ".py", 3) != NULL || (*plen && (open[0] == '<' || open[0] == '('));
 }
 
 /* a path component "pythonX.Y" (a version of digits and dots) */
@@ -201,7 +202,7 @@ static enum pal_type resolve_type(enum pal_type t, const char *s, size_t n)
 			return P_HOT;
 		if (contains(path, plen, "site-packages/") || contains(path, plen, "dist-packages/"))
 			return P_AQUA;
-		if (stdlib_path(path, plen) || (plen && path[0] == '<'))
+		if (stdlib_path(path, plen) || (plen && (path[0] == '<' || path[0] == '(')))
 			return P_YELLOW;
 		return P_RED;
 	}
