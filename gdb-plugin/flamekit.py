@@ -1,4 +1,5 @@
 # flamekit.py - the gdb `flame` command: samples every thread of the current inferior
+# (with --python, CPython 3.11's own frames merged in: docs/python.md)
 # and writes a flame graph (SVG), folded stacks and timestamped samples through flamekit's
 # core (_flamekit, the C module installed beside this file). Load: gdb -x flamekit.py.
 """flamekit gdb integration: defines the `flame` command."""
@@ -272,7 +273,8 @@ class FlameCommand(gdb.Command):
     """Sample the stacks of every thread of the current process into a flame graph.
 
 Usage: flame [-F HZ] [-d SECONDS] [-o FILE.svg] [--folded FILE] [--samples FILE]
-             [--threads] [--max-depth N] [--precise] [-p PID] [-q] [SVG options]
+             [--threads] [--max-depth N] [--precise] [--python | --python-lines]
+             [-p PID] [-q] [SVG options]
 
 Stops the process HZ times a second (default 99) for SECONDS (default: until
 Ctrl-C or the process exits), records the stack of every thread, lets it run

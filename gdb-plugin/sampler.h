@@ -1,6 +1,7 @@
 /* sampler.h - the gdb plugin's fast path: raw stack addresses of a ptrace-stopped
  * process (cached CFI rules, libdw fallback), the stop timer and the SIGINT hook.
- * Private to gdb-plugin/; the Python module (module.c) is its only user. */
+ * Private to gdb-plugin/: used by the Python module (py-sampler.c) and the
+ * interpreter support (interp.h), which reads memory and symbols through it. */
 #ifndef FKG_SAMPLER_H
 #define FKG_SAMPLER_H
 
