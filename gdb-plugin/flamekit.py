@@ -495,7 +495,7 @@ def _run_guarded(o, guard):
             t_listed = _flamekit.now()
             if tids:
                 target = pid if pid in tids else tids[0]
-            if o.precise and not o.python:
+            if o.precise:
                 _sample_precise(prof, sampler, inf, threads, t_stop, o, pid)
             else:
                 failed = sampler.sample(tids, t_stop)
