@@ -4,6 +4,9 @@
 # (median, p90), fast unwinder vs gdb's Python frame walk (`flame --precise`: newest_frame,
 # older, name) measured in the same run on the same process. Goal: >= 200 samples/s and
 # < 3 ms stopped. FK_BENCH_SECONDS (5) per mode, FK_BENCH_HZ (1000) requested rate.
+# With python3.11 installed, the same on a Python program (tests/gdb/py/split.py):
+# `flame --python` (CPython frames read and merged at each stop) against plain native
+# sampling of the same process in the same run. Goal: >= 200 Python samples/s.
 # "Stopped" (flame's figure) runs from the SIGSTOP leaving the timer thread to the next
 # `continue`; the target also measures it itself (a thread waking every 200 us notes each
 # wake-up that comes >= 0.3 ms late), with the same count taken without gdb as the noise.
@@ -66,3 +69,26 @@ awk -v fr="$f_rate" -v pr="$p_rate" -v fm="$f_med" -v pm="$p_med" -v f9="$f_p90"
 	printf "b-gdb: goal >= 200 samples/s: %s; goal < 3 ms stopped (median): %s, (p90): %s\n",
 		(fr >= 200 ? "met" : "NOT met"), (fm < 3 ? "met" : "NOT met"), (f9 < 3 ? "met" : "NOT met") }'
 grep -E "fast [0-9]+, libdw" "$TMP/fast.out" | sed 's/.*(/b-gdb: fast path threads: (/'
+
+# ---- Python frames (flame --python) on python3.11, native sampling of the same process as baseline
+PY=${FK_PYTHON311:-/usr/bin/python3.11}
+if [ -x "$PY" ]; then
+	"$PY" tests/gdb/py/split.py > "$TMP/py.out" &
+	PYPID=$!
+	disown $PYPID
+	trap 'kill -9 $TPID $PYPID 2>/dev/null; rm -rf "$TMP"' EXIT
+	for _ in $(seq 100); do grep -qs '^ready' "$TMP/py.out" && break; sleep 0.05; done
+	TPID_SAVE=$TPID
+	TPID=$PYPID
+	read -r pn_rate pn_med pn_p90 _ < <(run pynative)
+	read -r py_rate py_med py_p90 _ < <(run python --python)
+	TPID=$TPID_SAVE
+	grep -q "heavy (" "$TMP/python.folded" 2>/dev/null || echo "b-gdb: WARNING: no Python frames in the --python run" >&2
+	printf 'b-gdb: python3.11, native : %7.1f samples/s, stopped median %6.2f ms, p90 %6.2f ms\n' "$pn_rate" "$pn_med" "$pn_p90"
+	printf 'b-gdb: python3.11, --python: %7.1f samples/s, stopped median %6.2f ms, p90 %6.2f ms\n' "$py_rate" "$py_med" "$py_p90"
+	awk -v a="$py_rate" -v b="$pn_rate" -v m="$py_med" -v n="$pn_med" 'BEGIN {
+		printf "b-gdb: ratio --python/native samples/s: %.2f; stopped median %.2fx\n", (b > 0 ? a / b : 0), (n > 0 ? m / n : 0)
+		printf "b-gdb: goal >= 200 Python samples/s: %s\n", (a >= 200 ? "met" : "NOT met") }'
+else
+	echo "b-gdb: python3.11: SKIP: no $PY"
+fi

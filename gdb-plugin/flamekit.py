@@ -1,4 +1,5 @@
 # flamekit.py - the gdb `flame` command: samples every thread of the current inferior
+# (with --python, CPython 3.11's own frames merged in: docs/python.md)
 # and writes a flame graph (SVG), folded stacks and timestamped samples through flamekit's
 # core (_flamekit, the C module installed beside this file). Load: gdb -x flamekit.py.
 """flamekit gdb integration: defines the `flame` command."""
@@ -41,8 +42,13 @@ class _Opts:
         self.addrs = d["addrs"]
         self.pid = d["pid"]
         self.quiet = d["quiet"]
+        self.python = d["python"]
+        self.python_lines = d["python_lines"]
         # keyword arguments of Profile.write_svg, as given ('-' is '_' there)
         self.svg_opts = {k.replace("-", "_"): v for k, v in d["svg_options"].items()}
+        if self.python:
+            # Python frames coloured as inferno does (program, stdlib, packages)
+            self.svg_opts.setdefault("colors", "python")
 
 
 def _parse(argv):
@@ -267,7 +273,8 @@ class FlameCommand(gdb.Command):
     """Sample the stacks of every thread of the current process into a flame graph.
 
 Usage: flame [-F HZ] [-d SECONDS] [-o FILE.svg] [--folded FILE] [--samples FILE]
-             [--threads] [--max-depth N] [--precise] [-p PID] [-q] [SVG options]
+             [--threads] [--max-depth N] [--precise] [--python | --python-lines]
+             [-p PID] [-q] [SVG options]
 
 Stops the process HZ times a second (default 99) for SECONDS (default: until
 Ctrl-C or the process exits), records the stack of every thread, lets it run
@@ -437,7 +444,13 @@ def _run_guarded(o, guard):
         settings.internal_errors_abort_command()
         gdb.events.stop.connect(on_stop)
         gdb.events.exited.connect(on_exit)
-        sampler = _flamekit.Sampler(pid, o.max_depth)
+        try:
+            sampler = _flamekit.Sampler(pid, o.max_depth, interp="python" if o.python else None,
+                                        lines=o.python_lines)
+        except ValueError as e:
+            # an interpreter absent or of a version we do not know: refused
+            # before any sampling (the process is let go as always, below)
+            raise gdb.GdbError("flame: %s" % e)
         sampler.start_timer(o.hz)
         sup = os.environ.get("FLAMEKIT_GDB_SUPERVISOR", "")
         if sup.isdigit():

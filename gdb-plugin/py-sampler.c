@@ -32,10 +32,12 @@ static fkg_sampler *samp_of(PyObject *self)
 
 static int samp_init(PyObject *self, PyObject *args, PyObject *kw)
 {
-	static char *kws[] = { "pid", "max_depth", NULL };
-	int pid;
+	static char *kws[] = { "pid", "max_depth", "interp", "lines", NULL };
+	int pid, lines = 0;
 	unsigned int depth = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "i|I:Sampler", kws, &pid, &depth))
+	const char *interp = NULL;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "i|Izp:Sampler", kws, &pid, &depth, &interp,
+					 &lines))
 		return -1;
 	SamplerObject *so = (SamplerObject *)self;
 	fkg_free(so->s);
@@ -45,6 +47,13 @@ static int samp_init(PyObject *self, PyObject *args, PyObject *kw)
 		return -1;
 	}
 	so->pid = pid;
+	char msg[512];
+	if (interp && fkg_set_interp(so->s, interp, lines, msg, sizeof(msg)) < 0) {
+		fkg_free(so->s);
+		so->s = NULL;
+		PyErr_SetString(PyExc_ValueError, msg);
+		return -1;
+	}
 	return 0;
 }
 
@@ -171,7 +180,7 @@ static PyObject *samp_distinct(PyObject *self, PyObject *unused)
 		return NULL;
 	uint64_t *a;
 	size_t n;
-	int r = fkg_distinct(s, &a, &n);
+	int r = fkg_distinct(s, &a, &n, false);
 	if (r < 0)
 		return fkpy_raise(r, NULL);
 	PyObject *l = PyList_New((Py_ssize_t)n);
@@ -304,7 +313,7 @@ static PyObject *samp_build(PyObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	uint64_t *addrs;
 	size_t na;
-	int r = fkg_distinct(s, &addrs, &na);
+	int r = fkg_distinct(s, &addrs, &na, true);
 	if (r < 0)
 		return fkpy_raise(r, NULL);
 	struct symtab t;
@@ -326,6 +335,16 @@ static PyObject *samp_build(PyObject *self, PyObject *args, PyObject *kw)
 		size_t slot = sym_slot(&t, addrs[i]);
 		t.keys[slot] = addrs[i] + 1;
 		t.first[slot] = (uint32_t)t.nids;
+		const char *vname = fkg_vframe_name(s, addrs[i]);
+		if (vname) { /* an interpreted frame, named at its stop */
+			int64_t id = fk_profile_intern(p, vname, strlen(vname));
+			if (id < 0 || push_id(&t, (uint32_t)id) < 0) {
+				fkpy_raise(id < 0 ? (int)id : -ENOMEM, NULL);
+				goto out;
+			}
+			t.count[slot] = 1;
+			continue;
+		}
 		PyObject *key = PyLong_FromUnsignedLongLong(addrs[i]);
 		if (!key)
 			goto out;
@@ -561,8 +580,10 @@ static PyMethodDef samp_methods[] = {
 };
 
 static PyType_Slot samp_slots[] = {
-	{ Py_tp_doc, "Sampler(pid, max_depth=0): fast raw-address unwinder for a ptrace-stopped\n"
-		     "process (the calling thread must be its tracer). Used by the gdb flame command." },
+	{ Py_tp_doc, "Sampler(pid, max_depth=0, interp=None, lines=False): fast raw-address unwinder\n"
+		     "for a ptrace-stopped process (the calling thread must be its tracer). Used by the\n"
+		     "gdb flame command. interp='python' merges CPython 3.11 frames into the stacks\n"
+		     "(qualname (file.py), with :LINE under lines); ValueError if absent or another version." },
 	{ Py_tp_init, samp_init },
 	{ Py_tp_new, PyType_GenericNew },
 	{ Py_tp_dealloc, samp_dealloc },
@@ -716,6 +737,10 @@ static PyObject *mod_parse_flame_args(PyObject *m, PyObject *arg)
 	}
 	if (fkpy_check_svg(&so))
 		goto out;
+	if (fkp_flame_opts_check(&fo)) {
+		PyErr_SetString(PyExc_ValueError, fkp_flame_opts_check(&fo));
+		goto out;
+	}
 	/* the outputs before any sampling: a missing directory must not cost a run */
 	const char *outs[] = { fo.svg, fo.folded, fo.samples };
 	for (int i = 0; i < 3; i++) {
@@ -725,7 +750,9 @@ static PyObject *mod_parse_flame_args(PyObject *m, PyObject *arg)
 			goto out;
 		}
 	}
-	res = Py_BuildValue("{s:d,s:d,s:z,s:z,s:z,s:O,s:I,s:O,s:O,s:i,s:O,s:O}", "hz", fo.hz,
+	res = Py_BuildValue("{s:O,s:O,s:d,s:d,s:z,s:z,s:z,s:O,s:I,s:O,s:O,s:i,s:O,s:O}",
+			    "python", fo.python || fo.python_lines ? Py_True : Py_False,
+			    "python_lines", fo.python_lines ? Py_True : Py_False, "hz", fo.hz,
 			    "duration", fo.duration, "svg", fo.svg, "folded", fo.folded,
 			    "samples", fo.samples, "threads", fo.threads ? Py_True : Py_False,
 			    "max_depth", fo.max_depth, "precise", fo.precise ? Py_True : Py_False,

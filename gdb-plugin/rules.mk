@@ -6,7 +6,8 @@
 GDB_PYTHON ?= /usr/bin/python3
 GDB_PY_INC ?= $(shell $(GDB_PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)
 GDB_MOD := $(BUILD)/gdb/_flamekit.abi3.so
-GDB_SRCS := common/python/module.c gdb-plugin/py-sampler.c gdb-plugin/sampler.c
+GDB_SRCS := common/python/module.c gdb-plugin/py-sampler.c gdb-plugin/sampler.c \
+	gdb-plugin/interp.c gdb-plugin/interp-python.c
 # The module is loaded into gdb, which has no sanitizer runtime: no SANITIZE build of it.
 GDB_CFLAGS := $(filter-out $(SAN_FLAGS),$(BASE_CFLAGS)) -Icommon/python -I$(GDB_PY_INC)
 
@@ -19,7 +20,7 @@ $(warning gdb-plugin: no Python.h for $(GDB_PYTHON) (install python3-dev): the g
 endif
 endif
 
-$(GDB_MOD): $(GDB_SRCS) gdb-plugin/sampler.h common/python/fkpy.h gdb-plugin/module.map common/flamekit.h $(PROG_LIB) $(BUILD)/libflamekit.a | $(BUILD)/.dir
+$(GDB_MOD): $(GDB_SRCS) gdb-plugin/sampler.h gdb-plugin/interp.h common/python/fkpy.h gdb-plugin/module.map common/flamekit.h $(PROG_LIB) $(BUILD)/libflamekit.a | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  LD      $@")
 	$(Q)$(CC) $(GDB_CFLAGS) -shared -Wl,--version-script=gdb-plugin/module.map -Wl,--exclude-libs,ALL \

@@ -3,6 +3,7 @@
  * per address (libdw's CFI), full libdw unwinding for unusual frames. x86-64 only. */
 #include "prog/prog.h"
 #include "sampler.h"
+#include "interp.h"
 
 #include <dirent.h>
 #include <elfutils/libdwfl.h>
@@ -118,6 +119,9 @@ struct fkg_sampler {
 	_Atomic int sigfd;
 	bool hooked;
 	sigset_t old_mask;
+	/* interpreter frames (--python): merged into each stack at the stop */
+	fkg_vm *vm;
+	uint64_t *merged;
 };
 
 double fkg_now(void)
@@ -152,6 +156,109 @@ static bool read_word(fkg_sampler *s, uint64_t addr, uint64_t *out)
 	}
 	memcpy(out, bytes, 8);
 	return true;
+}
+
+bool fkg_read(fkg_sampler *s, uint64_t addr, void *buf, size_t len)
+{
+	uint8_t *out = buf;
+	while (len) {
+		uint64_t w;
+		uint64_t base = addr & ~(uint64_t)7;
+		if (!read_word(s, base, &w))
+			return false;
+		size_t off = (size_t)(addr - base), take = 8 - off;
+		if (take > len)
+			take = len;
+		memcpy(out, (uint8_t *)&w + off, take);
+		out += take;
+		addr += take;
+		len -= take;
+	}
+	return true;
+}
+
+pid_t fkg_pid(const fkg_sampler *s)
+{
+	return s->pid;
+}
+
+struct symq {
+	const char *name;
+	uint64_t *lo, *hi;
+	size_t max, n;
+};
+
+static int sym_module_cb(Dwfl_Module *m, void **ud, const char *mname, Dwarf_Addr start, void *arg)
+{
+	struct symq *q = arg;
+	int n = dwfl_module_getsymtab(m);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *nm = dwfl_module_getsym_info(m, i, &sym, &addr, NULL, NULL, NULL);
+		/* a .symtab (from debug files) spells versions into the name:
+		 * pthread_cond_wait@@GLIBC_2.3.2 */
+		size_t k = strlen(q->name);
+		if (nm && sym.st_shndx != SHN_UNDEF && !strncmp(nm, q->name, k) &&
+		    (nm[k] == 0 || nm[k] == '@')) {
+			q->lo[q->n] = addr;
+			q->hi[q->n] = addr + sym.st_size;
+			if (++q->n == q->max)
+				return DWARF_CB_ABORT;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+size_t fkg_symbol_all(fkg_sampler *s, const char *name, uint64_t *lo, uint64_t *hi, size_t max)
+{
+	struct symq q = { .name = name, .lo = lo, .hi = hi, .max = max };
+	if (max)
+		dwfl_getmodules(s->dwfl, sym_module_cb, &q, 0);
+	return q.n;
+}
+
+int fkg_symbol(fkg_sampler *s, const char *name, uint64_t *addr, uint64_t *size)
+{
+	uint64_t lo, hi;
+	if (!fkg_symbol_all(s, name, &lo, &hi, 1))
+		return -ENOENT;
+	*addr = lo;
+	*size = hi - lo;
+	return 0;
+}
+
+bool fkg_module_range(fkg_sampler *s, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	Dwfl_Module *m = dwfl_addrmodule(s->dwfl, addr);
+	Dwarf_Addr a = 0, b = 0;
+	if (!m || !dwfl_module_info(m, NULL, &a, &b, NULL, NULL, NULL, NULL))
+		return false;
+	*lo = a;
+	*hi = b;
+	return true;
+}
+
+int fkg_set_interp(fkg_sampler *s, const char *name, bool lines, char *msg, size_t len)
+{
+	fkg_vm_free(s->vm);
+	s->vm = NULL;
+	if (!name)
+		return 0;
+	if (!s->merged && !(s->merged = malloc(2 * HARD_MAX_DEPTH * sizeof(*s->merged)))) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	s->gen++;
+	if (s->gen == 0)
+		s->gen = 1;
+	s->vm = fkg_vm_open(s, name, lines, msg, len);
+	return s->vm ? 0 : -EINVAL;
+}
+
+const char *fkg_vframe_name(const fkg_sampler *s, uint64_t word)
+{
+	return fkg_vm_name(s->vm, word);
 }
 
 /* ------------------------------------------------------------------ libdw state callbacks */
@@ -286,6 +393,8 @@ void fkg_free(fkg_sampler *s)
 	}
 	if (active == s)
 		active = NULL;
+	fkg_vm_free(s->vm);
+	free(s->merged);
 	if (s->dwfl)
 		dwfl_end(s->dwfl);
 	if (s->memfd >= 0)
@@ -603,6 +712,8 @@ int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *
 	s->cur_list = tids;
 	s->cur_list_n = n;
 	s->st.samples++;
+	if (s->vm)
+		fkg_vm_stop(s->vm, s);
 	for (size_t i = 0; i < n; i++) {
 		pid_t tid = tids[i];
 		bool truncated = false;
@@ -649,7 +760,13 @@ int fkg_sample(fkg_sampler *s, const pid_t *tids, size_t n, double time, pid_t *
 		}
 		if (truncated)
 			s->st.truncated++;
-		if (fkg_add_record(s, tid, time, s->cur_pcs, s->cur_n) < 0) {
+		const uint64_t *pcs = s->cur_pcs;
+		size_t npcs = s->cur_n;
+		if (s->vm) {
+			npcs = fkg_vm_merge(s->vm, s, tid, pcs, npcs, s->merged, 2 * HARD_MAX_DEPTH);
+			pcs = s->merged;
+		}
+		if (fkg_add_record(s, tid, time, pcs, npcs) < 0) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -681,7 +798,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n)
+int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n, bool vframes)
 {
 	/* every address of every distinct stack */
 	uint64_t *a = malloc((s->alen ? s->alen : 1) * sizeof(*a));
@@ -691,7 +808,7 @@ int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n)
 	qsort(a, s->alen, sizeof(*a), cmp_u64);
 	size_t u = 0;
 	for (size_t i = 0; i < s->alen; i++)
-		if (u == 0 || a[u - 1] != a[i])
+		if ((u == 0 || a[u - 1] != a[i]) && (vframes || !FKG_IS_VFRAME(a[i])))
 			a[u++] = a[i];
 	*out = a;
 	*n = u;

@@ -1,6 +1,7 @@
 /* sampler.h - the gdb plugin's fast path: raw stack addresses of a ptrace-stopped
  * process (cached CFI rules, libdw fallback), the stop timer and the SIGINT hook.
- * Private to gdb-plugin/; the Python module (module.c) is its only user. */
+ * Private to gdb-plugin/: used by the Python module (py-sampler.c) and the
+ * interpreter support (interp.h), which reads memory and symbols through it. */
 #ifndef FKG_SAMPLER_H
 #define FKG_SAMPLER_H
 
@@ -46,8 +47,27 @@ int fkg_add_record(fkg_sampler *s, pid_t tid, double time, const uint64_t *pcs, 
 /* Iterate records: *pos starts at 0; returns false at the end. */
 bool fkg_record(const fkg_sampler *s, size_t *pos, double *time, pid_t *tid,
 		const uint64_t **pcs, size_t *n);
-/* Distinct addresses over all records, sorted; caller frees. */
-int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n);
+/* Distinct addresses over all records, sorted; caller frees. With vframes,
+ * the tagged words of interpreted frames too (FKG_IS_VFRAME, interp.h). */
+int fkg_distinct(const fkg_sampler *s, uint64_t **out, size_t *n, bool vframes);
+
+/* ---- for interpreter support (interp.h) */
+/* Interpreter frames merged into every stack from now on: name is a table
+ * entry ("python"), NULL for none. On error, msg says why (absent, unknown
+ * version) and nothing changes but the interpreter is off. */
+int fkg_set_interp(fkg_sampler *s, const char *name, bool lines, char *msg, size_t len);
+/* Name of an interpreted frame's tagged word, or NULL. */
+const char *fkg_vframe_name(const fkg_sampler *s, uint64_t word);
+/* Read target memory (cached per stop); false if unmapped. */
+bool fkg_read(fkg_sampler *s, uint64_t addr, void *buf, size_t len);
+/* Address and size of a defined symbol of any loaded module; -ENOENT. */
+int fkg_symbol(fkg_sampler *s, const char *name, uint64_t *addr, uint64_t *size);
+/* Every defined symbol of that name (versions of a libc function): up to max
+ * [lo, hi) ranges; how many. */
+size_t fkg_symbol_all(fkg_sampler *s, const char *name, uint64_t *lo, uint64_t *hi, size_t max);
+/* The address range of the module holding addr. */
+bool fkg_module_range(fkg_sampler *s, uint64_t addr, uint64_t *lo, uint64_t *hi);
+pid_t fkg_pid(const fkg_sampler *s);
 
 /* "module+0xOFF" (offset in the ELF's address space, ready for addr2line) or
  * the bare "0xADDR"; and the ELF symbol covering addr (may be mangled) or NULL.

@@ -143,7 +143,7 @@ static int parse_encoding(void *opts, const fk_option *row, const char *v, char 
 static int parse_colors(void *opts, const fk_option *row, const char *v, char *err, size_t n)
 {
 	if (!fk_palette_known(v)) {
-		snprintf(err, n, "unknown palette '%s' (hot mem io wakeup chain java js perl red green "
+		snprintf(err, n, "unknown palette '%s' (hot mem io wakeup chain java js perl python red green "
 			 "blue aqua yellow purple orange)", v);
 		return -1;
 	}
@@ -208,7 +208,7 @@ static const fk_option svg_rows[] = {
 	  "what the names are (default Function:)", NULL },
 	{ "colors", "color", 0, FK_OPT_CUSTOM, FG | PG, OFF(fk_svg_opts, colors), 0, 0, "PALETTE",
 	  "PALETTE",
-	  "hot (default) mem io wakeup chain java js perl red green blue aqua yellow purple orange",
+	  "hot (default) mem io wakeup chain java js perl python red green blue aqua yellow purple orange",
 	  parse_colors },
 	{ "bgcolors", NULL, 0, FK_OPT_CUSTOM, FG | PG, OFF(fk_svg_opts, bgcolors), 0, 0, "COLOR", "COLOR",
 	  "yellow blue green grey or #rrggbb (default by palette)", parse_bgcolors },

@@ -131,6 +131,11 @@ static int gdb_run(int argc, char **argv)
 		free(c.buf);
 		return FK_EXIT_USAGE;
 	}
+	if (fkp_flame_opts_check(&fo)) {
+		cli_err("gdb: %s", fkp_flame_opts_check(&fo));
+		free(c.buf);
+		return FK_EXIT_USAGE;
+	}
 	if (!fo.pid) {
 		cli_err("gdb: -p PID is required (see flamekit gdb --help)");
 		free(c.buf);

@@ -28,6 +28,11 @@ static const fk_option rows[] = {
 	{ "addrs", NULL, 0, FK_OPT_FLAG, 0, OFF(addrs), 0, 0, NULL, NULL,
 	  "name code without symbols by address (module+0xOFFSET, as addr2line takes "
 	  "it) instead of one [module] frame", NULL },
+	{ "python", NULL, 0, FK_OPT_FLAG, 0, OFF(python), 0, 0, NULL, NULL,
+	  "CPython 3.11 frames in place of the interpreter's eval loop: qualname (file.py), "
+	  "native code under its Python caller (other versions are refused)", NULL },
+	{ "python-lines", NULL, 0, FK_OPT_FLAG, 0, OFF(python_lines), 0, 0, NULL, NULL,
+	  "as --python, with the line each Python frame is at: qualname (file.py:LINE)", NULL },
 	{ "pid", NULL, 'p', FK_OPT_INT, 0, OFF(pid), 1, INT_MAX, NULL, "PID",
 	  "attach PID first and detach at the end", NULL },
 	{ "quiet", NULL, 'q', FK_OPT_FLAG, 0, OFF(quiet), 0, 0, NULL, NULL,
@@ -43,6 +48,13 @@ const fk_option *fkp_flame_options(size_t *n)
 void fkp_flame_opts_init(struct fkp_flame_opts *o)
 {
 	*o = (struct fkp_flame_opts){ .hz = 99 };
+}
+
+const char *fkp_flame_opts_check(const struct fkp_flame_opts *o)
+{
+	if ((o->python || o->python_lines) && o->precise)
+		return "--python reads frames at the fast path's stop: not with --precise";
+	return NULL;
 }
 
 const fk_option *fkp_table(const char *name, size_t *n)

@@ -8,12 +8,12 @@
 #include "render/palette.h"
 
 enum pal_type {
-	P_HOT, P_MEM, P_IO, P_WAKEUP, P_CHAIN, P_JAVA, P_JS, P_PERL,
+	P_HOT, P_MEM, P_IO, P_WAKEUP, P_CHAIN, P_JAVA, P_JS, P_PERL, P_PYTHON,
 	P_RED, P_GREEN, P_BLUE, P_AQUA, P_YELLOW, P_PURPLE, P_ORANGE,
 };
 
 static const char *const pal_names[] = {
-	"hot", "mem", "io", "wakeup", "chain", "java", "js", "perl",
+	"hot", "mem", "io", "wakeup", "chain", "java", "js", "perl", "python",
 	"red", "green", "blue", "aqua", "yellow", "purple", "orange", NULL,
 };
 
@@ -119,6 +119,42 @@ static bool js_path(const char *s, size_t n)
 	return slash && memmem(slash + 1, n - (size_t)(slash + 1 - s), ".js", 3) != NULL;
 }
 
+/* A Python frame as the gdb sampler names it: "qualname (path.py)" or
+ * "qualname (path.py:LINE)"; *path gets the part in parentheses. */
+static bool python_frame(const char *s, size_t n, const char **path, size_t *plen)
+{
+	if (!n || s[n - 1] != ')')
+		return false;
+	const char *open = NULL;
+	for (size_t i = n - 1; i-- > 0;)
+		if (s[i] == '(' && i > 0 && s[i - 1] == ' ') {
+			open = s + i + 1;
+			break;
+		}
+	if (!open)
+		return false;
+	*path = open;
+	*plen = (size_t)(s + n - 1 - open);
+	/* "<frozen ...>" arrives as "(frozen ...)": colours see "<>" as "()" */
+	return memmem(open, *plen, ".py", 3) != NULL || (*plen && (open[0] == '<' || open[0] == '('));
+}
+
+/* a path component "pythonX.Y" (a version of digits and dots) */
+static bool stdlib_path(const char *p, size_t n)
+{
+	for (size_t i = 0; i + 6 <= n; i++) {
+		if ((i && p[i - 1] != '/') || memcmp(p + i, "python", 6))
+			continue;
+		size_t j = i + 6;
+		bool digits = j < n && p[j] >= '0' && p[j] <= '9';
+		while (j < n && ((p[j] >= '0' && p[j] <= '9') || p[j] == '.'))
+			j++;
+		if (digits && (j == n || p[j] == '/'))
+			return true;
+	}
+	return false;
+}
+
 static enum pal_type resolve_type(enum pal_type t, const char *s, size_t n)
 {
 	switch (t) {
@@ -156,6 +192,20 @@ static enum pal_type resolve_type(enum pal_type t, const char *s, size_t n)
 		if (contains(s, n, "_[k]"))
 			return P_ORANGE;
 		return P_RED;
+	case P_PYTHON: {
+		/* inferno's python palette: installed packages aqua, the standard
+		 * library (and frozen or built-in code) yellow, the program red;
+		 * native frames keep the hot palette's colours */
+		const char *path;
+		size_t plen;
+		if (!python_frame(s, n, &path, &plen))
+			return P_HOT;
+		if (contains(path, plen, "site-packages/") || contains(path, plen, "dist-packages/"))
+			return P_AQUA;
+		if (stdlib_path(path, plen) || (plen && (path[0] == '<' || path[0] == '(')))
+			return P_YELLOW;
+		return P_RED;
+	}
 	case P_WAKEUP:
 		return P_AQUA;
 	case P_CHAIN:
@@ -417,7 +467,7 @@ fk_palette *fk_palette_new(const fk_svg_opts *o)
 {
 	int t = pal_type_of(o->colors ? o->colors : "hot");
 	if (t < 0) {
-		fk_warn("unknown palette '%s' (hot mem io wakeup chain java js perl red green blue aqua yellow purple orange)",
+		fk_warn("unknown palette '%s' (hot mem io wakeup chain java js perl python red green blue aqua yellow purple orange)",
 			o->colors);
 		errno = FK_E_INVAL;
 		return NULL;

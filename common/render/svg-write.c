@@ -63,7 +63,7 @@ int fk_svg_opts_check(const fk_svg_opts *user)
 		return -FK_E_INVAL;
 	}
 	if (!fk_palette_known(o->colors)) {
-		fk_warn("unknown palette '%s' (hot mem io wakeup chain java js perl red green blue aqua yellow purple orange)",
+		fk_warn("unknown palette '%s' (hot mem io wakeup chain java js perl python red green blue aqua yellow purple orange)",
 			o->colors);
 		return -FK_E_INVAL;
 	}
