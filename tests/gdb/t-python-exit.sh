@@ -18,6 +18,9 @@ for _ in $(seq 600); do
 	sleep 0.05
 done
 [ -n "$tr" ] && [ "$tr" != 0 ] || fail "gdb never attached"
+# then until flame samples (it says so once the sampler runs), and a while more
+for _ in $(seq 1200); do grep -q "^flame: sampling process" "$TMP/gdb.out" && break; sleep 0.05; done
+grep -q "^flame: sampling process" "$TMP/gdb.out" || fail "flame never began sampling"
 sleep 1
 touch "$TMP/stop"
 wait $FL

@@ -29,11 +29,15 @@ grep -qE "sort_it \($F\);([^;]*[^)];)+keyf \($F\)" "$TMP/s.folded" ||
 # hashlib releases the GIL: its native frames (OpenSSL) under hash_loop
 n=$(count "$TMP/s.folded" "hash_loop \\($F\\);.*(SHA|sha|EVP|libcrypto|_hashlib)")
 echo "hash_loop samples in OpenSSL/_hashlib: $n"
-[ "$n" -ge 20 ] || fail "only $n samples of hash_loop's native hashing"
+# (shares of the samples taken, not counts: a loaded machine takes fewer)
+ns=$(sed -n 's/^flame: \([0-9]*\) samples in .*/\1/p' "$TMP/gdb.out")
+[ -n "$ns" ] && [ "$ns" -ge 10 ] || fail "too few samples taken: ${ns:-none}"
+[ "$n" -ge $((ns / 4)) ] || fail "only $n of $ns samples in hash_loop's native hashing"
 # the thread that never ran Python: native only, rooted as any thread
 grep -E "^clone3;start_thread;[^;]*pause" "$TMP/s.folded" | head -2
 p=$(count "$TMP/s.folded" "^clone3;start_thread;[^;]*pause")
-[ "$p" -ge 100 ] || fail "the native thread's stack (pause) seen $p times"
+# every sample stops every thread: the native one is in (nearly) all of them
+[ "$p" -ge $((ns * 9 / 10)) ] || fail "the native thread's stack (pause) seen $p times in $ns samples"
 ! grep -E "pause" "$TMP/s.folded" | grep -q "\.py)" || fail "Python frames in the native thread"
 # every Python thread is rooted in threading's bootstrap, in order
 grep -F "($F)" "$TMP/s.folded" | grep -vF "<module> ($F)" |
