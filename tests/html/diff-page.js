@@ -150,7 +150,7 @@ const pc = (b, a) => b > 0 ? ((a - b) > 0 ? '+' : a < b ? '\u2212' : '\u00b1') +
       const fl = await page.evaluate(() => [...document.querySelectorAll('.fkrows tr')].map((r) => r.firstChild.textContent).sort());
       check(JSON.stringify(fl) === '["gone","new"]', tag + ': the search filters the table: ' + fl);
       const cnt = await page.evaluate(() => document.querySelector('.fkcount').textContent);
-      check(/^2 of 6 functions/.test(cnt) && /before 24, after 22 in all \(change \u22122, \u22128\.3%\)/.test(cnt), tag + ': count line: ' + cnt);
+      check(/^2 of 8 functions/.test(cnt) && /before 27, after 28 in all \(change \+1, \+3\.7%\)/.test(cnt), tag + ': count line: ' + cnt);
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'diff-table-' + tag + '.png') });
       // the search's line: each side's share of its own total, frames on either side matched
       const m = await page.evaluate(() => document.querySelector('.fkmatched').textContent);
@@ -164,7 +164,7 @@ const pc = (b, a) => b > 0 ? ((a - b) > 0 ? '+' : a < b ? '\u2212' : '\u00b1') +
       await page.keyboard.press('n');
       check(JSON.stringify(await page.evaluate(() => flamekit.viewer.state.zoom)) === '["main","gone"]', tag + ': n to the frame only before');
       // the sandwich of a function: both sides and the change; of one only before too
-      for (const f of ['a', 'gone']) {
+      for (const f of ['a', 'r', 'gone']) {
         await page.evaluate((f) => flamekit.sandwich(f), f);
         const title = await page.evaluate(() => document.querySelector('.fkswtitle') && document.querySelector('.fkswtitle').textContent);
         const v = want.get(f);
@@ -174,7 +174,7 @@ const pc = (b, a) => b > 0 ? ((a - b) > 0 ? '+' : a < b ? '\u2212' : '\u00b1') +
         check(title === exp, tag + ': sandwich title: ' + title + ' want ' + exp);
         if (SHOTS && f === 'a') await page.screenshot({ path: path.join(SHOTS, 'diff-sandwich-' + tag + '.png') });
       }
-      // the callees of gone are drawn in before and both, not in after
+      // (the last: gone) the callees of gone are drawn in before and both, not in after
       for (const shape of ['after', 'before', 'both']) {
         await page.evaluate((s) => flamekit.viewer.set({ shape: s }), shape);
         const names = await page.evaluate(() => flamekit.drawn().map((d) => d.name));
