@@ -80,6 +80,20 @@ const pc = (b, a) => b > 0 ? ((a - b) > 0 ? '+' : a < b ? '\u2212' : '\u00b1') +
         if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'diff-' + shape + '-' + tag + '.png') });
         // the hover line of the frame that went away says so, with both sides
         if (shape === 'both') {
+          // what a person sees: an unchanged frame (main) stands out from the white page, and
+          // gone's label is white on its deep blue (the SVG's rule for dark fills)
+          const px = await page.evaluate(([f, g]) => {
+            const cv = [...document.querySelectorAll('canvas')].find((c) => { const r = c.getBoundingClientRect(); return r.width > 100; });
+            const r = cv.getBoundingClientRect(), sx = cv.width / r.width, cx = cv.getContext('2d');
+            const at = (x, y) => [...cx.getImageData(Math.floor((x - r.left) * sx), Math.floor((y - r.top) * sx), 1, 1).data];
+            // main's middle, right of its label; the brightest pixel of gone's label row
+            const m = at(f.x + f.w * 0.6, f.y + f.h / 2);
+            let hi = 0;
+            for (let x = g.x + 3; x < g.x + 40; x += 0.5) { const p = at(x, g.y + g.h / 2); hi = Math.max(hi, p[0] + p[1] + p[2]); }
+            return { main: m, label: hi };
+          }, [by.get('main'), by.get('gone')]);
+          check(px.main[0] < 250 && px.main[0] > 200 && px.main[0] === px.main[2], tag + ': an unchanged frame on the white page: ' + px.main);
+          check(px.label > 600, tag + ': gone\'s label light on blue: ' + px.label);
           const gone = by.get('gone');
           await page.mouse.move(gone.x + gone.w / 2, gone.y + gone.h / 2);
           const tip = await page.evaluate(() => document.querySelector('.fkdetails').textContent);
@@ -136,8 +150,37 @@ const pc = (b, a) => b > 0 ? ((a - b) > 0 ? '+' : a < b ? '\u2212' : '\u00b1') +
       const fl = await page.evaluate(() => [...document.querySelectorAll('.fkrows tr')].map((r) => r.firstChild.textContent).sort());
       check(JSON.stringify(fl) === '["gone","new"]', tag + ': the search filters the table: ' + fl);
       const cnt = await page.evaluate(() => document.querySelector('.fkcount').textContent);
-      check(/^2 of 6 functions/.test(cnt) && /before 24, after 22 in all \(change \u22122, \u22128\.3%\)/.test(cnt), tag + ': count line: ' + cnt);
+      check(/^2 of 8 functions/.test(cnt) && /before 27, after 28 in all \(change \+1, \+3\.7%\)/.test(cnt), tag + ': count line: ' + cnt);
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'diff-table-' + tag + '.png') });
+      // the search's line: each side's share of its own total, frames on either side matched
+      const m = await page.evaluate(() => document.querySelector('.fkmatched').textContent);
+      const sh = (v, t) => (100 * v / t).toFixed(2) + '%';
+      const mb = want.get('gone').total[0] + want.get('new').total[0], ma = want.get('gone').total[1] + want.get('new').total[1];
+      check(m === 'Matched: before ' + sh(mb, all[0]) + ', after ' + sh(ma, all[1]) + ' of all (before ' + mb + ', after ' + ma +
+        ' samples, change ' + chg(ma - mb) + ' (' + pc(mb, ma) + '), 2 frames)', tag + ': matched line: ' + m);
+      // n reaches the frame that went away (no count after) as well as the new one
+      await page.evaluate(() => flamekit.search('^gone$'));
+      await page.evaluate(() => flamekit.viewer.set({ view: 'flame' }));
+      await page.keyboard.press('n');
+      check(JSON.stringify(await page.evaluate(() => flamekit.viewer.state.zoom)) === '["main","gone"]', tag + ': n to the frame only before');
+      // the sandwich of a function: both sides and the change; of one only before too
+      for (const f of ['a', 'r', 'gone']) {
+        await page.evaluate((f) => flamekit.sandwich(f), f);
+        const title = await page.evaluate(() => document.querySelector('.fkswtitle') && document.querySelector('.fkswtitle').textContent);
+        const v = want.get(f);
+        const exp = f + ': total before ' + v.total[0] + ' (' + sh(v.total[0], all[0]) + '), after ' + v.total[1] + ' (' + sh(v.total[1], all[1]) +
+          '), change ' + chg(v.total[1] - v.total[0]) + ' (' + pc(v.total[0], v.total[1]) + '); self before ' + v.self[0] + ', after ' + v.self[1] +
+          ', change ' + chg(v.self[1] - v.self[0]) + ' (' + pc(v.self[0], v.self[1]) + ')';
+        check(title === exp, tag + ': sandwich title: ' + title + ' want ' + exp);
+        if (SHOTS && f === 'a') await page.screenshot({ path: path.join(SHOTS, 'diff-sandwich-' + tag + '.png') });
+      }
+      // (the last: gone) the callees of gone are drawn in before and both, not in after
+      for (const shape of ['after', 'before', 'both']) {
+        await page.evaluate((s) => flamekit.viewer.set({ shape: s }), shape);
+        const names = await page.evaluate(() => flamekit.drawn().map((d) => d.name));
+        check(names.includes('gone') === (shape !== 'after'), tag + ' sandwich ' + shape + ': gone ' + (shape === 'after' ? 'drawn' : 'not drawn') + ': ' + names.join(','));
+      }
+      await page.evaluate(() => flamekit.viewer.set({ shape: 'after' }));
       check(!errors.length, tag + ': page errors: ' + errors.join('; '));
       await ctx.close();
     }

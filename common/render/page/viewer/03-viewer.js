@@ -14,6 +14,14 @@ function pct(a, b) { return b > 0 ? (100 * a / b).toFixed(2) + '%' : '0%'; }
  * ("new" when there was none before). */
 function fmtChange(v, fac) { return (v > 0 ? '+' : v < 0 ? '\u2212' : '\u00b1') + fmtCount(Math.abs(v), fac); }
 function changeRatio(b, a) { return b > 0 ? (a - b) / b : a > 0 ? Infinity : 0; }
+/* The search's line on a differential profile: each side's share of its own total, and the
+ * change of the counts (frames on either side matched). */
+function matchedDiff(m, meta) {
+  var f = meta.factor;
+  return 'Matched: before ' + pct(m.sum0, m.total0) + ', after ' + pct(m.sum, m.total) + ' of all (before ' +
+    fmtCount(m.sum0, f) + ', after ' + fmtCount(m.sum, f) + ' ' + (meta.countname || 'samples') + ', change ' +
+    fmtChange(m.sum - m.sum0, f) + ' (' + pctChange(m.sum0, m.sum) + '), ' + m.count + ' frames)';
+}
 function pctChange(b, a) {
   var r = changeRatio(b, a);
   return r === Infinity ? 'new' : (r > 0 ? '+' : r < 0 ? '\u2212' : '\u00b1') + Math.abs(100 * r).toFixed(1) + '%';
@@ -178,8 +186,9 @@ Viewer.prototype.render = function () {
     if (V.match) { V.match.re = re.source + '/' + re.flags; V.match.nn = V.names.length; }
   }
   V.matched.classList.toggle('bad', re === false);
-  V.matched.textContent = re === false ? 'bad regex' : V.match ? 'Matched: ' + pct(V.match.sum, V.match.total) +
-    ' of all (' + fmtCount(V.match.sum, V.meta.factor) + ' ' + (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)' : '';
+  V.matched.textContent = re === false ? 'bad regex' : !V.match ? '' : V.isDiff() ? matchedDiff(V.match, V.meta) :
+    'Matched: ' + pct(V.match.sum, V.match.total) + ' of all (' + fmtCount(V.match.sum, V.meta.factor) + ' ' +
+    (V.meta.countname || 'samples') + ', ' + V.match.count + ' frames)';
   V.renderTransforms();
   V.main.textContent = '';
   V.main.classList.remove('fkwide');

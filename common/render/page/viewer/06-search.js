@@ -11,26 +11,31 @@ Viewer.prototype.regex = function () {
 /* The outermost frames whose names are hit (a match's subtree counted once), in order:
  * forward, jumping past each match's subtree. Each node's end and total are read as the pass
  * goes, hit or not: read only at a match they would be a cache miss each (twice as slow).
- * Returns their count and the sum of their totals; list, when given, gets their indexes. */
+ * Returns their count and the sum of their totals (sum0: of the totals before, on a
+ * differential tree, where a frame with a count on either side is a match); list, when
+ * given, gets their indexes. */
 function outerMatches(t, hit, list) {
-  var name = t.name, end = t.end, tot = t.tot, n = t.n, sum = 0, count = 0, i = 1, e, x;
+  var name = t.name, end = t.end, tot = t.tot, n = t.n, sum = 0, sum0 = 0, count = 0, i = 1, e, x, x0;
+  var tot0 = t.cols > 1 && t.tot0 ? t.tot0 : null;
   while (i < n) {
     e = end[i];
     x = tot[i];
     if (hit[name[i]] === 1) {
-      if (x > 0) { if (list) list[count] = i; sum += x; count++; }
+      x0 = tot0 ? tot0[i] : 0;
+      if (x > 0 || x0 > 0) { if (list) list[count] = i; sum += x; sum0 += x0; count++; }
       i = e;
     } else i++;
   }
-  return { sum: sum, count: count };
+  return { sum: sum, sum0: sum0, count: count };
 }
 /* Exact share of the tree under the matching frames: each name tested once, then the pass. */
 /** @this {FkV} */
 Viewer.prototype.searchTree = function (t, re) {
   var V = /** @type {FkV} */ (this), names = V.names, hit = new Uint8Array(names.length), any = false;
   for (var k = 0; k < names.length; k++) if (re.test(names[k])) { hit[k] = 1; any = true; }
-  var r = any ? outerMatches(t, hit, null) : { sum: 0, count: 0 };
-  return { hit: hit, sum: r.sum, total: t.tot[0], count: r.count, tree: t, list: null };
+  var r = any ? outerMatches(t, hit, null) : { sum: 0, sum0: 0, count: 0 };
+  return { hit: hit, sum: r.sum, total: t.tot[0], sum0: r.sum0, total0: t.cols > 1 && t.tot0 ? t.tot0[0] : 0,
+    count: r.count, tree: t, list: null };
 };
 /* The matching frames the search counted, in order: made when the next/previous match is
  * asked for, not by every search. */

@@ -125,6 +125,9 @@ function cssAbgr(s, dflt) {
   return m ? abgr(parseInt(m[1], 16), parseInt(m[2], 16), parseInt(m[3], 16)) : dflt;
 }
 var MATCH = abgr(230, 0, 230);
+/* A differential frame with no change is white; on a white page it would not be seen (the
+ * SVG has its tinted background): drawn this light grey there instead. */
+var EVEN = abgr(236, 236, 236);
 
 /* Off-CPU frames of a tree with the FK_OFFCPU_MARK frame (as flamekit svg colours them):
  * the mark and all below it, and every frame whose whole time lies under marks. One pass,
@@ -351,6 +354,7 @@ Viewer.prototype.drawGraph = function (g) {
     line.fill(bg);
     for (i = s1; i < e; i++) {
       var p = plain ? rgb[L.nm[i]] : V.framePixel(t, L.ns[i], maxdelta);
+      if (p === bg && !plain) p = EVEN;
       if (i < nanc) p = fade(p, bg);
       var x0 = Math.floor(L.xs[i] * dpr), x1 = Math.floor((L.xs[i] + L.ws[i]) * dpr);
       if (x1 - x0 >= 3) x1--; // a gap between frames wide enough to show one
@@ -368,15 +372,32 @@ Viewer.prototype.drawGraph = function (g) {
   cx2.textBaseline = 'middle';
   var cw1 = V.cw1 || (V.cw1 = cx2.measureText('mmmmmmmmmm').width / 10 || FS * 0.6), minl = 3 * cw1 + 6;
   cx2.fillStyle = th.txt;
+  var dk = !plain && !(V.offMark >= 0), ink = th.txt;
   for (i = e0; i < e; i++) {
     if (L.ws[i] <= minl) continue;
     var yy = rowY(L.ds[i]) - top0;
     var label = L.ns[i] === 0 ? 'all' : V.names[L.nm[i]], fit = Math.floor((L.ws[i] - 6) / cw1);
     if (label.length > fit) label = meta.tl ? '..' + label.slice(label.length - fit + 2) : label.slice(0, fit - 2) + '..';
+    if (dk) {
+      // a differential frame's label is white on a deep colour, as the SVG's (dark_fill)
+      p = V.framePixel(t, L.ns[i], maxdelta);
+      var want = darkFill(i < nanc ? fade(p, bg) : p) ? '#fff' : th.txt;
+      if (want !== ink) cx2.fillStyle = ink = want;
+    }
     cx2.fillText(label, L.xs[i] + 3, yy + FH / 2);
   }
   g.hit = { L: L, H: H, H0: H0, FH: FH, PAD: PAD, icicle: g.icicle, top: top0, e0: e0, e1: e };
 };
+/* A colour (0xAABBGGRR) too dark for black text: relative luminance (sRGB) under 0.18, where
+ * black's contrast falls under 4.6:1; the rule of the SVG's labels (svg-write.c dark_fill). */
+function darkFill(p) {
+  var y = 0, k, v, w = [0.2126, 0.7152, 0.0722];
+  for (k = 0; k < 3; k++) {
+    v = ((p >> (8 * k)) & 255) / 255;
+    y += w[k] * (v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+  }
+  return y < 0.18;
+}
 function fade(p, bg) {
   var o = 0, s;
   for (s = 0; s < 24; s += 8) o |= Math.round(((p >> s) & 255) * 0.55 + ((bg >> s) & 255) * 0.45) << s;

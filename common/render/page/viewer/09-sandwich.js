@@ -6,7 +6,7 @@
 /** @this {FkV} */
 Viewer.prototype.sandwichData = function (fname) {
   var V = /** @type {FkV} */ (this), t = V.tree, id = V.nameId(fname), nn = V.names.length, cols = t.cols;
-  var callers = new Builder(nn, cols, t.name[0]), callees = new Builder(nn, cols, t.name[0]), total = 0, self = 0;
+  var callers = new Builder(nn, cols, t.name[0]), callees = new Builder(nn, cols, t.name[0]), total = 0, self = 0, total0 = 0, self0 = 0;
   if (id < 0) return null;
   var path = new Int32Array(maxDepth(t) + 2), open = -1, tot0 = t.tot0;
   var s1 = cols > 1 ? t.self1 : t.self0, rev = [];
@@ -17,12 +17,13 @@ Viewer.prototype.sandwichData = function (fname) {
     if (open < 0 && t.name[i] === id) {
       open = i;
       total += t.tot[i];
+      if (tot0) total0 += tot0[i];
       rev.length = 0;
       for (var k = d - 1; k >= 0; k--) rev.push(path[k]);
       // the callers graph: the path leaf-first, weighted by this frame's total
       callers.add(rev, rev.length, tot0 ? tot0[i] : t.tot[i], cols > 1 ? t.tot[i] : 0);
     }
-    if (t.name[i] === id) self += s1[i] > 0 ? s1[i] : 0;
+    if (t.name[i] === id) { self += s1[i] > 0 ? s1[i] : 0; if (tot0) self0 += t.self0[i] > 0 ? t.self0[i] : 0; }
     if (open >= 0) {
       var od = t.depth[open], v0 = t.self0[i], v1 = cols > 1 ? t.self1[i] : 0;
       if (v0 !== 0 || v1 !== 0) callees.add(path.subarray(od - 1, d), d - od + 1, v0, v1);
@@ -36,13 +37,13 @@ Viewer.prototype.sandwichData = function (fname) {
     out.sort(function (x, y) { return y.total - x.total || (x.name < y.name ? -1 : 1); });
     return out;
   }
-  return { name: fname, total: total, self: self, callersTree: a, calleesTree: b, callers: direct(a), callees: direct(b) };
+  return { name: fname, total: total, self: self, total0: total0, self0: self0, callersTree: a, calleesTree: b, callers: direct(a), callees: direct(b) };
 };
 /** @this {FkV} */
 Viewer.prototype.sandwich = function (name) {
   this.set({ sandwich: String(name), view: 'sandwich' });
   var d = this.sandwichData(String(name));
-  return d ? { name: d.name, total: d.total, self: d.self, callers: d.callers, callees: d.callees } : null;
+  return d ? { name: d.name, total: d.total, self: d.self, total0: d.total0, self0: d.self0, callers: d.callers, callees: d.callees } : null;
 };
 /** @this {FkV} */
 Viewer.prototype.renderSandwich = function () {
@@ -50,9 +51,14 @@ Viewer.prototype.renderSandwich = function () {
   if (!name && V.selected) name = V.selected.name;
   if (!name) { V.main.appendChild(el('div', 'fkhint', 'Click a frame, a table row or search, then press s (or pick Sandwich) to see its callers and callees.')); return; }
   var d = V.sandwichData(name), all = V.tree.tot[0], m = V.meta;
-  if (!d || !(d.total > 0)) { V.main.appendChild(el('div', 'fkhint', 'No stack holds ' + name + '.')); return; }
-  V.main.appendChild(el('div', 'fkswtitle', name + ': total ' + fmtCount(d.total, m.factor) + ' (' + pct(d.total, all) +
-    '), self ' + fmtCount(d.self, m.factor) + ' (' + pct(d.self, all) + ')'));
+  if (!d || !(d.total > 0 || d.total0 > 0)) { V.main.appendChild(el('div', 'fkhint', 'No stack holds ' + name + '.')); return; }
+  var f = m.factor, all0 = V.isDiff() ? V.tree.tot0[0] : 0;
+  // a differential profile: each side's own numbers and the change, whatever the widths
+  V.main.appendChild(el('div', 'fkswtitle', !V.isDiff() ? name + ': total ' + fmtCount(d.total, f) + ' (' + pct(d.total, all) +
+    '), self ' + fmtCount(d.self, f) + ' (' + pct(d.self, all) + ')' :
+    name + ': total before ' + fmtCount(d.total0, f) + ' (' + pct(d.total0, all0) + '), after ' + fmtCount(d.total, f) + ' (' +
+    pct(d.total, all) + '), change ' + fmtChange(d.total - d.total0, f) + ' (' + pctChange(d.total0, d.total) + '); self before ' +
+    fmtCount(d.self0, f) + ', after ' + fmtCount(d.self, f) + ', change ' + fmtChange(d.self - d.self0, f) + ' (' + pctChange(d.self0, d.self) + ')'));
   V.main.appendChild(el('div', 'fklabel', 'Callers (leaf-first, the function at the bottom)'));
   // two panes, each with its own scroll, half of the window's height each at most
   var g1 = V.makeGraph('callers'), g2 = V.makeGraph('callees');
