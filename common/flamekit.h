@@ -199,9 +199,13 @@ enum fk_profile_kind {
 	FK_KIND_CPU = 0,       /* on-CPU samples or periods (the default) */
 	FK_KIND_OFFCPU = 1,    /* off-CPU time: blocked intervals of sched_switch pairs */
 	FK_KIND_ONOFFCPU = 2,  /* both in one graph, off-CPU stacks under FK_OFFCPU_MARK */
+	FK_KIND_IO = 3,        /* an I/O event's field (bytes read, written, issued) */
+	FK_KIND_MEM = 4,       /* a memory event's field (bytes allocated, faults) */
+	FK_KIND_OFFWAKE = 5,   /* blocked time with the waker's stack above FK_OFFWAKE_SEP */
 };
 /* Frame added on top of every off-CPU stack of a combined on/off-CPU profile. */
 #define FK_OFFCPU_MARK "[off-cpu]"
+#define FK_OFFWAKE_SEP "--"
 /* Copies unit (NULL = unknown). 0 or -FK_E_NOMEM. */
 FK_API int fk_profile_set_unit(fk_profile *p, const char *unit);
 FK_API const char *fk_profile_unit(const fk_profile *p);
@@ -341,6 +345,39 @@ FK_API size_t fk_perf_root_name(char *out, const char *comm, size_t commlen, int
  * task-clock, else the event name without ":modifiers" ("cycles"). Writes a
  * NUL-terminated name into out (cut to size) and returns its length. */
 FK_API size_t fk_perf_unit(char *out, size_t size, const char *event, size_t len, bool weighted);
+
+/* ------------------------------------------------------------------ event fields
+ * A tracepoint's or probe's format (tracefs events/SYSTEM/NAME/format): its fields
+ * and its print format, so that one field can weigh each sample, read from the raw
+ * record (perf dlfilter) or from the text perf script prints for it. */
+typedef struct fk_tp_format fk_tp_format;
+/* Parse format text; event names it in messages. NULL + errno (EINVAL: no fields). */
+FK_API fk_tp_format *fk_tp_format_parse(const char *text, size_t len, const char *event);
+/* Load the format of event "SYSTEM:NAME" from tracefs, or from path if not NULL.
+ * NULL with a message in err (naming the file) on error. */
+FK_API fk_tp_format *fk_tp_format_load(const char *event, const char *path, char *err,
+				       size_t errlen);
+FK_API void fk_tp_format_free(fk_tp_format *t);
+/* The event id of the format (-1 if it had none). */
+FK_API int32_t fk_tp_format_id(const fk_tp_format *t);
+/* Index of a numeric field, -ENOENT (no such field) or -FK_E_INVAL (not a number). */
+FK_API int fk_tp_format_field(const fk_tp_format *t, const char *name);
+/* The numeric fields the event has (not common_*), "a, b, c", into out; its length. */
+FK_API size_t fk_tp_format_fields(const fk_tp_format *t, char *out, size_t size);
+/* The field's value from a raw record of size bytes (sign-extended as the format
+ * says): 0, or -FK_E_FORMAT if the record is too short. */
+FK_API int fk_tp_format_raw(const fk_tp_format *t, int field, const void *raw, size_t size,
+			    int64_t *v);
+/* The field's value from perf script's text of the record (what follows the event
+ * name): "field=value", else by the field's place in the print format (syscall exits
+ * print a bare "0x340"). 0, or -ENOENT when the text does not show it. */
+FK_API int fk_tp_format_text(const fk_tp_format *t, int field, const char *text, size_t len,
+			     int64_t *v);
+/* What samples of event weighed by field count: the unit ("bytes" for byte fields,
+ * else the field's name) into unit, and the kind (FK_KIND_IO, FK_KIND_MEM or
+ * FK_KIND_CPU) that picks the graph's palette and title. Negative values (error
+ * returns) are never weight: callers count them and say so. */
+FK_API int fk_weight_kind(const char *event, const char *field, char *unit, size_t usize);
 
 /* ------------------------------------------------------------------ off-CPU time
  * Pairs sched:sched_switch events into off-CPU intervals: a thread that

@@ -78,6 +78,11 @@ struct state {
 	bool on_weighted;               /* an on-CPU period other than 1 was seen */
 	bool on_mixed;                  /* on-CPU events of more than one unit */
 	char on_unit[64];               /* unit of the on-CPU event (fk_perf_unit) */
+	fk_tp_format *wtp;              /* weight=FIELD: the event's format */
+	int wfield;
+	int wkind;
+	char wunit[64];
+	uint64_t n_negative, n_zero;    /* weight values below zero (errors), zero */
 	bool failed;
 };
 
@@ -135,6 +140,7 @@ static void state_free(struct state *st)
 	free(st->stk);
 	free(st->stk_words);
 	free(st->event_owned);
+	fk_tp_format_free(st->wtp);
 	free(st);
 }
 
@@ -249,6 +255,26 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 		kind = EV_ONCPU;
 	} else {
 		kind = strcmp(st->o.event, name) == 0 ? EV_ONCPU : EV_SKIP;
+	}
+	if (attr && !(attr->sample_type & PERF_SAMPLE_CALLCHAIN) && kind != EV_SKIP)
+		say("event %s was recorded without callchains (perf record -g): each sample "
+		    "is one frame, its ip", name);
+	if (kind == EV_ONCPU && st->o.weight && !st->wtp) {
+		char err[512];
+		st->wtp = fk_tp_format_load(name, st->o.weight_format, err, sizeof(err));
+		if (!st->wtp) {
+			fail(st, "weight=%s: %s", st->o.weight, err);
+			return -1;
+		}
+		st->wfield = fk_tp_format_field(st->wtp, st->o.weight);
+		if (st->wfield < 0) {
+			char fields[1024];
+			fk_tp_format_fields(st->wtp, fields, sizeof(fields));
+			fail(st, "weight=%s: event %s has no numeric field %s; its fields: %s",
+			     st->o.weight, name, st->o.weight, fields);
+			return -1;
+		}
+		st->wkind = fk_weight_kind(name, st->o.weight, st->wunit, sizeof(st->wunit));
 	}
 	if (kind == EV_ONCPU) {
 		char u[64];
@@ -613,6 +639,27 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	rc = fk_offcpu_running(st->offcpu, s->tid, s->cpu);
 	if (rc < 0)
 		return fail(st, "%s", fk_strerror(rc));
+	double w;
+	if (st->wtp) {
+		int64_t v;
+		if (!s->raw_data || fk_tp_format_raw(st->wtp, st->wfield, s->raw_data, s->raw_size, &v))
+			return fail(st, "sample at %llu.%09llu: %s record without field %s (record "
+				    "with -R? another kernel's format?)",
+				    (unsigned long long)(s->time / 1000000000),
+				    (unsigned long long)(s->time % 1000000000), s->event, st->o.weight);
+		/* error returns (-EAGAIN...) are not bytes */
+		if (v < 0) {
+			st->n_negative++;
+			return 1;
+		}
+		if (v == 0) {
+			st->n_zero++;
+			return 1;
+		}
+		w = (double)v;
+	} else {
+		w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
+	}
 
 	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
 	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
@@ -627,7 +674,6 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 		st->n_filtered++;
 		return 1;
 	}
-	double w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
 	if (w != 1.0)
 		st->on_weighted = true;
 	if (fk_profile_flags(st->on) & FK_PROFILE_SAMPLES) {
@@ -673,8 +719,14 @@ EXPORT int stop(void *data, void *ctx)
 	const fk_profile *p = st->on;
 	bool have_on = fk_profile_total(st->on, 0) > 0, have_off = st->n_switch > 0;
 	/* what the counts are: the library's presets name and colour the graph by them */
-	const char *unit = st->o.count_samples || !st->on_weighted ? "samples"
+	const char *unit = st->wtp ? st->wunit : st->o.count_samples || !st->on_weighted ? "samples"
 			   : st->on_mixed ? "events" : st->on_unit;
+	if (st->wtp && st->wkind)
+		fk_profile_set_kind(st->on, st->wkind);
+	if (st->wtp && (st->n_negative || st->o.verbose))
+		say("weight=%s: %llu samples weighed, %llu with a negative %s (error returns: "
+		    "counted, not summed), %llu with 0", st->o.weight, (unsigned long long)st->n_on,
+		    (unsigned long long)st->n_negative, st->o.weight, (unsigned long long)st->n_zero);
 	int urc = fk_profile_set_unit(st->on, unit);
 	if (urc == 0)
 		urc = fk_profile_set_unit(st->off, "us");

@@ -73,6 +73,11 @@ static const fk_option rows[] = {
 	  "off-CPU: skip switch-outs of runnable (preempted) threads", NULL },
 	{ "sched-format", NULL, 0, FK_OPT_TEXT, 0, OFF(sched_format), 0, 0, NULL, "FILE",
 	  "sched_switch format (default: from tracefs)", NULL },
+	{ "weight", NULL, 0, FK_OPT_TEXT, 0, OFF(weight), 0, 0, NULL, "FIELD",
+	  "weigh each sample of the event by this field of its record (ret, bytes_alloc, "
+	  "bytes, size...; negative values are counted, not summed)", NULL },
+	{ "weight-format", NULL, 0, FK_OPT_TEXT, 0, OFF(weight_format), 0, 0, NULL, "FILE",
+	  "the weighed event's format (default: from tracefs)", NULL },
 	{ "dwarf", NULL, 0, FK_OPT_BCHOICE, 0, OFF(dwarf_partial), 0, 0, "error|partial",
 	  "error|partial", "partial: accept --call-graph dwarf recordings (user frames are lost)",
 	  NULL },
@@ -155,6 +160,14 @@ int fkd_opts_check(const struct fkd_opts *o)
 {
 	if (o->kernel_only && o->user_only) {
 		fkp_err("kernel-only and user-only exclude each other");
+		return -1;
+	}
+	if (o->weight && o->count_samples) {
+		fkp_err("weight and count=samples exclude each other");
+		return -1;
+	}
+	if (o->weight && o->mode == MODE_OFFCPU) {
+		fkp_err("weight weighs on-CPU events' samples: not with mode=offcpu");
 		return -1;
 	}
 	/* every renderer option now, before perf reads any sample */
