@@ -297,6 +297,9 @@ typedef struct fk_parse_opts {
 	bool cxx_names;           /* --cxx-names: cut a C++ name's whole parameter list, keeping
 	                           * std::function<int (int, int)>::operator() (instead of the
 	                           * format's own cut, e.g. perf's at the first '(') */
+	/* perf script: a tracepoint's or probe's field weighs each of its samples */
+	const char *weight;       /* --weight FIELD (NULL = the period) */
+	const char *weight_format;/* --weight-format FILE: the event's format (default: tracefs) */
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);

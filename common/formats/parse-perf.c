@@ -548,6 +548,15 @@ static int perf_parse(fk_parse_ctx *c)
 		if (os.switches && os.unpaired * 2 > os.switches)
 			fk_note(c, 1, "most sched_switch events had no matching switch-in: record "
 				"system-wide (perf record -a)");
+	} else if (!rc && o->weight && (d.t1.wtp || (d.t2_ok && d.t2.wtp))) {
+		char name[sizeof(d.t1.ev.name) + 1];
+		memcpy(name, d.t1.ev.name, d.t1.ev.len);
+		name[d.t1.ev.len] = 0;
+		c->kind = fk_weight_kind(name, o->weight, c->unit, sizeof(c->unit));
+		uint64_t neg = d.t1.wneg + (d.t2_ok ? d.t2.wneg : 0);
+		if (neg)
+			fk_note(c, 1, "--weight %s: %llu samples with a negative %s (error returns): "
+				"counted, not summed", o->weight, (unsigned long long)neg, o->weight);
 	} else if (!rc) {
 		bool w = !o->samples && (d.t1.weighted || (d.t2_ok && d.t2.weighted));
 		fk_perf_unit(c->unit, sizeof(c->unit), d.t1.ev.name, d.t1.ev.set ? d.t1.ev.len : 0, w);

@@ -209,7 +209,12 @@ struct pp {
 	bool weighted;    /* a sample weighed a period other than 1 */
 	int offcpu;       /* 1: sched_switch samples are paired into off-CPU time, -1: not,
 			   * 0: undecided (the first event decides, as it picks the filter) */
+	/* --weight FIELD: the weighed event's format (loaded at its first sample) */
+	fk_tp_format *wtp;
+	int wfield;
+	uint64_t wneg;    /* samples whose field was negative (error returns): not summed */
 	struct fk_perf_offcpu *oc;
+
 	bool oc_track;    /* the sample being read is a switch-out to pair */
 	uint64_t oc_ns;
 	int32_t oc_tid;

@@ -321,12 +321,11 @@ static bool wordc(char c)
 	return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
 }
 
-static int number(const char *s, const char *end, int64_t *v)
+static int number(const char *s, const char *end, int base, int64_t *v)
 {
 	bool neg = s < end && *s == '-';
 	if (neg)
 		s++;
-	int base = 10;
 	if (end - s > 2 && s[0] == '0' && (s[1] | 32) == 'x')
 		s += 2, base = 16;
 	uint64_t u = 0;
@@ -353,7 +352,7 @@ int fk_tp_format_text(const fk_tp_format *t, int field, const char *text, size_t
 	/* "name=value" (most print formats) */
 	for (const char *p = text; p + nl < end; p++) {
 		if (p[nl] == '=' && !memcmp(p, f->name, nl) && (p == text || !wordc(p[-1])))
-			return number(p + nl + 1, end, v);
+			return number(p + nl + 1, end, 10, v);
 	}
 	/* else by position: walk the print format, literal text matching, each
 	 * conversion taking the printed text up to the next literal character */
@@ -380,6 +379,8 @@ int fk_tp_format_text(const fk_tp_format *t, int field, const char *text, size_t
 		if (*fm == 'p')   /* %pS, %pU ... */
 			while (fm[1] && wordc(fm[1]) && fm[1] != ' ')
 				fm++;
+		/* %x prints hex without "0x" (the format's literal text has it) */
+		int base = *fm == 'x' || *fm == 'X' || *fm == 'p' ? 16 : 10;
 		if (*fm)
 			fm++;
 		char stop = *fm;
@@ -387,7 +388,7 @@ int fk_tp_format_text(const fk_tp_format *t, int field, const char *text, size_t
 		while (p < end && (!stop || *p != stop))
 			p++;
 		if (arg == f->arg)
-			return number(s, p, v);
+			return number(s, p, base, v);
 		arg++;
 	}
 	return -ENOENT;
