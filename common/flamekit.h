@@ -393,6 +393,8 @@ typedef struct fk_offcpu_interval {
 	uint64_t t_out, t_in;     /* switch-out and switch-in (or estimated end) */
 	double us;                /* whole microseconds, rounded (sums stay exact) */
 	int32_t pid, tid, cpu;    /* cpu of the switch-out */
+	uint64_t waker;           /* with woken: the handle given to fk_offcpu_wakeup */
+	bool woken;               /* a wakeup of this thread was seen for this interval */
 } fk_offcpu_interval;
 /* Called for every finished interval of at least min_ns; 0 or a negative error
  * (returned by the call that ended the interval). */
@@ -403,6 +405,9 @@ typedef struct fk_offcpu_stats {
 	uint64_t estimated;       /* ended at the CPU's previous switch (switch-in unseen) */
 	uint64_t unpaired;        /* dropped: switch-in never seen, no estimate */
 	uint64_t pending;         /* still off-CPU at the end (not counted) */
+	uint64_t wakeups;         /* fk_offcpu_wakeup calls */
+	uint64_t woken;           /* intervals ended that a wakeup was paired with */
+	uint64_t wakeups_unpaired;/* wakeups no interval took (replaced, never blocked, pending) */
 } fk_offcpu_stats;
 
 /* min_ns: drop shorter intervals; blocked_only: ignore preempted (runnable)
@@ -425,6 +430,18 @@ FK_API int fk_offcpu_block(fk_offcpu *oc, int32_t pid, int32_t tid, uint64_t han
  * CPU's last switch (an underestimate), or is dropped if there is none. */
 FK_API int fk_offcpu_running(fk_offcpu *oc, int32_t tid, int32_t cpu);
 FK_API void fk_offcpu_get_stats(const fk_offcpu *oc, fk_offcpu_stats *st);
+/* Off-wake: a sched:sched_wakeup of tid, by the waker whose stack the caller calls
+ * waker. The interval tid is in (or is about to enter: a wakeup may come just before
+ * the switch-out) ends with iv->woken set and iv->waker = waker; a later wakeup of
+ * the same interval replaces it. 0 or a negative error. */
+FK_API int fk_offcpu_wakeup(fk_offcpu *oc, int32_t tid, uint64_t waker);
+/* The off-wake stack (docs/resource-graphs.md): the path of node bnode of blocked,
+ * root first, then FK_OFFWAKE_SEP, then the path of wnode of waker leaf first (so the
+ * waker's root, its comm, ends the stack), added to dst with count us (and info's
+ * sample record when dst keeps them). 0 or a negative error. */
+FK_API int fk_offwake_add(fk_profile *dst, const fk_profile *blocked, uint32_t bnode,
+			  const fk_profile *waker, uint32_t wnode, double us,
+			  const fk_sample_info *info);
 
 /* ------------------------------------------------------------------ SVG renderer */
 enum fk_sort { FK_SORT_NAME = 0, FK_SORT_WEIGHT = 1 };

@@ -8,7 +8,7 @@
 #include "flamekit.h"
 #include "prog/prog.h"
 
-enum { MODE_AUTO = 0, MODE_CPU, MODE_OFFCPU };
+enum { MODE_AUTO = 0, MODE_CPU, MODE_OFFCPU, MODE_OFFWAKE };
 
 /* Options of one folding run: --dlarg KEY[=VALUE] strings, parsed by opts.c. */
 struct fkd_opts {

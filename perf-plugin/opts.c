@@ -64,9 +64,11 @@ static const fk_option rows[] = {
 	  "frames per stack (default 127, like perf script)", NULL },
 	{ "exact-ret", NULL, 0, FK_OPT_FLAG, 0, OFF(exact_ret), 0, 0, NULL, NULL,
 	  "look up return addresses as they are (default: at addr-1)", NULL },
-	{ "mode", NULL, 0, FK_OPT_CHOICE, 0, OFF(mode), 0, 0, "auto|cpu|offcpu", "auto|cpu|offcpu",
+	{ "mode", NULL, 0, FK_OPT_CHOICE, 0, OFF(mode), 0, 0, "auto|cpu|offcpu|offwake",
+	  "auto|cpu|offcpu|offwake",
 	  "what to fold; auto folds sched:sched_switch as off-CPU time and other events as "
-	  "on-CPU (both = combined graph)", NULL },
+	  "on-CPU (both = combined graph), and with sched:sched_wakeup as off-wake time "
+	  "(blocked stack;--;waker stack)", NULL },
 	{ "offcpu-min", NULL, 0, FK_OPT_CUSTOM, 0, OFF(offcpu_min_ns), 0, 0, "US", "US",
 	  "ignore off-CPU intervals shorter than US microseconds", parse_offcpu_min },
 	{ "blocked-only", NULL, 0, FK_OPT_FLAG, 0, OFF(blocked_only), 0, 0, NULL, NULL,

@@ -376,6 +376,8 @@ static int do_record(struct rec_opts *r, char **args, int n)
 			return rc;
 		}
 	}
+	if (r->offwake)
+		r->offcpu = true;
 	if (r->offcpu || r->combined) {
 		if (r->have_freq) {
 			err("--off-cpu/--combined choose the sampling themselves: drop -F/-c");
@@ -389,6 +391,9 @@ static int do_record(struct rec_opts *r, char **args, int n)
 			push(&v, "-e"), push(&v, "cpu-clock/freq=99/");
 		push(&v, "-e");
 		push(&v, "sched:sched_switch");
+		/* in the waker's context: its callchain is the waker's stack */
+		if (r->offwake)
+			push(&v, "-e"), push(&v, "sched:sched_wakeup");
 		if (!r->have_cg)
 			push(&v, "-g");
 	} else {
@@ -505,7 +510,7 @@ static int report_option(struct rep_opts *r, int argc, char **argv, int *i, bool
 static void usage(FILE *out)
 {
 	fputs(
-"usage: perf flame record [--off-cpu | --combined | --io WHAT | --mem WHAT | -e EVENT --weight FIELD]\n"
+"usage: perf flame record [--off-cpu | --combined | --off-wake | --io WHAT | --mem WHAT | -e EVENT --weight FIELD]\n"
 "                         [perf record options] [-- command [args]]\n"
 "       perf flame report [-i perf.data] [-o flame.svg] [--folded FILE] [options] [-- perf script options]\n"
 "       perf flame [record and report options] -- command [args]   (record, then report)\n"
@@ -515,6 +520,8 @@ static void usage(FILE *out)
 "  perf record.\n"
 "  --off-cpu    record sched:sched_switch with callchains, system-wide (-a): off-CPU time\n"
 "  --combined   record cpu-clock at 99 Hz and sched:sched_switch: on- and off-CPU time\n"
+"  --off-wake   record sched:sched_switch and sched:sched_wakeup with callchains (-a):\n"
+"               blocked time by the blocked stack and, above a -- frame, the waker's\n"
 "  --weight FIELD  with -e EVENT (a tracepoint or probe): every event, weighed by its\n"
 "               FIELD (checked against the event's format before recording)\n"
 "  --io read|write|block    bytes read(2), written(2), or issued as block I/O, by stack\n"
@@ -1013,6 +1020,10 @@ static int cmd_both(int argc, char **argv)
 			rec.combined = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "--off-wake")) {
+			rec.offwake = true;
+			continue;
+		}
 		int pk = preset_option(&rec, argc, argv, &i);
 		if (pk < 0)
 			return 2;
@@ -1109,6 +1120,8 @@ int main(int argc, char **argv)
 				rec.offcpu = true;
 			else if (!strcmp(args[i], "--combined"))
 				rec.combined = true;
+			else if (!strcmp(args[i], "--off-wake"))
+				rec.offwake = true;
 			else if (!strcmp(args[i], "--weight") && i + 1 < n)
 				rec.weight = args[++i];
 			else if (!strncmp(args[i], "--weight=", 9))
