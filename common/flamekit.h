@@ -300,6 +300,7 @@ typedef struct fk_parse_opts {
 	/* perf script: a tracepoint's or probe's field weighs each of its samples */
 	const char *weight;       /* --weight FIELD (NULL = the period) */
 	const char *weight_format;/* --weight-format FILE: the event's format (default: tracefs) */
+	bool offwake;             /* --off-wake: sched_switch + sched_wakeup into off-wake stacks */
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);

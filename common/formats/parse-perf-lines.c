@@ -284,7 +284,7 @@ static void end_sample(struct pp *t)
 		k[npn + j] = t->fr[nfr - 1 - j];
 	struct h128 hh = hash128((const char *)k, n * sizeof(uint32_t), HK2);
 	if (t->offcpu > 0) { /* a switch-out: weighed when its thread is switched in */
-		int rc = fk_perf_offcpu_block(t, k, n, hh);
+		int rc = t->wk_tid ? fk_perf_offcpu_waker(t, k, n) : fk_perf_offcpu_block(t, k, n, hh);
 		return rc < 0 ? fk_perf_set_err(t, rc) : (void)0;
 	}
 	if (t->keep_samples) /* the sample record reads this header's fields: no deferring */
@@ -480,6 +480,10 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	}
 	bool ev_ok = fk_perf_match_event(l, len, &e0, &e1, &d0, &d1);
 	is_sw = !ev_ok && t->offcpu >= 0 && fk_perf_switch_fields(l + h.end, len - h.end, &sw);
+	int32_t wakee = 0;
+	bool is_wk = !ev_ok && !is_sw && t->o->offwake && t->offcpu > 0 &&
+		     fk_perf_wakeup_fields(l + h.end, len - h.end, &wakee);
+	t->wk_tid = wakee;
 	if (!ev_ok && !is_sw && header_with_frame(t, l, len))
 		return;
 	t->in_orphans = t->in_filtered = false;
@@ -493,7 +497,7 @@ static void header_line(struct pp *t, const char *l, size_t len)
 			t->ev.set = t->ev.defaulted = true;
 		}
 	}
-	if (t->offcpu > 0 && !ev_ok && !is_sw) {
+	if (t->offcpu > 0 && !ev_ok && !is_sw && !is_wk) {
 		/* another tracepoint (its payload follows the event name): not folded */
 		t->filtered++;
 		t->in_filtered = true;
@@ -712,12 +716,19 @@ int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf
 	t->maxwarns = o->max_warnings ? o->max_warnings : 5;
 	if (o->event_filter && *o->event_filter) {
 		size_t el = strlen(o->event_filter);
-		t->offcpu = !strcmp(o->event_filter, "sched:sched_switch") ? 1 : -1;
+		t->offcpu = !strcmp(o->event_filter, "sched:sched_switch") || o->offwake ? 1 : -1;
 		if (el > sizeof(t->ev.name))
 			el = sizeof(t->ev.name), t->ev.too_long = true;
 		memcpy(t->ev.name, o->event_filter, el);
 		t->ev.len = el;
 		t->ev.set = true;
+	}
+	if (o->offwake && !t->ev.set) {
+		/* sched_switch and sched_wakeup samples pair across the whole input */
+		t->offcpu = 1;
+		memcpy(t->ev.name, "sched:sched_switch", 18);
+		t->ev.len = 18;
+		t->ev.set = t->ev.defaulted = true;
 	}
 	if (o->inline_frames) {
 		t->inl = o->inline_fn;

@@ -544,7 +544,13 @@ static int perf_parse(fk_parse_ctx *c)
 		fk_offcpu_stats os;
 		fk_perf_offcpu_stats(&d.t1, &os);
 		strcpy(c->unit, "us");
-		c->kind = FK_KIND_OFFCPU;
+		c->kind = o->offwake ? FK_KIND_OFFWAKE : FK_KIND_OFFCPU;
+		if (o->offwake)
+			fk_note(c, 1, "off-wake: %llu wakeups, %llu blocked intervals paired with one, "
+				"%llu ended without one (not drawn), %llu wakeups unpaired",
+				(unsigned long long)os.wakeups, (unsigned long long)os.woken,
+				(unsigned long long)(os.intervals - os.woken),
+				(unsigned long long)os.wakeups_unpaired);
 		if (os.switches && os.unpaired * 2 > os.switches)
 			fk_note(c, 1, "most sched_switch events had no matching switch-in: record "
 				"system-wide (perf record -a)");
