@@ -616,6 +616,10 @@ static int do_wakeup(struct state *st, const struct perf_dlfilter_sample *s, voi
 	if (!s->raw_data || fk_tp_format_raw(st->wake_tp, st->wake_pid, s->raw_data, s->raw_size, &wakee))
 		return fail(st, "sched_wakeup sample without its pid field (record with -R?)");
 	st->n_wakeup++;
+	/* perf lost the waking task (perf script prints ":-1 -1"): no waker to draw,
+	 * as the text path cannot name one either */
+	if (s->tid < 0 || s->pid < 0)
+		return 1;
 	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
 	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
 	int64_t cid = fk_profile_intern(st->wk, comm, strlen(comm));

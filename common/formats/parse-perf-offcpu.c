@@ -246,8 +246,11 @@ void fk_perf_offcpu_stats(const struct pp *t, fk_offcpu_stats *st)
 bool fk_perf_offcpu_unnamed(struct pp *t, const char *l, size_t len)
 {
 	struct fk_perf_switch sw;
-	if (!fk_perf_switch_fields(l, len, &sw))
-		return false;
+	int32_t wakee;
+	if (!fk_perf_switch_fields(l, len, &sw)) {
+		/* a wakeup by a task perf lost: no waker to draw (the dlfilter skips it too) */
+		return t->o->offwake && fk_perf_wakeup_fields(l, len, &wakee);
+	}
 	const char *evp = memmem(l, len, " sched:sched_switch: ", 21);
 	t->info.time = NAN;
 	t->info.cpu = -1;

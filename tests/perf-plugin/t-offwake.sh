@@ -33,4 +33,12 @@ assert_contains ow.svg "Off-Wake Time Flame Graph"
 # output is deterministic
 perf script -i ow.data --dlfilter "$DLF" > again.folded 2> /dev/null || fail "again"
 cmp -s ow.folded again.folded || fail "two runs over one recording differ"
+# the text path pairs the same: perf script --ns (to the nanosecond, as the dlfilter
+# reads) | flamekit collapse --off-wake gives the same stacks
+perf script --ns -i ow.data 2> /dev/null | "$BUILD/flamekit" collapse --off-wake > text.folded 2> text.err ||
+	{ cat text.err; fail "collapse --off-wake"; }
+sort ow.folded > a
+sort text.folded > b
+cmp -s a b || { diff a b | cut -c1-200 | head; fail "dlfilter and text path differ"; }
+assert_contains text.err "wakeups unpaired"
 exit 0
