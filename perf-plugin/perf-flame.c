@@ -1050,6 +1050,16 @@ static int cmd_both(int argc, char **argv)
 		err("no command given: perf flame [options] -- command [args]");
 		return 2;
 	}
+	if (rec.preset && !rec.preset->field) {
+		/* page faults: one each, in the memory palette */
+		const char *pf[] = { "count=samples", r.o.svg.colors ? NULL : "colors=mem",
+				     r.o.svg.countname ? NULL : "countname=faults",
+				     r.o.svg.title ? NULL : "title=Page Fault Flame Graph" };
+		for (size_t k = 0; k < 4; k++)
+			if (pf[k])
+				push(&r.dlargs, pf[k]);
+		r.o.count_samples = true;
+	}
 	if (rec.preset && rec.preset->field && !r.o.weight) {
 		r.o.weight = rec.preset->field;
 		if (fkp_argv_pushf(&r.dlargs, "weight=%s", r.o.weight)) {
