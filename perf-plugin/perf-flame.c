@@ -798,7 +798,8 @@ static int write_one(const char *path, const fk_profile *p, const struct fkd_opt
 static int report_text(struct rep_opts *r)
 {
 	struct fkd_opts *o = &r->o;
-	if (o->kernel_only || o->user_only || o->mode == MODE_OFFCPU || o->exact_ret ||
+	if (o->kernel_only || o->user_only || o->mode == MODE_OFFCPU || o->mode == MODE_OFFWAKE ||
+	    o->exact_ret ||
 	    o->sched_format || o->offcpu_min_ns || o->blocked_only) {
 		err("the perf script text path folds on-CPU samples only: kernel-only, user-only "
 		    "and the off-CPU options need a frame-pointer (-g) recording");
@@ -811,6 +812,8 @@ static int report_text(struct rep_opts *r)
 	po.tid = o->tid;
 	po.samples = o->count_samples;
 	po.event_filter = o->event;
+	po.weight = o->weight;
+	po.weight_format = o->weight_format;
 	unsigned flags = fkd_needs_samples(o) ? FK_PROFILE_SAMPLES : 0;
 	fk_profile *p = fk_profile_new(flags);
 	if (!p) {
