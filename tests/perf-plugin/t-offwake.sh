@@ -19,12 +19,14 @@ assert_contains rec.out "wakeups unpaired"
 awk '{ s = $0; sub(/ [^ ]*$/, "", s); if (s !~ /;--;/) { print "no separator: " $0; exit 1 } }' ow.folded ||
 	fail "a stack without --"
 # the worker's blocked time in wait_for_work: all of it from the off-CPU graph of the
-# same recording, and the part whose waker is signal_work (above --, then the comm)
-perf script -i ow.data --dlfilter "$DLF" --dlarg mode=offcpu > off.folded 2> /dev/null || fail "mode=offcpu"
+# same recording (blocked-only: a preempted thread is runnable, and nobody wakes it),
+# and the part whose waker is signal_work (above --, then the comm)
+perf script -i ow.data --dlfilter "$DLF" --dlarg mode=offcpu --dlarg blocked-only > off.folded 2> /dev/null || fail "mode=offcpu"
 blocked=$(weight_of off.folded "^$W;start_thread;(.*;)?wait_for_work;")
 [ "$blocked" -gt 0 ] || { grep "^$W" off.folded | head; fail "no blocked time in wait_for_work"; }
 woke=$(weight_of ow.folded "^$W;start_thread;(.*;)?wait_for_work;.*;--;(.*;)?signal_work;(.*;)?$W\$")
 pct=$(awk -v a="$woke" -v b="$blocked" 'BEGIN { printf "%.1f", 100 * a / b }')
+echo "blocked in wait_for_work: $blocked us, woken by signal_work: $woke us ($pct%)" >&2
 assert_between "blocked time in wait_for_work woken by signal_work (%)" 90 100.01 "$pct"
 # the waker's leaf nearest the separator: the wake_up kernel frames right after --
 grep -q ";--;ttwu_do_activate;try_to_wake_up;" ow.folded || grep -q ";--;try_to_wake_up;" ow.folded ||
@@ -34,10 +36,11 @@ assert_contains ow.svg "Off-Wake Time Flame Graph"
 perf script -i ow.data --dlfilter "$DLF" > again.folded 2> /dev/null || fail "again"
 cmp -s ow.folded again.folded || fail "two runs over one recording differ"
 # the text path pairs the same: perf script --ns (to the nanosecond, as the dlfilter
-# reads) | flamekit collapse --off-wake gives the same stacks
+# reads) | flamekit collapse --off-wake gives the same stacks as the dlfilter with
+# exact-ret (return addresses looked up as perf script prints them)
 perf script --ns -i ow.data 2> /dev/null | "$BUILD/flamekit" collapse --off-wake > text.folded 2> text.err ||
 	{ cat text.err; fail "collapse --off-wake"; }
-sort ow.folded > a
+perf script -i ow.data --dlfilter "$DLF" --dlarg exact-ret 2> /dev/null | sort > a
 sort text.folded > b
 cmp -s a b || { diff a b | cut -c1-200 | head; fail "dlfilter and text path differ"; }
 assert_contains text.err "wakeups unpaired"

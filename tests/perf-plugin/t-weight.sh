@@ -21,8 +21,9 @@ assert_contains rec.out "1 with a negative ret"
 assert_contains io.svg "I/O Flame Graph"
 assert_contains io.svg "bytes"
 
-# the same recording through perf script text: the same folded stacks
-"$PERF_FLAME" report -q -i io.data --weight ret --folded dl.folded 2> rep.err || { cat rep.err; fail "report --weight"; }
+# the same recording through perf script text: the same folded stacks (exact-ret: return
+# addresses looked up as perf script prints them)
+"$PERF_FLAME" report -q -i io.data --weight ret --exact-ret --folded dl.folded 2> rep.err || { cat rep.err; fail "report --weight"; }
 perf script -i io.data 2> /dev/null | "$BUILD/flamekit" collapse --weight ret > text.folded 2> text.err ||
 	{ cat text.err; fail "collapse --weight"; }
 sort dl.folded > a
