@@ -4,7 +4,7 @@
 # blocked stack;--;waker's stack leaf first;waker's comm, in microseconds.
 # condwake's worker blocks in wait_for_work, woken by the main thread's signal_work.
 . "$(dirname "$0")/lib-perf.sh"
-perf record -q -a -e sched:sched_switch -e sched:sched_wakeup -o probe2.data true > /dev/null 2>&1 ||
+perf record -q -a -e sched:sched_switch -e sched:sched_wakeup -o "$TMP/probe2.data" true > /dev/null 2>&1 ||
 	skip "sched:sched_switch/sched_wakeup cannot be recorded system-wide here"
 gcc $WL_CFLAGS -pthread -o "$TMP/condwake" "$HERE/condwake.c" || fail "cannot build condwake"
 cd "$TMP"
