@@ -75,3 +75,24 @@ echo "addresses resolved through perf: $resolves for $nsamples samples"
 awk -v d="$dlsvg" -v b="$base" 'BEGIN { split(d, x, " "); split(b, y, " ");
 	printf "goal (dlfilter to SVG faster than perf script > /dev/null): %s (wall %.2fx, CPU %.2fx)\n",
 		x[1] < y[1] && x[2] < y[2] ? "met" : "NOT met", x[1] / y[1], x[2] / y[2] }'
+
+# --weight FIELD: a recording of FK_BENCH_WEIGHT_EVENTS (1M) syscalls:sys_exit_read events
+# with callchains, folded by the dlfilter weighed by ret, and without a weight (period 1
+# each), and printed by perf script; medians of round-robin runs (bench/timeit.py).
+NEV=${FK_BENCH_WEIGHT_EVENTS:-1000000}
+if [ -r /sys/kernel/tracing/events/syscalls/sys_exit_read/format ] &&
+	gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$W/manyreads" tests/perf-plugin/manyreads.c &&
+	perf record -q -m 2048 -c 1 -e syscalls:sys_exit_read -g -o "$W/reads.data" "$W/manyreads" "$NEV" > /dev/null 2>&1; then
+	R=$W/reads.data
+	nev=$(perf report -i "$R" --stats 2> /dev/null | awk '/SAMPLE events:/ { print $3; exit }')
+	python3 bench/timeit.py "$RUNS" \
+		weight="perf script -i $R --dlfilter $DLF --dlarg weight=ret --dlarg folded=/dev/null" \
+		plain="perf script -i $R --dlfilter $DLF --dlarg folded=/dev/null" \
+		script="perf script -i $R" > "$W/weight.times"
+	awk -v n="$nev" '{ med[$1] = $4; cpu[$1] = $5 } END {
+		printf "dlfilter weight=ret on %s sys_exit_read events (medians):\n", n
+		printf "  weight / no weight:   wall %.2fx, CPU %.2fx (aim <= 1.3x)\n", med["weight"] / med["plain"], cpu["weight"] / cpu["plain"]
+		printf "  weight / perf script: wall %.2fx, CPU %.2fx (aim <= 0.3x)\n", med["weight"] / med["script"], cpu["weight"] / cpu["script"] }' "$W/weight.times"
+else
+	echo "--weight: skipped (no syscalls:sys_exit_read tracepoint, or perf record of it failed)"
+fi

@@ -199,9 +199,13 @@ enum fk_profile_kind {
 	FK_KIND_CPU = 0,       /* on-CPU samples or periods (the default) */
 	FK_KIND_OFFCPU = 1,    /* off-CPU time: blocked intervals of sched_switch pairs */
 	FK_KIND_ONOFFCPU = 2,  /* both in one graph, off-CPU stacks under FK_OFFCPU_MARK */
+	FK_KIND_IO = 3,        /* an I/O event's field (bytes read, written, issued) */
+	FK_KIND_MEM = 4,       /* a memory event's field (bytes allocated, faults) */
+	FK_KIND_OFFWAKE = 5,   /* blocked time with the waker's stack above FK_OFFWAKE_SEP */
 };
 /* Frame added on top of every off-CPU stack of a combined on/off-CPU profile. */
 #define FK_OFFCPU_MARK "[off-cpu]"
+#define FK_OFFWAKE_SEP "--"
 /* Copies unit (NULL = unknown). 0 or -FK_E_NOMEM. */
 FK_API int fk_profile_set_unit(fk_profile *p, const char *unit);
 FK_API const char *fk_profile_unit(const fk_profile *p);
@@ -293,6 +297,10 @@ typedef struct fk_parse_opts {
 	bool cxx_names;           /* --cxx-names: cut a C++ name's whole parameter list, keeping
 	                           * std::function<int (int, int)>::operator() (instead of the
 	                           * format's own cut, e.g. perf's at the first '(') */
+	/* perf script: a tracepoint's or probe's field weighs each of its samples */
+	const char *weight;       /* --weight FIELD (NULL = the period) */
+	const char *weight_format;/* --weight-format FILE: the event's format (default: tracefs) */
+	bool offwake;             /* --off-wake: sched_switch + sched_wakeup into off-wake stacks */
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);
@@ -342,6 +350,39 @@ FK_API size_t fk_perf_root_name(char *out, const char *comm, size_t commlen, int
  * NUL-terminated name into out (cut to size) and returns its length. */
 FK_API size_t fk_perf_unit(char *out, size_t size, const char *event, size_t len, bool weighted);
 
+/* ------------------------------------------------------------------ event fields
+ * A tracepoint's or probe's format (tracefs events/SYSTEM/NAME/format): its fields
+ * and its print format, so that one field can weigh each sample, read from the raw
+ * record (perf dlfilter) or from the text perf script prints for it. */
+typedef struct fk_tp_format fk_tp_format;
+/* Parse format text; event names it in messages. NULL + errno (EINVAL: no fields). */
+FK_API fk_tp_format *fk_tp_format_parse(const char *text, size_t len, const char *event);
+/* Load the format of event "SYSTEM:NAME" from tracefs, or from path if not NULL.
+ * NULL with a message in err (naming the file) on error. */
+FK_API fk_tp_format *fk_tp_format_load(const char *event, const char *path, char *err,
+				       size_t errlen);
+FK_API void fk_tp_format_free(fk_tp_format *t);
+/* The event id of the format (-1 if it had none). */
+FK_API int32_t fk_tp_format_id(const fk_tp_format *t);
+/* Index of a numeric field, -ENOENT (no such field) or -FK_E_INVAL (not a number). */
+FK_API int fk_tp_format_field(const fk_tp_format *t, const char *name);
+/* The numeric fields the event has (not common_*), "a, b, c", into out; its length. */
+FK_API size_t fk_tp_format_fields(const fk_tp_format *t, char *out, size_t size);
+/* The field's value from a raw record of size bytes (sign-extended as the format
+ * says): 0, or -FK_E_FORMAT if the record is too short. */
+FK_API int fk_tp_format_raw(const fk_tp_format *t, int field, const void *raw, size_t size,
+			    int64_t *v);
+/* The field's value from perf script's text of the record (what follows the event
+ * name): "field=value", else by the field's place in the print format (syscall exits
+ * print a bare "0x340"). 0, or -ENOENT when the text does not show it. */
+FK_API int fk_tp_format_text(const fk_tp_format *t, int field, const char *text, size_t len,
+			     int64_t *v);
+/* What samples of event weighed by field count: the unit ("bytes" for byte fields,
+ * else the field's name) into unit, and the kind (FK_KIND_IO, FK_KIND_MEM or
+ * FK_KIND_CPU) that picks the graph's palette and title. Negative values (error
+ * returns) are never weight: callers count them and say so. */
+FK_API int fk_weight_kind(const char *event, const char *field, char *unit, size_t usize);
+
 /* ------------------------------------------------------------------ off-CPU time
  * Pairs sched:sched_switch events into off-CPU intervals: a thread that
  * switches out (its stack is where it blocks) is off-CPU until it switches in
@@ -353,6 +394,8 @@ typedef struct fk_offcpu_interval {
 	uint64_t t_out, t_in;     /* switch-out and switch-in (or estimated end) */
 	double us;                /* whole microseconds, rounded (sums stay exact) */
 	int32_t pid, tid, cpu;    /* cpu of the switch-out */
+	uint64_t waker;           /* with woken: the handle given to fk_offcpu_wakeup */
+	bool woken;               /* a wakeup of this thread was seen for this interval */
 } fk_offcpu_interval;
 /* Called for every finished interval of at least min_ns; 0 or a negative error
  * (returned by the call that ended the interval). */
@@ -363,6 +406,9 @@ typedef struct fk_offcpu_stats {
 	uint64_t estimated;       /* ended at the CPU's previous switch (switch-in unseen) */
 	uint64_t unpaired;        /* dropped: switch-in never seen, no estimate */
 	uint64_t pending;         /* still off-CPU at the end (not counted) */
+	uint64_t wakeups;         /* fk_offcpu_wakeup calls */
+	uint64_t woken;           /* intervals ended that a wakeup was paired with */
+	uint64_t wakeups_unpaired;/* wakeups no interval took (replaced, never blocked, pending) */
 } fk_offcpu_stats;
 
 /* min_ns: drop shorter intervals; blocked_only: ignore preempted (runnable)
@@ -385,6 +431,18 @@ FK_API int fk_offcpu_block(fk_offcpu *oc, int32_t pid, int32_t tid, uint64_t han
  * CPU's last switch (an underestimate), or is dropped if there is none. */
 FK_API int fk_offcpu_running(fk_offcpu *oc, int32_t tid, int32_t cpu);
 FK_API void fk_offcpu_get_stats(const fk_offcpu *oc, fk_offcpu_stats *st);
+/* Off-wake: a sched:sched_wakeup of tid, by the waker whose stack the caller calls
+ * waker. The interval tid is in (or is about to enter: a wakeup may come just before
+ * the switch-out) ends with iv->woken set and iv->waker = waker; a later wakeup of
+ * the same interval replaces it. 0 or a negative error. */
+FK_API int fk_offcpu_wakeup(fk_offcpu *oc, int32_t tid, uint64_t waker);
+/* The off-wake stack (docs/resource-graphs.md): the path of node bnode of blocked,
+ * root first, then FK_OFFWAKE_SEP, then the path of wnode of waker leaf first (so the
+ * waker's root, its comm, ends the stack), added to dst with count us (and info's
+ * sample record when dst keeps them). 0 or a negative error. */
+FK_API int fk_offwake_add(fk_profile *dst, const fk_profile *blocked, uint32_t bnode,
+			  const fk_profile *waker, uint32_t wnode, double us,
+			  const fk_sample_info *info);
 
 /* ------------------------------------------------------------------ SVG renderer */
 enum fk_sort { FK_SORT_NAME = 0, FK_SORT_WEIGHT = 1 };

@@ -22,7 +22,7 @@ const char *fkd_prog = "flamekit-dlfilter";
 /* perf fills this in after dlopen (looked up by name). */
 EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
 
-enum { EV_UNKNOWN = 0, EV_ONCPU, EV_SWITCH, EV_SKIP };
+enum { EV_UNKNOWN = 0, EV_ONCPU, EV_SWITCH, EV_SKIP, EV_WAKEUP };
 #define MAX_EVENTS 32
 
 struct cache_ent {            /* (pid, comm, lookup address) -> frame id */
@@ -78,6 +78,15 @@ struct state {
 	bool on_weighted;               /* an on-CPU period other than 1 was seen */
 	bool on_mixed;                  /* on-CPU events of more than one unit */
 	char on_unit[64];               /* unit of the on-CPU event (fk_perf_unit) */
+	fk_profile *wk, *ow;            /* off-wake: wakers' stacks (no counts), the graph */
+	fk_tp_format *wake_tp;          /* sched_wakeup's format */
+	int wake_pid;
+	uint64_t n_wakeup;
+	fk_tp_format *wtp;              /* weight=FIELD: the event's format */
+	int wfield;
+	int wkind;
+	char wunit[64];
+	uint64_t n_negative, n_zero;    /* weight values below zero (errors), zero */
 	bool failed;
 };
 
@@ -135,6 +144,10 @@ static void state_free(struct state *st)
 	free(st->stk);
 	free(st->stk_words);
 	free(st->event_owned);
+	fk_tp_format_free(st->wtp);
+	fk_tp_format_free(st->wake_tp);
+	fk_profile_free(st->wk);
+	fk_profile_free(st->ow);
 	free(st);
 }
 
@@ -171,12 +184,14 @@ EXPORT int start(void **data, void *ctx)
 	fk_set_print(lib_print, st);
 	st->on = fk_profile_new(flags);
 	st->off = fk_profile_new(flags);
+	st->wk = fk_profile_new(0);
+	st->ow = fk_profile_new(flags);
 	st->cache_mask = 4095;
 	st->cache = calloc(st->cache_mask + 1, sizeof(*st->cache));
 	st->stk_mask = 4095;
 	st->stk = calloc(st->stk_mask + 1, sizeof(*st->stk));
 	st->offcpu = fk_offcpu_new(st->o.offcpu_min_ns, st->o.blocked_only, interval_done, st);
-	if (!st->on || !st->off || !st->cache || !st->offcpu || !st->stk) {
+	if (!st->on || !st->off || !st->wk || !st->ow || !st->cache || !st->offcpu || !st->stk) {
 		say("out of memory");
 		fk_set_print(NULL, NULL);
 		state_free(st);
@@ -226,7 +241,17 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 		return -1;
 	}
 	bool sw = strcmp(name, "sched:sched_switch") == 0;
-	if (sw && st->o.mode != MODE_CPU) {
+	if (!strcmp(name, "sched:sched_wakeup") && (st->o.mode == MODE_AUTO || st->o.mode == MODE_OFFWAKE)) {
+		kind = EV_WAKEUP;
+		if (!st->wake_tp) {
+			char err[512];
+			st->wake_tp = fk_tp_format_load(name, NULL, err, sizeof(err));
+			if (!st->wake_tp || (st->wake_pid = fk_tp_format_field(st->wake_tp, "pid")) < 0) {
+				fail(st, "%s", st->wake_tp ? "sched_wakeup format without a pid field" : err);
+				return -1;
+			}
+		}
+	} else if (sw && st->o.mode != MODE_CPU) {
 		kind = EV_SWITCH;
 		if (!st->sched) {
 			char err[512];
@@ -236,7 +261,7 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 				return -1;
 			}
 		}
-	} else if (st->o.mode == MODE_OFFCPU) {
+	} else if (st->o.mode == MODE_OFFCPU || st->o.mode == MODE_OFFWAKE) {
 		kind = EV_SKIP;
 	} else if (!st->o.event) {
 		/* Like stackcollapse-perf: the first on-CPU event seen is the one folded. */
@@ -249,6 +274,26 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 		kind = EV_ONCPU;
 	} else {
 		kind = strcmp(st->o.event, name) == 0 ? EV_ONCPU : EV_SKIP;
+	}
+	if (attr && !(attr->sample_type & PERF_SAMPLE_CALLCHAIN) && kind != EV_SKIP)
+		say("event %s was recorded without callchains (perf record -g): each sample "
+		    "is one frame, its ip", name);
+	if (kind == EV_ONCPU && st->o.weight && !st->wtp) {
+		char err[512];
+		st->wtp = fk_tp_format_load(name, st->o.weight_format, err, sizeof(err));
+		if (!st->wtp) {
+			fail(st, "weight=%s: %s", st->o.weight, err);
+			return -1;
+		}
+		st->wfield = fk_tp_format_field(st->wtp, st->o.weight);
+		if (st->wfield < 0) {
+			char fields[1024];
+			fk_tp_format_fields(st->wtp, fields, sizeof(fields));
+			fail(st, "weight=%s: event %s has no numeric field %s; its fields: %s",
+			     st->o.weight, name, st->o.weight, fields);
+			return -1;
+		}
+		st->wkind = fk_weight_kind(name, st->o.weight, st->wunit, sizeof(st->wunit));
 	}
 	if (kind == EV_ONCPU) {
 		char u[64];
@@ -479,7 +524,7 @@ static int64_t build_stack(struct state *st, fk_profile *p, const struct perf_dl
 static int stack_node(struct state *st, fk_profile *p, const struct perf_dlfilter_sample *s,
 		      void *ctx, const char *comm, uint32_t cid, uint32_t *node)
 {
-	uint32_t kind = p == st->off ? 3 : 1;
+	uint32_t kind = p == st->off ? 3 : p == st->wk ? 5 : 1;
 	size_t nw = s->raw_callchain_nr ? s->raw_callchain_nr : 2;
 	uint64_t ipw[2] = { s->ip, s->cpumode };
 	const uint64_t *w = s->raw_callchain_nr ? (const uint64_t *)s->raw_callchain : ipw;
@@ -555,7 +600,39 @@ static int interval_done(const fk_offcpu_interval *iv, void *ctx)
 	size_t cl = 0;
 	info.comm = fk_profile_name(st->off, comm, &cl);
 	info.comm_len = cl;
+	if (iv->woken && st->n_wakeup) {
+		int rc = fk_offwake_add(st->ow, st->off, node, st->wk, (uint32_t)iv->waker, iv->us,
+					&info);
+		if (rc < 0)
+			return rc;
+	}
 	return fk_profile_add_to_node(st->off, node, 0, iv->us, &info);
+}
+
+/* sched_wakeup, in the waker's context: its callchain is the waker's stack. */
+static int do_wakeup(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
+{
+	int64_t wakee;
+	if (!s->raw_data || fk_tp_format_raw(st->wake_tp, st->wake_pid, s->raw_data, s->raw_size, &wakee))
+		return fail(st, "sched_wakeup sample without its pid field (record with -R?)");
+	st->n_wakeup++;
+	/* perf lost the waking task (perf script prints ":-1 -1"): no waker to draw,
+	 * as the text path cannot name one either */
+	if (s->tid < 0 || s->pid < 0)
+		return 1;
+	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
+	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
+	int64_t cid = fk_profile_intern(st->wk, comm, strlen(comm));
+	if (cid < 0)
+		return fail(st, "%s", fk_strerror((int)cid));
+	uint32_t node;
+	int r = stack_node(st, st->wk, s, ctx, comm, (uint32_t)cid, &node);
+	if (r < 0)
+		return fail(st, "%s", fk_strerror(r));
+	if (r == 0)
+		return 1;
+	r = fk_offcpu_wakeup(st->offcpu, (int32_t)wakee, node);
+	return r < 0 ? fail(st, "%s", fk_strerror(r)) : 1;
 }
 
 static int do_switch(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
@@ -609,10 +686,33 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	}
 	if (kind == EV_SWITCH)
 		return do_switch(st, s, ctx);
+	if (kind == EV_WAKEUP)
+		return do_wakeup(st, s, ctx);
 	int rc;
 	rc = fk_offcpu_running(st->offcpu, s->tid, s->cpu);
 	if (rc < 0)
 		return fail(st, "%s", fk_strerror(rc));
+	double w;
+	if (st->wtp) {
+		int64_t v;
+		if (!s->raw_data || fk_tp_format_raw(st->wtp, st->wfield, s->raw_data, s->raw_size, &v))
+			return fail(st, "sample at %llu.%09llu: %s record without field %s (record "
+				    "with -R? another kernel's format?)",
+				    (unsigned long long)(s->time / 1000000000),
+				    (unsigned long long)(s->time % 1000000000), s->event, st->o.weight);
+		/* error returns (-EAGAIN...) are not bytes */
+		if (v < 0) {
+			st->n_negative++;
+			return 1;
+		}
+		if (v == 0) {
+			st->n_zero++;
+			return 1;
+		}
+		w = (double)v;
+	} else {
+		w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
+	}
 
 	const struct perf_dlfilter_al *ip_al = perf_dlfilter_fns.resolve_ip(ctx);
 	const char *comm = ip_al && ip_al->comm ? ip_al->comm : ":-1";
@@ -627,7 +727,6 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 		st->n_filtered++;
 		return 1;
 	}
-	double w = st->o.count_samples ? 1.0 : (double)(s->period ? s->period : 1);
 	if (w != 1.0)
 		st->on_weighted = true;
 	if (fk_profile_flags(st->on) & FK_PROFILE_SAMPLES) {
@@ -673,8 +772,14 @@ EXPORT int stop(void *data, void *ctx)
 	const fk_profile *p = st->on;
 	bool have_on = fk_profile_total(st->on, 0) > 0, have_off = st->n_switch > 0;
 	/* what the counts are: the library's presets name and colour the graph by them */
-	const char *unit = st->o.count_samples || !st->on_weighted ? "samples"
+	const char *unit = st->wtp ? st->wunit : st->o.count_samples || !st->on_weighted ? "samples"
 			   : st->on_mixed ? "events" : st->on_unit;
+	if (st->wtp && st->wkind)
+		fk_profile_set_kind(st->on, st->wkind);
+	if (st->wtp && (st->n_negative || st->o.verbose))
+		say("weight=%s: %llu samples weighed, %llu with a negative %s (error returns: "
+		    "counted, not summed), %llu with 0", st->o.weight, (unsigned long long)st->n_on,
+		    (unsigned long long)st->n_negative, st->o.weight, (unsigned long long)st->n_zero);
 	int urc = fk_profile_set_unit(st->on, unit);
 	if (urc == 0)
 		urc = fk_profile_set_unit(st->off, "us");
@@ -683,7 +788,20 @@ EXPORT int stop(void *data, void *ctx)
 		say("%s", fk_strerror(urc));
 		ok = false;
 	}
-	if (ok && have_off && have_on) {
+	if (st->n_wakeup && (st->o.mode == MODE_OFFWAKE || st->o.mode == MODE_AUTO)) {
+		/* off-wake: blocked stacks with their wakers' */
+		if (fk_profile_set_unit(st->ow, "us") < 0)
+			ok = false;
+		fk_profile_set_kind(st->ow, FK_KIND_OFFWAKE);
+		p = st->ow;
+		fk_offcpu_stats ws;
+		fk_offcpu_get_stats(st->offcpu, &ws);
+		say("off-wake: %llu wakeups, %llu blocked intervals paired with one, %llu ended "
+		    "without one (not drawn), %llu wakeups unpaired",
+		    (unsigned long long)ws.wakeups, (unsigned long long)ws.woken,
+		    (unsigned long long)(ws.intervals - ws.woken),
+		    (unsigned long long)ws.wakeups_unpaired);
+	} else 	if (ok && have_off && have_on) {
 		/* On- and off-CPU time in one graph: both in microseconds. */
 		if (strcmp(fk_profile_unit(st->on), "ns")) {
 			say("a combined on/off-CPU graph needs a cpu-clock or task-clock on-CPU "

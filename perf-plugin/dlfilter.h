@@ -8,7 +8,7 @@
 #include "flamekit.h"
 #include "prog/prog.h"
 
-enum { MODE_AUTO = 0, MODE_CPU, MODE_OFFCPU };
+enum { MODE_AUTO = 0, MODE_CPU, MODE_OFFCPU, MODE_OFFWAKE };
 
 /* Options of one folding run: --dlarg KEY[=VALUE] strings, parsed by opts.c. */
 struct fkd_opts {
@@ -21,6 +21,8 @@ struct fkd_opts {
 	unsigned max_stack;
 	const char *event;              /* on-CPU event to keep; NULL = first seen */
 	const char *sched_format;
+	const char *weight;             /* event field that weighs each sample (NULL = period) */
+	const char *weight_format;      /* that event's format file (default: from tracefs) */
 	int64_t offcpu_min_ns;
 };
 

@@ -64,15 +64,22 @@ static const fk_option rows[] = {
 	  "frames per stack (default 127, like perf script)", NULL },
 	{ "exact-ret", NULL, 0, FK_OPT_FLAG, 0, OFF(exact_ret), 0, 0, NULL, NULL,
 	  "look up return addresses as they are (default: at addr-1)", NULL },
-	{ "mode", NULL, 0, FK_OPT_CHOICE, 0, OFF(mode), 0, 0, "auto|cpu|offcpu", "auto|cpu|offcpu",
+	{ "mode", NULL, 0, FK_OPT_CHOICE, 0, OFF(mode), 0, 0, "auto|cpu|offcpu|offwake",
+	  "auto|cpu|offcpu|offwake",
 	  "what to fold; auto folds sched:sched_switch as off-CPU time and other events as "
-	  "on-CPU (both = combined graph)", NULL },
+	  "on-CPU (both = combined graph), and with sched:sched_wakeup as off-wake time "
+	  "(blocked stack;--;waker stack)", NULL },
 	{ "offcpu-min", NULL, 0, FK_OPT_CUSTOM, 0, OFF(offcpu_min_ns), 0, 0, "US", "US",
 	  "ignore off-CPU intervals shorter than US microseconds", parse_offcpu_min },
 	{ "blocked-only", NULL, 0, FK_OPT_FLAG, 0, OFF(blocked_only), 0, 0, NULL, NULL,
 	  "off-CPU: skip switch-outs of runnable (preempted) threads", NULL },
 	{ "sched-format", NULL, 0, FK_OPT_TEXT, 0, OFF(sched_format), 0, 0, NULL, "FILE",
 	  "sched_switch format (default: from tracefs)", NULL },
+	{ "weight", NULL, 0, FK_OPT_TEXT, 0, OFF(weight), 0, 0, NULL, "FIELD",
+	  "weigh each sample of the event by this field of its record (ret, bytes_alloc, "
+	  "bytes, size...; negative values are counted, not summed)", NULL },
+	{ "weight-format", NULL, 0, FK_OPT_TEXT, 0, OFF(weight_format), 0, 0, NULL, "FILE",
+	  "the weighed event's format (default: from tracefs)", NULL },
 	{ "dwarf", NULL, 0, FK_OPT_BCHOICE, 0, OFF(dwarf_partial), 0, 0, "error|partial",
 	  "error|partial", "partial: accept --call-graph dwarf recordings (user frames are lost)",
 	  NULL },
@@ -155,6 +162,14 @@ int fkd_opts_check(const struct fkd_opts *o)
 {
 	if (o->kernel_only && o->user_only) {
 		fkp_err("kernel-only and user-only exclude each other");
+		return -1;
+	}
+	if (o->weight && o->count_samples) {
+		fkp_err("weight and count=samples exclude each other");
+		return -1;
+	}
+	if (o->weight && o->mode == MODE_OFFCPU) {
+		fkp_err("weight weighs on-CPU events' samples: not with mode=offcpu");
 		return -1;
 	}
 	/* every renderer option now, before perf reads any sample */

@@ -162,8 +162,12 @@ static bool recorded(const char *path, const struct stat *before)
 /* ------------------------------------------------------------ record */
 
 struct rec_opts {
-	bool offcpu, combined, have_freq, have_cg, have_target, have_output;
+	bool offcpu, combined, offwake, have_freq, have_cg, have_target, have_output;
 	const char *output;
+	const char *event;            /* the last -e EVENT given */
+	const char *weight;           /* --weight FIELD: checked against event's format */
+	const struct preset *preset;  /* --io/--mem */
+	bool probe_added;             /* --mem malloc added probe_libc:malloc */
 	const char *default_output;   /* -o for perf record when none was given */
 };
 
@@ -195,10 +199,145 @@ static void note_record_opt(struct rec_opts *r, const char *a, const char *val)
 	    !strcmp(a, "-t") || !strcmp(a, "--tid") || !strcmp(a, "-C") || !strcmp(a, "--cpu") ||
 	    !strcmp(a, "-u") || !strcmp(a, "--uid"))
 		r->have_target = true;
+	if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && val)
+		r->event = val;
+	else if (!strncmp(a, "--event=", 8))
+		r->event = a + 8;
 	if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 		r->have_output = true;
 		r->output = val;
 	}
+}
+
+/* --io and --mem: one word for an event and the field that weighs it. */
+struct preset {
+	const char *opt, *word, *event, *field;  /* field NULL: each event weighs 1 */
+	const char *what;
+};
+static const struct preset presets[] = {
+	{ "--io", "read", "syscalls:sys_exit_read", "ret", "bytes returned by read(2), by stack" },
+	{ "--io", "write", "syscalls:sys_exit_write", "ret", "bytes returned by write(2), by stack" },
+	{ "--io", "block", "block:block_rq_issue", "bytes",
+	  "bytes of block I/O requests issued to devices, by the issuing stack" },
+	{ "--mem", "kmalloc", "kmem:kmalloc", "bytes_alloc", "bytes the kernel allocated (kmalloc), by stack" },
+	{ "--mem", "malloc", "probe_libc:malloc", "size",
+	  "bytes asked of libc malloc (a uprobe on its size argument), by stack" },
+	{ "--mem", "page-faults", "page-faults", NULL, "page faults, 1 each, by the faulting stack" },
+};
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+/* --io WORD / --mem WORD (or --io=WORD): 1 = taken (*i past the value), 0 = not one,
+ * -1 = an unknown word (said). */
+static int preset_option(struct rec_opts *r, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *word = NULL;
+	size_t ol = !strncmp(a, "--io", 4) ? 4 : !strncmp(a, "--mem", 5) ? 5 : 0;
+	if (!ol || (a[ol] && a[ol] != '='))
+		return 0;
+	if (a[ol] == '=')
+		word = a + ol + 1;
+	else if (*i + 1 < argc)
+		word = argv[++*i];
+	for (size_t k = 0; word && k < NPRESETS; k++)
+		if (!strncmp(presets[k].opt, a, ol) && !presets[k].opt[ol] && !strcmp(presets[k].word, word)) {
+			r->preset = &presets[k];
+			return 1;
+		}
+	err("%.*s needs one of:%s", (int)ol, a,
+	    ol == 4 ? " read (bytes read), write (bytes written), block (block I/O bytes issued)"
+		    : " kmalloc (kernel bytes), malloc (libc malloc bytes, a uprobe), page-faults");
+	return -1;
+}
+
+/* libc's path, as the dynamic loader of this program found it */
+static int libc_path(char *out, size_t size)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int rc = -1;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+		char *base = p ? strrchr(p, '/') : NULL;
+		if (base && !strncmp(base, "/libc.so", 8)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(out, size, "%s", p);
+			rc = 0;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* --mem malloc: probe_libc:malloc with its size argument, by name from debug
+ * info, else by the x86-64 calling convention's first register. */
+static int add_malloc_probe(struct rec_opts *r)
+{
+	if (access("/sys/kernel/tracing/events/probe_libc/malloc/format", R_OK) == 0 ||
+	    access("/sys/kernel/debug/tracing/events/probe_libc/malloc/format", R_OK) == 0)
+		return 0;
+	char libc[1024];
+	if (libc_path(libc, sizeof(libc))) {
+		err("--mem malloc: cannot find libc in this process's maps");
+		return -1;
+	}
+	static const char *const specs[] = { "malloc size", "malloc size=%di:u64" };
+	for (size_t k = 0; k < 2; k++) {
+		fkp_argv v = { 0 };
+		push(&v, perf_bin());
+		push(&v, "probe");
+		push(&v, "-q");
+		push(&v, "-x");
+		push(&v, libc);
+		push(&v, specs[k]);
+		pid_t pid = spawn_child(v.v, -1, NULL);
+		int rc = pid < 0 ? -1 : wait_child(pid);
+		fkp_argv_free(&v);
+		if (rc == 0) {
+			r->probe_added = true;
+			return 0;
+		}
+	}
+	err("--mem malloc: perf probe -x %s 'malloc size' failed (root, and uprobes in the "
+	    "kernel, are needed)", libc);
+	return -1;
+}
+
+static void drop_malloc_probe(struct rec_opts *r)
+{
+	if (!r->probe_added)
+		return;
+	char *const v[] = { (char *)perf_bin(), "probe", "-q", "-d", "probe_libc:malloc", NULL };
+	pid_t pid = spawn_child(v, -1, NULL);
+	if (pid > 0)
+		wait_child(pid);
+	r->probe_added = false;
+}
+
+/* --weight FIELD of EVENT: refused before anything is recorded when the event's
+ * format has no such field (the message names the fields it has). */
+static int check_weight(const char *event, const char *field, const char *format)
+{
+	if (!event) {
+		err("--weight %s: which event? give -e EVENT (a tracepoint or probe)", field);
+		return 2;
+	}
+	char msg[1024];
+	fk_tp_format *t = fk_tp_format_load(event, format, msg, sizeof(msg));
+	if (!t) {
+		err("--weight %s: %s", field, msg);
+		return 2;
+	}
+	int k = fk_tp_format_field(t, field);
+	if (k < 0) {
+		char fields[1024];
+		fk_tp_format_fields(t, fields, sizeof(fields));
+		err("--weight %s: event %s has no numeric field %s; its fields: %s", field, event,
+		    field, fields);
+	}
+	fk_tp_format_free(t);
+	return k < 0 ? 2 : 0;
 }
 
 /* Build and run perf record. args: perf record options, then optionally
@@ -215,6 +354,30 @@ static int do_record(struct rec_opts *r, char **args, int n)
 		if (val)
 			i++;
 	}
+	if (r->preset) {
+		if (r->event) {
+			err("%s %s chooses the event (%s): drop -e", r->preset->opt, r->preset->word,
+			    r->preset->event);
+			return 2;
+		}
+		if (r->preset->field && !strcmp(r->preset->event, "probe_libc:malloc") &&
+		    add_malloc_probe(r))
+			return 1;
+		r->event = r->preset->event;
+		if (r->preset->field && !r->weight)
+			r->weight = r->preset->field;
+		push(&v, "-e");
+		push(&v, r->preset->event);
+	}
+	if (r->weight) {
+		int rc = check_weight(r->event, r->weight, NULL);
+		if (rc) {
+			drop_malloc_probe(r);
+			return rc;
+		}
+	}
+	if (r->offwake)
+		r->offcpu = true;
 	if (r->offcpu || r->combined) {
 		if (r->have_freq) {
 			err("--off-cpu/--combined choose the sampling themselves: drop -F/-c");
@@ -228,11 +391,15 @@ static int do_record(struct rec_opts *r, char **args, int n)
 			push(&v, "-e"), push(&v, "cpu-clock/freq=99/");
 		push(&v, "-e");
 		push(&v, "sched:sched_switch");
+		/* in the waker's context: its callchain is the waker's stack */
+		if (r->offwake)
+			push(&v, "-e"), push(&v, "sched:sched_wakeup");
 		if (!r->have_cg)
 			push(&v, "-g");
 	} else {
+		/* events weighed by a field, and presets, count every event */
 		if (!r->have_freq)
-			push(&v, "-F"), push(&v, "99");
+			push(&v, r->weight || r->preset ? "-c" : "-F"), push(&v, r->weight || r->preset ? "1" : "99");
 		if (!r->have_cg)
 			push(&v, "-g");
 	}
@@ -343,7 +510,8 @@ static int report_option(struct rep_opts *r, int argc, char **argv, int *i, bool
 static void usage(FILE *out)
 {
 	fputs(
-"usage: perf flame record [--off-cpu | --combined] [perf record options] [-- command [args]]\n"
+"usage: perf flame record [--off-cpu | --combined | --off-wake | --io WHAT | --mem WHAT | -e EVENT --weight FIELD]\n"
+"                         [perf record options] [-- command [args]]\n"
 "       perf flame report [-i perf.data] [-o flame.svg] [--folded FILE] [options] [-- perf script options]\n"
 "       perf flame [record and report options] -- command [args]   (record, then report)\n"
 "\n"
@@ -352,6 +520,13 @@ static void usage(FILE *out)
 "  perf record.\n"
 "  --off-cpu    record sched:sched_switch with callchains, system-wide (-a): off-CPU time\n"
 "  --combined   record cpu-clock at 99 Hz and sched:sched_switch: on- and off-CPU time\n"
+"  --off-wake   record sched:sched_switch and sched:sched_wakeup with callchains (-a):\n"
+"               blocked time by the blocked stack and, above a -- frame, the waker's\n"
+"  --weight FIELD  with -e EVENT (a tracepoint or probe): every event, weighed by its\n"
+"               FIELD (checked against the event's format before recording)\n"
+"  --io read|write|block    bytes read(2), written(2), or issued as block I/O, by stack\n"
+"  --mem kmalloc|malloc|page-faults  kernel bytes allocated, libc malloc bytes (a uprobe\n"
+"               on malloc's size), page faults (1 each); see docs/resource-graphs.md\n"
 "\n"
 "report: folds perf.data inside `perf script` with flamekit-dlfilter.so. Recordings made\n"
 "  with --call-graph dwarf go through `perf script` text instead (a dlfilter cannot see\n"
@@ -623,7 +798,8 @@ static int write_one(const char *path, const fk_profile *p, const struct fkd_opt
 static int report_text(struct rep_opts *r)
 {
 	struct fkd_opts *o = &r->o;
-	if (o->kernel_only || o->user_only || o->mode == MODE_OFFCPU || o->exact_ret ||
+	if (o->kernel_only || o->user_only || o->mode == MODE_OFFCPU || o->mode == MODE_OFFWAKE ||
+	    o->exact_ret ||
 	    o->sched_format || o->offcpu_min_ns || o->blocked_only) {
 		err("the perf script text path folds on-CPU samples only: kernel-only, user-only "
 		    "and the off-CPU options need a frame-pointer (-g) recording");
@@ -636,6 +812,8 @@ static int report_text(struct rep_opts *r)
 	po.tid = o->tid;
 	po.samples = o->count_samples;
 	po.event_filter = o->event;
+	po.weight = o->weight;
+	po.weight_format = o->weight_format;
 	unsigned flags = fkd_needs_samples(o) ? FK_PROFILE_SAMPLES : 0;
 	fk_profile *p = fk_profile_new(flags);
 	if (!p) {
@@ -845,6 +1023,15 @@ static int cmd_both(int argc, char **argv)
 			rec.combined = true;
 			continue;
 		}
+		if (!strcmp(argv[i], "--off-wake")) {
+			rec.offwake = true;
+			continue;
+		}
+		int pk = preset_option(&rec, argc, argv, &i);
+		if (pk < 0)
+			return 2;
+		if (pk)
+			continue;
 		/* perf record's -c/--count N, not the dlfilter's count=samples */
 		if (!strcmp(argv[i], "--count") || !strncmp(argv[i], "--count=", 8)) {
 			push(&recargs, argv[i]);
@@ -866,17 +1053,36 @@ static int cmd_both(int argc, char **argv)
 		err("no command given: perf flame [options] -- command [args]");
 		return 2;
 	}
+	if (rec.preset && !rec.preset->field) {
+		/* page faults: one each, in the memory palette */
+		const char *pf[] = { "count=samples", r.o.svg.colors ? NULL : "colors=mem",
+				     r.o.svg.countname ? NULL : "countname=faults",
+				     r.o.svg.title ? NULL : "title=Page Fault Flame Graph" };
+		for (size_t k = 0; k < 4; k++)
+			if (pf[k])
+				push(&r.dlargs, pf[k]);
+		r.o.count_samples = true;
+	}
+	if (rec.preset && rec.preset->field && !r.o.weight) {
+		r.o.weight = rec.preset->field;
+		if (fkp_argv_pushf(&r.dlargs, "weight=%s", r.o.weight)) {
+			err("out of memory");
+			return 1;
+		}
+	}
 	if (fkd_opts_check(&r.o))
 		return 2;
+	rec.weight = r.o.weight;
 	for (; i < argc; i++)
 		push(&recargs, argv[i]);
 	rec.default_output = r.input;
 	stoppable = true;
 	stop_handlers();
 	int rc = do_record(&rec, recargs.v, (int)recargs.n);
-	if (rc)
-		return rc;
-	return do_report(&r);
+	if (!rc)
+		rc = do_report(&r);
+	drop_malloc_probe(&rec);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -918,16 +1124,31 @@ int main(int argc, char **argv)
 				usage(stdout);
 				return 0;
 			}
+			int pk = preset_option(&rec, n, args, &i);
+			if (pk < 0)
+				return 2;
+			if (pk)
+				continue;
 			if (!strcmp(args[i], "--off-cpu"))
 				rec.offcpu = true;
 			else if (!strcmp(args[i], "--combined"))
 				rec.combined = true;
+			else if (!strcmp(args[i], "--off-wake"))
+				rec.offwake = true;
+			else if (!strcmp(args[i], "--weight") && i + 1 < n)
+				rec.weight = args[++i];
+			else if (!strncmp(args[i], "--weight=", 9))
+				rec.weight = args[i] + 9;
 			else
 				push(&pass, args[i]);
 		}
 		stoppable = true;
 		stop_handlers();
-		return do_record(&rec, pass.v, (int)pass.n);
+		int rc = do_record(&rec, pass.v, (int)pass.n);
+		if (rec.probe_added)
+			fprintf(stderr, "perf flame: probe_libc:malloc stays for `perf flame report "
+				"--weight size` (remove it with perf probe -d probe_libc:malloc)\n");
+		return rc;
 	}
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 2, argv + 2);

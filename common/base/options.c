@@ -317,6 +317,14 @@ static const fk_option parse_rows[] = {
 	  "perf: expand inline frames (_[i]) of user binaries via addr2line -i", NULL },
 	{ "event-filter", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, event_filter), 0, 0, NULL, "EV",
 	  "perf: keep only event EV (default: the first event seen)", NULL },
+	{ "weight", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, weight), 0, 0, NULL, "FIELD",
+	  "perf: weigh each sample of a tracepoint or probe by its FIELD (name=value or, by the "
+	  "event's print format, bare); negative values are counted, not summed", NULL },
+	{ "off-wake", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, offwake), 0, 0, NULL, NULL,
+	  "perf: pair sched:sched_wakeup (the waker's stack) with the wakee's sched_switch "
+	  "off-CPU interval: blocked stack;--;waker's stack, in microseconds", NULL },
+	{ "weight-format", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, weight_format), 0, 0, NULL,
+	  "FILE", "perf: the weighed event's format file (default: from tracefs)", NULL },
 	{ "samples", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, samples), 0, 0, NULL, NULL,
 	  "perf: count samples; default weighs each by its period", NULL },
 	{ "full-names", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, full_names), 0, 0, NULL, NULL,

@@ -284,7 +284,7 @@ static void end_sample(struct pp *t)
 		k[npn + j] = t->fr[nfr - 1 - j];
 	struct h128 hh = hash128((const char *)k, n * sizeof(uint32_t), HK2);
 	if (t->offcpu > 0) { /* a switch-out: weighed when its thread is switched in */
-		int rc = fk_perf_offcpu_block(t, k, n, hh);
+		int rc = t->wk_tid ? fk_perf_offcpu_waker(t, k, n) : fk_perf_offcpu_block(t, k, n, hh);
 		return rc < 0 ? fk_perf_set_err(t, rc) : (void)0;
 	}
 	if (t->keep_samples) /* the sample record reads this header's fields: no deferring */
@@ -378,6 +378,78 @@ static bool event_modifiers(const struct evfilter *ev, const char *e, size_t el)
 	return true;
 }
 
+/* --weight FIELD: "comm PID [CPU] TIME: [PERIOD] SYS:EVENT: payload". The event is the
+ * first word after the header that ends in ':' and holds a letter; the first such event
+ * (or --event-filter's) is weighed, others filtered. 1 = weighed (t->weight set), 0 = not
+ * folded (another event, a negative value, no value), negative = error (said). */
+static int weight_header(struct pp *t, const char *l, size_t len, const struct hdr *h)
+{
+	size_t i = h->end, e0 = 0, e1 = 0;
+	while (i < len) {
+		while (i < len && IS_WS(l[i]))
+			i++;
+		size_t s = i;
+		bool letter = false;
+		while (i < len && !IS_WS(l[i])) {
+			letter |= (l[i] | 32) >= 'a' && (l[i] | 32) <= 'z';
+			i++;
+		}
+		if (i > s + 1 && l[i - 1] == ':' && letter && l[s] != '[') {
+			e0 = s;
+			e1 = i - 1;
+			break;
+		}
+	}
+	if (e1 <= e0)
+		return 0;
+	struct evfilter *ev = &t->ev;
+	size_t el = e1 - e0;
+	if (!ev->set) {
+		if (el >= sizeof(ev->name))
+			return 0;
+		ev->set = ev->defaulted = true;
+		memcpy(ev->name, l + e0, el);
+		ev->len = el;
+	} else if (el != ev->len || memcmp(l + e0, ev->name, el)) {
+		return 0;
+	}
+	if (!t->wtp) {
+		char name[sizeof(ev->name) + 1], err[512];
+		memcpy(name, ev->name, ev->len);
+		name[ev->len] = 0;
+		t->wtp = fk_tp_format_load(name, t->o->weight_format, err, sizeof(err));
+		if (!t->wtp) {
+			fk_warn("%s: --weight %s: %s", t->o->name ? t->o->name : "perf script",
+				t->o->weight, err);
+			fk_perf_set_err(t, -FK_E_INVAL);
+			return -1;
+		}
+		t->wfield = fk_tp_format_field(t->wtp, t->o->weight);
+		if (t->wfield < 0) {
+			char fields[1024];
+			fk_tp_format_fields(t->wtp, fields, sizeof(fields));
+			fk_warn("%s: --weight %s: event %s has no numeric field %s; its fields: %s",
+				t->o->name ? t->o->name : "perf script", t->o->weight, name,
+				t->o->weight, fields);
+			fk_perf_set_err(t, -FK_E_INVAL);
+			return -1;
+		}
+	}
+	int64_t v;
+	size_t p0 = e1 + 1;
+	if (fk_tp_format_text(t->wtp, t->wfield, l + p0, len - p0, &v))
+		return 0;
+	if (v < 0) {
+		t->wneg++;
+		return 0;
+	}
+	if (v == 0)
+		return 0;
+	t->weight = (double)v;
+	t->weighted = true;
+	return 1;
+}
+
 static void header_line(struct pp *t, const char *l, size_t len)
 {
 	struct hdr h;
@@ -393,9 +465,25 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	}
 	size_t e0, e1, d0, d1;
 	double period = 1;
-	bool ev_ok = fk_perf_match_event(l, len, &e0, &e1, &d0, &d1);
 	struct fk_perf_switch sw;
-	bool is_sw = !ev_ok && t->offcpu >= 0 && fk_perf_switch_fields(l + h.end, len - h.end, &sw);
+	bool is_sw = false;
+	if (t->o->weight) {
+		int k = weight_header(t, l, len, &h);
+		t->in_orphans = false;
+		if (k <= 0) {
+			t->filtered++;
+			t->in_filtered = true;
+			return;
+		}
+		t->in_filtered = false;
+		goto pname;
+	}
+	bool ev_ok = fk_perf_match_event(l, len, &e0, &e1, &d0, &d1);
+	is_sw = !ev_ok && t->offcpu >= 0 && fk_perf_switch_fields(l + h.end, len - h.end, &sw);
+	int32_t wakee = 0;
+	bool is_wk = !ev_ok && !is_sw && t->o->offwake && t->offcpu > 0 &&
+		     fk_perf_wakeup_fields(l + h.end, len - h.end, &wakee);
+	t->wk_tid = wakee;
 	if (!ev_ok && !is_sw && header_with_frame(t, l, len))
 		return;
 	t->in_orphans = t->in_filtered = false;
@@ -409,7 +497,7 @@ static void header_line(struct pp *t, const char *l, size_t len)
 			t->ev.set = t->ev.defaulted = true;
 		}
 	}
-	if (t->offcpu > 0 && !ev_ok && !is_sw) {
+	if (t->offcpu > 0 && !ev_ok && !is_sw && !is_wk) {
 		/* another tracepoint (its payload follows the event name): not folded */
 		t->filtered++;
 		t->in_filtered = true;
@@ -445,7 +533,7 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	if (period != 1)
 		t->weighted = true;
 
-	/* $pname */
+pname:	/* $pname */
 	size_t need = h.comm_len + (h.a1 - h.a0) + (h.b1 - h.b0) + 4;
 	if (fk_perf_grow_bytes(&t->kbuf, &t->kbuf_cap, need))
 		return fk_perf_set_err(t, -FK_E_NOMEM);
@@ -628,12 +716,19 @@ int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf
 	t->maxwarns = o->max_warnings ? o->max_warnings : 5;
 	if (o->event_filter && *o->event_filter) {
 		size_t el = strlen(o->event_filter);
-		t->offcpu = !strcmp(o->event_filter, "sched:sched_switch") ? 1 : -1;
+		t->offcpu = !strcmp(o->event_filter, "sched:sched_switch") || o->offwake ? 1 : -1;
 		if (el > sizeof(t->ev.name))
 			el = sizeof(t->ev.name), t->ev.too_long = true;
 		memcpy(t->ev.name, o->event_filter, el);
 		t->ev.len = el;
 		t->ev.set = true;
+	}
+	if (o->offwake && !t->ev.set) {
+		/* sched_switch and sched_wakeup samples pair across the whole input */
+		t->offcpu = 1;
+		memcpy(t->ev.name, "sched:sched_switch", 18);
+		t->ev.len = 18;
+		t->ev.set = t->ev.defaulted = true;
 	}
 	if (o->inline_frames) {
 		t->inl = o->inline_fn;
@@ -654,6 +749,7 @@ int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf
 
 void fk_perf_pp_fini(struct pp *t)
 {
+	fk_tp_format_free(t->wtp);
 	fk_perf_offcpu_free(t);
 	fk_perf_tables_fini(t);
 	free(t->rids);

@@ -78,7 +78,25 @@ bool fk_perf_switch_fields(const char *l, size_t len, struct fk_perf_switch *sw)
 	return true;
 }
 
-/* An interval ended: its switch-out stack is one sample weighing its microseconds. */
+bool fk_perf_wakeup_fields(const char *l, size_t len, int32_t *tid)
+{
+	static const char ev[] = " sched:sched_wakeup: ";
+	const char *p = memmem(l, len, ev, sizeof(ev) - 1);
+	if (!p)
+		return false;
+	p += sizeof(ev) - 1;
+	return int_field(p, len - (size_t)(p - l), "pid", tid) && *tid > 0;
+}
+
+static void slot_free(struct fk_perf_offcpu *oc, uint64_t i)
+{
+	oc->slots[i].next_free = oc->free_head;
+	oc->free_head = (uint32_t)i + 1;
+}
+
+/* An interval ended: its switch-out stack is one sample weighing its microseconds;
+ * with --off-wake, only an interval a wakeup was paired with, as the off-wake stack
+ * (blocked root..leaf, FK_OFFWAKE_SEP, the waker's leaf..root). */
 static int interval_done(const fk_offcpu_interval *iv, void *ctx)
 {
 	struct fk_perf_offcpu *oc = ctx;
@@ -87,24 +105,84 @@ static int interval_done(const fk_offcpu_interval *iv, void *ctx)
 	fk_sample_info save = t->info;
 	t->info = s->info;
 	t->info.comm = s->comm;
-	fk_perf_stack_add(t, s->key, s->n, s->hh, iv->us);
+	if (!t->o->offwake) {
+		fk_perf_stack_add(t, s->key, s->n, s->hh, iv->us);
+	} else if (iv->woken) {
+		struct ocslot *w = &oc->slots[iv->waker];
+		size_t n = s->n + 1 + w->n;
+		if (FK_GROW(t->key, t->key_cap, n))
+			return -FK_E_NOMEM;
+		int64_t sep = fk_profile_intern(t->p, FK_OFFWAKE_SEP, strlen(FK_OFFWAKE_SEP));
+		if (sep < 0)
+			return (int)sep;
+		memcpy(t->key, s->key, s->n * sizeof(uint32_t));
+		t->key[s->n] = (uint32_t)sep;
+		for (size_t j = 0; j < w->n; j++)
+			t->key[s->n + 1 + j] = w->key[w->n - 1 - j];
+		fk_perf_stack_add(t, t->key, n, hash128((const char *)t->key, n * sizeof(uint32_t), HK2),
+				  iv->us);
+		slot_free(oc, iv->waker);
+	}
 	t->info = save;
-	s->next_free = oc->free_head;
-	oc->free_head = (uint32_t)iv->handle + 1;
+	slot_free(oc, iv->handle);
 	return t->err;
+}
+
+static int oc_ensure(struct pp *t)
+{
+	if (t->oc)
+		return 0;
+	struct fk_perf_offcpu *oc = calloc(1, sizeof(*oc));
+	if (!oc || !(oc->pair = fk_offcpu_new(0, false, interval_done, oc))) {
+		free(oc);
+		return -FK_E_NOMEM;
+	}
+	oc->t = t;
+	t->oc = oc;
+	return 0;
+}
+
+/* A slot for a stack of n frames; its index, or negative. */
+static int64_t slot_take(struct fk_perf_offcpu *oc, const uint32_t *k, size_t n)
+{
+	uint32_t i;
+	if (oc->free_head) {
+		i = oc->free_head - 1;
+		oc->free_head = oc->slots[i].next_free;
+	} else {
+		if (oc->nslots >= UINT32_MAX - 1 || FK_GROW(oc->slots, oc->cap, oc->nslots + 1))
+			return -FK_E_NOMEM;
+		i = (uint32_t)oc->nslots++;
+		memset(&oc->slots[i], 0, sizeof(oc->slots[i]));
+	}
+	struct ocslot *s = &oc->slots[i];
+	if (FK_GROW(s->key, s->cap, n ? n : 1))
+		return -FK_E_NOMEM;
+	memcpy(s->key, k, n * sizeof(*k));
+	s->n = n;
+	return i;
+}
+
+int fk_perf_offcpu_waker(struct pp *t, const uint32_t *k, size_t n)
+{
+	int rc = oc_ensure(t);
+	if (rc < 0)
+		return rc;
+	int32_t tid = t->wk_tid;
+	t->wk_tid = 0;
+	/* a wakeup replacing an earlier one of the same interval leaves that slot
+	 * until the end (freed with the rest) */
+	int64_t i = slot_take(t->oc, k, n);
+	if (i < 0)
+		return (int)i;
+	return fk_offcpu_wakeup(t->oc->pair, tid, (uint64_t)i);
 }
 
 int fk_perf_offcpu_switch(struct pp *t, const struct fk_perf_switch *sw)
 {
-	if (!t->oc) {
-		struct fk_perf_offcpu *oc = calloc(1, sizeof(*oc));
-		if (!oc || !(oc->pair = fk_offcpu_new(0, false, interval_done, oc))) {
-			free(oc);
-			return -FK_E_NOMEM;
-		}
-		oc->t = t;
-		t->oc = oc;
-	}
+	int rc0 = oc_ensure(t);
+	if (rc0 < 0)
+		return rc0;
 	t->oc_track = false;
 	const fk_sample_info *in = &t->info;
 	if (isnan(in->time) || in->time < 0)
@@ -125,22 +203,13 @@ int fk_perf_offcpu_block(struct pp *t, const uint32_t *k, size_t n, struct h128 
 	if (!oc || !t->oc_track)
 		return 0;
 	t->oc_track = false;
-	uint32_t i;
-	if (oc->free_head) {
-		i = oc->free_head - 1;
-		oc->free_head = oc->slots[i].next_free;
-	} else {
-		if (oc->nslots >= UINT32_MAX - 1 || FK_GROW(oc->slots, oc->cap, oc->nslots + 1))
-			return -FK_E_NOMEM;
-		i = (uint32_t)oc->nslots++;
-		memset(&oc->slots[i], 0, sizeof(oc->slots[i]));
-	}
+	int64_t si = slot_take(oc, k, n);
+	if (si < 0)
+		return (int)si;
+	uint32_t i = (uint32_t)si;
 	struct ocslot *s = &oc->slots[i];
-	if (FK_GROW(s->key, s->cap, n ? n : 1) ||
-	    fk_perf_grow_bytes(&s->comm, &s->comm_cap, t->info.comm_len + 1))
+	if (fk_perf_grow_bytes(&s->comm, &s->comm_cap, t->info.comm_len + 1))
 		return -FK_E_NOMEM;
-	memcpy(s->key, k, n * sizeof(*k));
-	s->n = n;
 	s->hh = hh;
 	s->info = t->info;
 	if (t->info.comm_len)
@@ -177,8 +246,11 @@ void fk_perf_offcpu_stats(const struct pp *t, fk_offcpu_stats *st)
 bool fk_perf_offcpu_unnamed(struct pp *t, const char *l, size_t len)
 {
 	struct fk_perf_switch sw;
-	if (!fk_perf_switch_fields(l, len, &sw))
-		return false;
+	int32_t wakee;
+	if (!fk_perf_switch_fields(l, len, &sw)) {
+		/* a wakeup by a task perf lost: no waker to draw (the dlfilter skips it too) */
+		return t->o->offwake && fk_perf_wakeup_fields(l, len, &wakee);
+	}
 	const char *evp = memmem(l, len, " sched:sched_switch: ", 21);
 	t->info.time = NAN;
 	t->info.cpu = -1;

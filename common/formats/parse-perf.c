@@ -544,10 +544,25 @@ static int perf_parse(fk_parse_ctx *c)
 		fk_offcpu_stats os;
 		fk_perf_offcpu_stats(&d.t1, &os);
 		strcpy(c->unit, "us");
-		c->kind = FK_KIND_OFFCPU;
+		c->kind = o->offwake ? FK_KIND_OFFWAKE : FK_KIND_OFFCPU;
+		if (o->offwake)
+			fk_note(c, 1, "off-wake: %llu wakeups, %llu blocked intervals paired with one, "
+				"%llu ended without one (not drawn), %llu wakeups unpaired",
+				(unsigned long long)os.wakeups, (unsigned long long)os.woken,
+				(unsigned long long)(os.intervals - os.woken),
+				(unsigned long long)os.wakeups_unpaired);
 		if (os.switches && os.unpaired * 2 > os.switches)
 			fk_note(c, 1, "most sched_switch events had no matching switch-in: record "
 				"system-wide (perf record -a)");
+	} else if (!rc && o->weight && (d.t1.wtp || (d.t2_ok && d.t2.wtp))) {
+		char name[sizeof(d.t1.ev.name) + 1];
+		memcpy(name, d.t1.ev.name, d.t1.ev.len);
+		name[d.t1.ev.len] = 0;
+		c->kind = fk_weight_kind(name, o->weight, c->unit, sizeof(c->unit));
+		uint64_t neg = d.t1.wneg + (d.t2_ok ? d.t2.wneg : 0);
+		if (neg)
+			fk_note(c, 1, "--weight %s: %llu samples with a negative %s (error returns): "
+				"counted, not summed", o->weight, (unsigned long long)neg, o->weight);
 	} else if (!rc) {
 		bool w = !o->samples && (d.t1.weighted || (d.t2_ok && d.t2.weighted));
 		fk_perf_unit(c->unit, sizeof(c->unit), d.t1.ev.name, d.t1.ev.set ? d.t1.ev.len : 0, w);
