@@ -12,8 +12,8 @@ global.window = {}; global.document = {};
 const dir = process.argv[2], vdir = path.join(dir, 'viewer');
 new Function("'use strict';\n" + fs.readFileSync(path.join(dir, 'counts.js'), 'utf8') +
   fs.readdirSync(vdir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(vdir, f), 'utf8')).join('\n') +
-  '\nwindow.T = { transformTree, transformAct, Viewer, Builder, eachStack };')();
-const { transformTree, transformAct, Viewer, Builder, eachStack } = window.T;
+  '\nwindow.T = { transformTree, transformAct, Viewer, Builder, eachStack, nameCmp };')();
+const { transformTree, transformAct, Viewer, Builder, eachStack, nameCmp } = window.T;
 let seed = 4242;
 const rnd = (k) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % k; };
 function reference(stacks, op, arg) {
@@ -88,6 +88,7 @@ for (let trial = 0; trial < 160; trial++) {
   const chains = ops.map((o) => [o]).concat([[ops[0], ops[3]], [ops[4], ops[0], ops[2]], [ops[6], ops[3], ops[5]], [ops[3], ops[0]]]);
   for (const ch of chains) {
     let t = base, want = stacks;
+    const shape = [];
     for (const [op, arg] of ch) {
       // the act first: it may add a name (lib), which the names' ranks then hold
       const act = transformAct(V, t, op, arg);
@@ -95,7 +96,11 @@ for (let trial = 0; trial < 160; trial++) {
       want = reference(want, op, arg);
     }
     runs++;
-    const got = treeFolded(V, t), exp = foldedOf(want, cols), shape = wellFormed(V, t, V.nameRank());
+    shape.push(...wellFormed(V, t, V.nameRank()));
+    // the ranks (made once, then kept up as a transform adds a name) are the names' order
+    const rk = V.nameRank(), order = V.names.map((_, i) => i).sort((x, y) => nameCmp(V.names[x], V.names[y]));
+    if (!order.every((x, q) => rk[x] === q)) shape.push('ranks not the names order after ' + JSON.stringify(ch));
+    const got = treeFolded(V, t), exp = foldedOf(want, cols);
     if (JSON.stringify(got) !== JSON.stringify(exp) || shape.length) {
       if (fails++ < 4) {
         const miss = exp.filter((x) => !got.includes(x)).slice(0, 3), extra = got.filter((x) => !exp.includes(x)).slice(0, 3);

@@ -215,7 +215,20 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
 Viewer.prototype.nameRank = function () {
   var V = /** @type {FkV} */ (this), nn = V.names.length;
   if (V.rank && V.rank.length === nn) return V.rank;
-  var r = new Int32Array(nn), i, names = V.names, at, sorted, idx;
+  var r = new Int32Array(nn), i, names = V.names, at, sorted, idx, k, lo, hi, mid, ord;
+  if (V.rank && V.rankOrder && V.rank.length < nn) {
+    // names added since (a module's name, a process's root): each put in its place by a
+    // binary search of the names in order, and the ranks from there on moved up one (not
+    // the whole sort again: over millions of names it took seconds)
+    ord = Array.prototype.slice.call(V.rankOrder);
+    for (k = V.rank.length; k < nn; k++) {
+      for (lo = 0, hi = ord.length; lo < hi;) { mid = (lo + hi) >> 1; if (nameCmp(names[ord[mid]], names[k]) < 0) lo = mid + 1; else hi = mid; }
+      ord.splice(lo, 0, k);
+    }
+    for (i = 0; i < nn; i++) r[ord[i]] = i;
+    V.rankOrder = Int32Array.from(ord);
+    return (V.rank = r);
+  }
   V.nameId(''); // makes V.nameIndex
   at = V.nameIndex;
   // the engine's own string order (UTF-16 units) is the library's unless a name holds a
@@ -231,6 +244,8 @@ Viewer.prototype.nameRank = function () {
     idx.sort(function (a, b) { return nameCmp(names[a], names[b]); });
     for (i = 0; i < nn; i++) r[idx[i]] = i;
   }
+  // the names in order, for names added later
+  for (V.rankOrder = new Int32Array(nn), i = 0; i < nn; i++) V.rankOrder[r[i]] = i;
   return (V.rank = r);
 };
 
