@@ -7,7 +7,8 @@
 # canvas pixels can be read; in each of three loads, medians over them), JS heap and the
 # tree's typed arrays, the transforms and their undo. Then a 1M-node profile's first paint,
 # and the transforms' CPU time in node (html-transforms.js). Output is checked
-# byte-identical over two runs. FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the
+# byte-identical over two runs. FK_BENCH_SHAPES=1 adds the transforms on wide, deep and
+# many-name profiles (gen-shapes.py). FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the
 # files; FK_INFERNO points at an inferno-flamegraph binary.
 set -eu
 cd "$(dirname "$0")/.."
@@ -57,6 +58,18 @@ echo "  page: $bytes bytes, $(awk -v b="$bytes" -v n="$nodes" 'BEGIN {printf "%.
 if command -v node > /dev/null && [ -x /usr/bin/chromium ] && [ -d tests/browser/node_modules/playwright-core ]; then
 	node bench/html-page.js "$W/out.html" "$W/small.html"
 	node --max-old-space-size=6000 bench/html-transforms.js "$W/out.html"
+	# FK_BENCH_SHAPES=1: the transforms on the other shapes too (gen-shapes.py, ~5M nodes
+	# each; wide makes about 10M), in Chromium page by page and in node
+	if [ -n "${FK_BENCH_SHAPES:-}" ]; then
+		pages=()
+		for s in wide deep names; do
+			[ -s "$W/$s.folded" ] || { python3 bench/gen-shapes.py 5000000 "$s" | LC_ALL=C sort > "$W/$s.tmp" && mv "$W/$s.tmp" "$W/$s.folded"; }
+			"$FLAMEKIT" html "$W/$s.folded" -o "$W/$s.html"
+			pages+=("$W/$s.html")
+		done
+		node bench/html-xform-page.js "${pages[@]}"
+		for p in "${pages[@]}"; do node --max-old-space-size=6000 bench/html-transforms.js "$p"; done
+	fi
 else
 	echo "  browser: skipped (needs node, /usr/bin/chromium and tests/browser/node_modules/playwright-core)"
 fi

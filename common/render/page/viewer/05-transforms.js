@@ -65,9 +65,13 @@ PairHash.prototype.find = function (p, nm, v) {
   h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
   return v;
 };
-/* Frame p becomes shared: its children so far go into the hash. */
+/* Frame p becomes shared. While it has few children (SHORT) they are found by a walk of its
+ * list (shared 1: they were made lately, close in memory, where a probe of a hash of
+ * millions is a cache miss each); with more, its children go into the hash (shared 2). */
+var SHORT = 8;
 function promote(o, p) {
-  o.shared[p] = 1;
+  if (o.nk[p] <= SHORT) { o.shared[p] = 1; return; }
+  o.shared[p] = 2;
   for (var c = o.first[p]; c >= 0; c = o.next[c]) o.hash.put(p, o.name[c], c);
 }
 
@@ -85,9 +89,10 @@ function work(n) {
 }
 function transformTree(t, names, rank, act) {
   var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, W = work(n);
+  // nk: each frame's count of children (in layOut's nxt, written there before it is read)
   var O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
-    shared: W.u8.subarray(0, n).fill(0), hash: new PairHash() };
-  var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash;
+    shared: W.u8.subarray(0, n).fill(0), hash: new PairHash(), nk: W.i32[5].subarray(0, n).fill(0) };
+  var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk, c, sh;
   var os0 = W.f64[0].subarray(0, n).fill(0), os1 = cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
   var outAt = new Int32Array(t.maxDepth + 2), m = 1, i, d, a, P, o;
   oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
@@ -105,10 +110,12 @@ function transformTree(t, names, rank, act) {
     } else {
       if (P < 0) { P = 0; if (!shared[0]) promote(O, 0); }
       if (!shared[P] && a !== tn[i]) promote(O, P);
-      o = shared[P] ? H.find(P, a, m) : m;
+      sh = shared[P];
+      if (sh === 1) { for (o = m, c = ofirst[P]; c >= 0; c = onext[c]) if (oname[c] === a) { o = c; break; } } else o = sh ? H.find(P, a, m) : m;
       if (o === m) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
+        if (++nk[P] > SHORT && sh === 1) promote(O, P);
       } else if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
@@ -208,7 +215,20 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
 Viewer.prototype.nameRank = function () {
   var V = /** @type {FkV} */ (this), nn = V.names.length;
   if (V.rank && V.rank.length === nn) return V.rank;
-  var r = new Int32Array(nn), i, names = V.names, at, sorted, idx;
+  var r = new Int32Array(nn), i, names = V.names, at, sorted, idx, k, lo, hi, mid, ord;
+  if (V.rank && V.rankOrder && V.rank.length < nn) {
+    // names added since (a module's name, a process's root): each put in its place by a
+    // binary search of the names in order, and the ranks from there on moved up one (not
+    // the whole sort again: over millions of names it took seconds)
+    ord = Array.prototype.slice.call(V.rankOrder);
+    for (k = V.rank.length; k < nn; k++) {
+      for (lo = 0, hi = ord.length; lo < hi;) { mid = (lo + hi) >> 1; if (nameCmp(names[ord[mid]], names[k]) < 0) lo = mid + 1; else hi = mid; }
+      ord.splice(lo, 0, k);
+    }
+    for (i = 0; i < nn; i++) r[ord[i]] = i;
+    V.rankOrder = Int32Array.from(ord);
+    return (V.rank = r);
+  }
   V.nameId(''); // makes V.nameIndex
   at = V.nameIndex;
   // the engine's own string order (UTF-16 units) is the library's unless a name holds a
@@ -224,6 +244,8 @@ Viewer.prototype.nameRank = function () {
     idx.sort(function (a, b) { return nameCmp(names[a], names[b]); });
     for (i = 0; i < nn; i++) r[idx[i]] = i;
   }
+  // the names in order, for names added later
+  for (V.rankOrder = new Int32Array(nn), i = 0; i < nn; i++) V.rankOrder[r[i]] = i;
   return (V.rank = r);
 };
 
