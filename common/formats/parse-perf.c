@@ -454,7 +454,9 @@ static int perf_parse(fk_parse_ctx *c)
 	if (rc)
 		goto out;
 	d.t1.at_start = r->lineno == 0;
-	d.threads = o->threads >= 2;
+	/* --weight without --event-filter weighs the first event seen: the first in the
+	 * input, so one thread reads it (a second one would take the first of its half) */
+	d.threads = o->threads >= 2 && !(o->weight && !o->event_filter);
 	/* a profile with stacks already (a folded input before this one) is no fresh tree */
 	size_t nn = 0;
 	d.fresh = fk_profile_stack_count(c->p) == 0 && fk_profile_nodes(c->p, &nn) && nn == 1;
