@@ -21,6 +21,17 @@ cmp -s k.out k.want || { diff k.want k.out; fail "kmalloc bytes"; }
 	fail "svg --weight"
 assert_contains k.svg "Memory Flame Graph"
 assert_contains k.svg "bytes"
+# several events, no --event-filter: the first in the input is weighed, whether one thread
+# reads it or two split it (the second half starts with another event, which has no ret);
+# formats from this machine's tracefs
+if [ -r /sys/kernel/tracing/events/syscalls/sys_exit_read/format ] && [ -r /sys/kernel/tracing/events/kmem/kmalloc/format ]; then
+	{ cat "$D/reads.perf-script"; for i in $(seq 40); do cat "$D/kmalloc.perf-script"; done; } > two.perf-script
+	FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --weight ret two.perf-script > two.out 2> two.err ||
+		{ cat two.err; fail "collapse --weight of two events"; }
+	cmp -s two.out r.want || { diff r.want two.out; fail "two events: not the first event's bytes"; }
+else
+	echo "note: no tracefs formats of syscalls:sys_exit_read and kmem:kmalloc here: two-event case not run"
+fi
 # a field the event does not have: refused, naming the fields it has
 run_rc 1 "$FLAMEKIT" collapse --weight nosuch --weight-format "$D/kmalloc.format" "$D/kmalloc.perf-script" > /dev/null 2> bad.err
 assert_contains bad.err "event kmem:kmalloc has no numeric field nosuch; its fields: call_site, ptr, bytes_req, bytes_alloc, gfp_flags, node"
