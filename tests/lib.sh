@@ -7,12 +7,16 @@ DATA=$FK_TOP/tests/data
 # The shared corpus of real recordings lives outside the repository: beside the
 # checkout (../shared/corpus) or in the machine's /work/shared. Found here once
 # (FK_CORPUS overrides), so a checkout anywhere (a clone under /tmp) uses it; the
-# tests that read it say when there is none.
+# tests that read it say when there is none. FK_CORPUS is always set (to the
+# first place looked at when none exists): tests use it as is, with no default
+# of their own (tests/perf/expect.sh asks this file too).
 if [ -z "${FK_CORPUS:-}" ]; then
 	for _fk_c in "$FK_TOP/../shared/corpus" /work/shared/corpus; do
-		[ -d "$_fk_c" ] && { export FK_CORPUS=$(cd "$_fk_c" && pwd); break; }
+		[ -d "$_fk_c" ] && { FK_CORPUS=$(cd "$_fk_c" && pwd); break; }
 	done
+	FK_CORPUS=${FK_CORPUS:-$FK_TOP/../shared/corpus}
 fi
+export FK_CORPUS
 TMP=$(mktemp -d /tmp/fk-test.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
