@@ -27,7 +27,7 @@ g=$!
 PIDS+=("$g")
 wait_sampling() { for _ in $(seq 300); do grep -q "flame: sampling" "$1" && return 0; sleep 0.1; done; fail "sampling never started"; }
 wait_sampling "$TMP/int.out"
-sleep 1.5
+wait_stops "$TPID" 40
 kill -INT $g
 wait $g
 rc=$?
@@ -43,7 +43,7 @@ gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -F 100 --folded $TMP/term.fol
 g=$!
 PIDS+=("$g")
 wait_sampling "$TMP/term.out"
-sleep 1
+wait_stops "$TPID" 40
 kill -TERM $g
 wait $g
 cat "$TMP/term.out"
@@ -52,10 +52,11 @@ assert_running "$TPID"
 
 # --- the flamekit gdb route with Ctrl-C to the whole foreground group
 # (Ctrl-C at a terminal signals the whole foreground group: flamekit and gdb)
+export -f wait_stops worker_stops fail
 setsid bash -c "trap true INT
 	\"$FLAMEKIT\" gdb -p $TPID --folded $TMP/cli-int.folded < /dev/null 2> $TMP/cli-int.err & c=\$!
 	for _ in \$(seq 300); do grep -q 'flame: sampling' $TMP/cli-int.err && break; sleep 0.1; done
-	sleep 1.5; kill -INT -\$\$
+	wait_stops $TPID 20; kill -INT -\$\$
 	while kill -0 \$c 2> /dev/null; do wait \$c; done" > "$TMP/cli-int.out" 2>&1
 cat "$TMP/cli-int.err"
 cat "$TMP/cli-int.out"

@@ -11,19 +11,9 @@ export PATH=$BUILD:$PATH
 
 # wait_for FILE: poll (generous: two suites may share two cores)
 wait_for() { local i; for i in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done; fail "$1 never appeared"; }
-# wait_cpu PIDFILE TICKS: until the workload has run TICKS clock ticks (1/100 s) on
-# a CPU, so perf record has samples however loaded the machine is
-wait_cpu() {
-	local i t pid
-	wait_for "$1"
-	pid=$(cat "$1")
-	for i in $(seq 1200); do
-		t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2> /dev/null) || fail "workload $pid gone"
-		[ "${t:-0}" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	fail "workload $pid ran only $t ticks"
-}
+# wait_ran PIDFILE TICKS: until the workload has run TICKS clock ticks (1/100 s)
+# on a CPU, so perf record has samples however loaded the machine is
+wait_ran() { wait_for "$1"; wait_cpu "$(cat "$1")" "$2"; }
 # a long workload that says when it runs and which pid it has
 cat > wl.sh <<'SH'
 echo $$ > "$1"
@@ -46,7 +36,7 @@ assert_contains bad.err "perf record failed"
 # perf record killed mid-recording: its file has no final header, perf's own failure
 "$PERF_FLAME" -q -i k.data -o k.svg -- sh wl.sh k.pid > k.out 2> k.err &
 pf=$!
-wait_cpu k.pid 30
+wait_ran k.pid 30
 pr=$(pgrep -P "$pf" -x perf) || fail "no perf record under perf flame"
 kill -9 "$pr"
 wait "$pf"
@@ -59,7 +49,7 @@ assert_contains k.err "perf record failed"
 # --- Ctrl-C: SIGINT to the whole process group, as a terminal sends it
 setsid perf flame -q -o int.svg --folded int.folded -- sh wl.sh int.pid > int.out 2> int.err &
 pf=$!
-wait_cpu int.pid 50
+wait_ran int.pid 50
 kill -INT -- -"$pf"
 wait "$pf"
 rc=$?
@@ -73,7 +63,7 @@ kill -0 "$(cat int.pid)" 2> /dev/null && fail "Ctrl-C: the workload still runs"
 for sig in TERM HUP; do
 	"$PERF_FLAME" -q -o $sig.svg --folded $sig.folded -- sh wl.sh $sig.pid > $sig.out 2> $sig.err &
 	pf=$!
-	wait_cpu $sig.pid 50
+	wait_ran $sig.pid 50
 	kill -$sig "$pf"
 	wait "$pf"
 	rc=$?
@@ -86,7 +76,7 @@ done
 # a second signal aborts: nothing drawn, status 1 (two kinds: one kind would merge)
 "$PERF_FLAME" -q -o two.svg -- sh wl.sh two.pid > two.out 2> two.err &
 pf=$!
-wait_cpu two.pid 30
+wait_ran two.pid 30
 kill -TERM "$pf"
 kill -HUP "$pf"
 wait "$pf"
@@ -112,7 +102,7 @@ for n in 1 2; do
 	rm -f held$n.*
 	HOLD=$TMP/held$n PERF=$TMP/holdperf "$PERF_FLAME" -q -o held$n.svg -- sh wl.sh held$n.pid > held$n.out 2> held$n.err &
 	pf=$!
-	wait_cpu held$n.pid 30
+	wait_ran held$n.pid 30
 	kill -TERM "$pf"
 	wait_for held$n.script
 	[ $n = 2 ] && kill -HUP "$pf"
