@@ -23,7 +23,7 @@ split_ok() {
 	local a tol
 	a=$(grep ';worker;' "$1" | share /dev/stdin ';path_a;inl_hot;burn ')
 	nw=$(grep ';worker;' "$1" | total /dev/stdin)
-	tol=$(awk -v n="$nw" 'BEGIN { t = 4 * sqrt(0.1875 / (n > 0 ? n : 1)); printf "%.3f", t > 0.07 ? t : 0.07 }')
+	tol=$(awk -v n="$nw" 'BEGIN { t = 4 * sqrt(0.1875 / (n > 0 ? n : 1)); printf "%.3f", (t > 0.07 ? t : 0.07) }')
 	echo "path_a share of worker: $a of $nw samples (expected 0.75 +- $tol)"
 	within "$a" "$(awk -v t="$tol" 'BEGIN { print 0.75 - t }')" "$(awk -v t="$tol" 'BEGIN { print 0.75 + t }')" ||
 		fail "$1: path_a share $a of $nw, expected 0.75 +- $tol"
