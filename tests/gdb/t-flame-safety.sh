@@ -97,8 +97,15 @@ assert_running "$TPID"
 [ "$(total "$TMP/blk.folded")" -gt 100 ] || fail "too few samples from a SIGINT-blocking target"
 
 # --- the target exits mid-run: a valid partial profile
-start_target "$TARGET" exit 8
-run_flame "$TPID" -d 15 -F 100 --folded "$TMP/exit.folded" --samples "$TMP/exit.samples"
+# (it exits when told, once flame has stopped its worker 10 times: not after a time)
+start_target "$TARGET" exit usr1
+timeout 120 gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -d 600 -F 100 --folded $TMP/exit.folded --samples $TMP/exit.samples" \
+	> "$TMP/gdb.out" 2>&1 &
+fl=$!
+wait_stops "$TPID" 10
+kill -USR1 "$TPID"
+wait $fl
+GDB_RC=$?
 cat "$TMP/gdb.out"
 [ $GDB_RC -eq 0 ] || fail "gdb exit $GDB_RC when the target exits"
 grep -q "exited during sampling" "$TMP/gdb.out" || fail "no note about the exit"
