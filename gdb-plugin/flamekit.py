@@ -154,6 +154,29 @@ def _pending_sigstop(pid):
     return False
 
 
+def _take_our_stops(sampler, inf, pid, events, settings):
+    """Leave no SIGSTOP of ours behind: gdb would pass it on at detach (once the
+    user's `pass` is back) and stop the process for good. One can be queued in
+    the kernel, or held inside gdb, not in /proc: when two threads stop at once
+    (a breakpoint or an internal error while our timer fires, or the timer's
+    second SIGSTOP), gdb reports one stop and keeps the other for the next
+    resume. A continue reports a held stop at once without resuming anything;
+    so run on, each time with one fresh SIGSTOP of ours, until a stop is that
+    SIGSTOP alone (fired, not sent twice) and none is queued."""
+    for _ in range(8):
+        if not inf.pid or events["exited"] or not inf.is_valid():
+            return
+        sampler.arm(pid)
+        events["sig"] = None
+        gdb.execute("continue", to_string=settings.muted is None)
+        fired = sampler.disarm()
+        if events["exited"] or not inf.pid:
+            return
+        if events["sig"] == "SIGSTOP" and fired and not sampler.refired() \
+                and not _pending_sigstop(pid):
+            return
+
+
 def _process_exiting(pid, wait=0.0):
     """True if every thread of pid is gone or a zombie: the process is exiting
     (exit_group). gdb 13 asserts (num_lwps == 1) when asked to detach then.
@@ -526,18 +549,13 @@ def _run_guarded(o, guard):
             events["exited"] = True  # exiting: nothing to detach from or resume
         if sampler is not None:
             sampler.disarm()
+            try:
+                _take_our_stops(sampler, inf, pid, events, settings)
+            except (gdb.error, KeyboardInterrupt):
+                pass  # KeyboardInterrupt: another internal error of gdb's (see above)
             sampler.stop_timer()
             # signals stay hooked until the outputs are written: a second
             # Ctrl-C or the SIGTERM of a group kill must not cut them short
-        try:
-            # a SIGSTOP of ours still queued would stop the process for good once
-            # gdb lets go of it: let gdb take (and swallow) it now
-            for _ in range(3):
-                if not inf.pid or events["exited"] or not _pending_sigstop(pid):
-                    break
-                gdb.execute("continue", to_string=settings.muted is None)
-        except (gdb.error, KeyboardInterrupt):
-            pass  # KeyboardInterrupt: another internal error of gdb's (see above)
         try:
             gdb.events.stop.disconnect(on_stop)
             gdb.events.exited.disconnect(on_exit)
@@ -687,3 +705,4 @@ def _write_outputs(o, prof):
 
 
 FlameCommand()
+

@@ -486,6 +486,15 @@ static PyObject *samp_disarm(PyObject *self, PyObject *unused)
 	return PyBool_FromLong(fkg_timer_disarm(s));
 }
 
+static PyObject *samp_refired(PyObject *self, PyObject *unused)
+{
+	(void)unused;
+	fkg_sampler *s = samp_of(self);
+	if (!s)
+		return NULL;
+	return PyBool_FromLong(fkg_timer_refired(s));
+}
+
 static PyObject *samp_fired_at(PyObject *self, PyObject *unused)
 {
 	fkg_sampler *s = samp_of(self);
@@ -566,6 +575,8 @@ static PyMethodDef samp_methods[] = {
 	{ "stop_timer", samp_stop_timer, METH_NOARGS, "stop_timer()" },
 	{ "arm", samp_arm, METH_VARARGS, "arm(tid=0): SIGSTOP tid (0 = the process) at the next tick." },
 	{ "disarm", samp_disarm, METH_NOARGS, "disarm() -> True if the SIGSTOP was already sent." },
+	{ "refired", samp_refired, METH_NOARGS,
+	  "refired() -> True if the last arm sent a second, process-directed SIGSTOP." },
 	{ "fired_at", samp_fired_at, METH_NOARGS, "fired_at() -> monotonic time of the last SIGSTOP." },
 	{ "hook_sigint", samp_hook_sigint, METH_NOARGS, "hook_sigint(): take SIGINT from gdb while sampling." },
 	{ "unhook_sigint", samp_unhook_sigint, METH_NOARGS, "unhook_sigint(): give SIGINT back." },

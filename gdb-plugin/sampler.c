@@ -110,6 +110,7 @@ struct fkg_sampler {
 	_Atomic int target_tid;
 	_Atomic int fire_now;
 	bool refired;
+	bool resent;           /* the refire sent a second SIGSTOP */
 	/* SIGINT */
 	_Atomic int sigint;
 	_Atomic int aborted;     /* a second request (fkp_sigreq_note) */
@@ -903,19 +904,44 @@ void fkg_get_stats(const fkg_sampler *s, fkg_stats *st)
 }
 
 /* ------------------------------------------------------------------ timer */
-static void fire(fkg_sampler *s)
+/* The state letter of thread tid of pid from /proc ('t': stopped by its tracer,
+ * 'Z'/'X': exiting), 0 when it is gone or unreadable. */
+static char thread_state(pid_t pid, pid_t tid)
 {
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* 1 = sent, 0 = not now: the thread already sits in a tracing stop (gdb stopped
+ * it for something else: a breakpoint, its own stop of all threads). A SIGSTOP
+ * sent into such a stop is one gdb may hold beside the stop it reports, and pass
+ * on at detach once `pass` is back: the process then stops for good. */
+static int fire(fkg_sampler *s)
+{
+	pid_t tid = atomic_load(&s->target_tid);
+	if (tid > 0 && thread_state(s->pid, tid) == 't')
+		return 0;
 	int expect = T_ARMED;
 	if (!atomic_compare_exchange_strong(&s->tstate, &expect, T_FIRING))
-		return;
+		return 1;
 	s->fired_at = fkg_now();
-	pid_t tid = atomic_load(&s->target_tid);
 	/* SIGSTOP: the target cannot block it, and gdb (told `nopass`) swallows
 	 * it. A thread-directed one first; if that thread just exited, the
 	 * process-directed one reaches whichever thread is left. */
 	if (getenv("FKG_PROCKILL") || tid <= 0 || syscall(SYS_tgkill, s->pid, tid, SIGSTOP) != 0)
 		kill(s->pid, SIGSTOP);
 	atomic_store(&s->tstate, T_FIRED);
+	return 1;
 }
 
 static void poke(fkg_sampler *s);
@@ -976,11 +1002,19 @@ static void *timer_main(void *arg)
 			if (left <= 0) {
 				/* as fire() does: FIRING while the signal goes, so a disarm
 				 * in the meantime waits for it (and a pending-SIGSTOP check
-				 * after the disarm sees it), and one before it wins */
+				 * after the disarm sees it), and one before it wins. Sent
+				 * only when that thread is gone: one it stopped is waiting
+				 * for gdb, and a second SIGSTOP would be one more for gdb
+				 * to hold (see fire) */
 				int expect = T_FIRED;
 				if (atomic_compare_exchange_strong(&s->tstate, &expect, T_FIRING)) {
 					s->refired = true;
-					kill(s->pid, SIGSTOP);
+					pid_t tid = atomic_load(&s->target_tid);
+					char c = tid > 0 ? thread_state(s->pid, tid) : 0;
+					if (c == 0 || c == 'Z' || c == 'X') {
+						s->resent = true;
+						kill(s->pid, SIGSTOP);
+					}
 					atomic_store(&s->tstate, T_FIRED);
 				}
 				continue;
@@ -990,13 +1024,14 @@ static void *timer_main(void *arg)
 			tsp = &ts;
 		}
 		if (st == T_ARMED) {
-			if (atomic_exchange(&s->fire_now, 0)) {
-				fire(s);
+			if (atomic_load(&s->fire_now) && fire(s)) {
+				atomic_store(&s->fire_now, 0);
 				continue;
 			}
 			double left = s->next_tick - fkg_now();
 			if (left <= 0) {
-				fire(s);
+				if (!fire(s)) /* stopped already: look again a tick later */
+					s->next_tick += s->period;
 				continue;
 			}
 			ts.tv_sec = (time_t)left;
@@ -1064,6 +1099,7 @@ void fkg_timer_arm(fkg_sampler *s, pid_t tid)
 	}
 	atomic_store(&s->target_tid, tid);
 	s->refired = false;
+	s->resent = false;
 	atomic_store(&s->tstate, T_ARMED);
 	poke(s);
 }
@@ -1089,6 +1125,11 @@ bool fkg_timer_disarm(fkg_sampler *s)
 	if (fired) /* the tick after this one */
 		s->next_tick = s->fired_at + s->period;
 	return fired;
+}
+
+bool fkg_timer_refired(const fkg_sampler *s)
+{
+	return s->resent;
 }
 
 double fkg_timer_fired_at(const fkg_sampler *s)

@@ -94,6 +94,9 @@ void fkg_timer_arm(fkg_sampler *s, pid_t tid);
 /* Cancel a pending tick. Returns true if the signal was already sent (the
  * caller must then consume its stop before resuming for good). */
 bool fkg_timer_disarm(fkg_sampler *s);
+/* After fkg_timer_disarm: a second, process-directed SIGSTOP went out too (the
+ * first was not answered within a second), so one may still be on its way. */
+bool fkg_timer_refired(const fkg_sampler *s);
 /* Monotonic time the last signal was sent. */
 double fkg_timer_fired_at(const fkg_sampler *s);
 void fkg_timer_stop(fkg_sampler *s);

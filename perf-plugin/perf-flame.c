@@ -54,38 +54,11 @@ struct pf_header {
 };
 
 /* ------------------------------------------------------------ stop and draw
- * SIGINT, SIGTERM or SIGHUP while perf record runs: perf is told to stop (its
- * SIGINT ends the workload and writes the file) and the samples are drawn; a
- * second signal, at any time after, kills the running child (perf record or
- * perf script) and nothing is drawn (docs/exit-status.md). The handlers stay
- * from the start of a recording run to its end, so a second signal between or
- * after the children is not lost either. */
-static volatile sig_atomic_t stop_count, stop_signal, recording;
-static volatile pid_t stop_child;
-static bool stoppable;    /* a run that records: the handlers are in place */
-static const int stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-static void on_stop(int sig)
-{
-	int n = ++stop_count;
-	if (n == 1)
-		stop_signal = sig;
-	pid_t c = stop_child;
-	if (c > 0 && (n > 1 || recording))
-		kill(c, n > 1 ? SIGKILL : SIGINT);
-}
-
-static void stop_handlers(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	for (int i = 0; i < 3; i++)
-		sigaddset(&sa.sa_mask, stop_sigs[i]);
-	for (int i = 0; i < 3; i++)
-		sigaction(stop_sigs[i], &sa, NULL);
-}
+ * A recording run (record, or record then report) is one fkp_policy run of
+ * children in sequence (prog.h, docs/exit-status.md): SIGINT, SIGTERM or SIGHUP
+ * while perf record runs stops it (perf's SIGINT ends the workload and writes the
+ * file) and the samples are drawn; a second signal, at any time after (during
+ * perf script or between the children), aborts and nothing is drawn. */
 
 static const char *sig_name(int sig)
 {
@@ -98,43 +71,20 @@ static const char *sig_name(int sig)
 	return buf;
 }
 
-/* fkp_spawn, then (in a recording run) our handlers again: the spawn helper
- * ignores INT and TERM for its children's lifetime, and fkp_wait puts ours back. */
-static pid_t spawn_child(char *const argv[], int out_fd, int *pipe_rd)
-{
-	pid_t pid = fkp_spawn(argv, out_fd, pipe_rd, false);
-	if (pid > 0 && stoppable) {
-		stop_child = pid;
-		stop_handlers();
-		/* a signal that came before stop_child was set (not blocked: the
-		 * child would inherit the mask) is passed on now */
-		if (stop_count > 1 || (stop_count && recording))
-			kill(pid, stop_count > 1 ? SIGKILL : SIGINT);
-	}
-	return pid;
-}
-
-static int wait_child(pid_t pid)
-{
-	int rc = fkp_wait(pid);
-	stop_child = 0;
-	return rc;
-}
-
 static bool aborted(void)
 {
-	if (stop_count < 2)
+	if (!fkp_aborted())
 		return false;
 	err("stopped by a second signal: nothing drawn");
 	return true;
 }
 
+/* perf record, then the drawing: a first request after it no longer stops a child */
 static int record_run(char *const argv[])
 {
-	recording = 1;
-	pid_t pid = spawn_child(argv, -1, NULL);
-	int rc = pid < 0 ? -1 : wait_child(pid);
-	recording = 0;
+	pid_t pid = fkp_spawn(argv, -1, NULL, false);
+	int rc = pid < 0 ? -1 : fkp_wait(pid);
+	fkp_policy_drawing();
 	return rc;
 }
 
@@ -291,8 +241,8 @@ static int add_malloc_probe(struct rec_opts *r)
 		push(&v, "-x");
 		push(&v, libc);
 		push(&v, specs[k]);
-		pid_t pid = spawn_child(v.v, -1, NULL);
-		int rc = pid < 0 ? -1 : wait_child(pid);
+		pid_t pid = fkp_spawn(v.v, -1, NULL, false);
+		int rc = pid < 0 ? -1 : fkp_wait(pid);
 		fkp_argv_free(&v);
 		if (rc == 0) {
 			r->probe_added = true;
@@ -309,9 +259,9 @@ static void drop_malloc_probe(struct rec_opts *r)
 	if (!r->probe_added)
 		return;
 	char *const v[] = { (char *)perf_bin(), "probe", "-q", "-d", "probe_libc:malloc", NULL };
-	pid_t pid = spawn_child(v, -1, NULL);
+	pid_t pid = fkp_spawn(v, -1, NULL, false);
 	if (pid > 0)
-		wait_child(pid);
+		fkp_wait(pid);
 	r->probe_added = false;
 }
 
@@ -416,11 +366,12 @@ static int do_record(struct rec_opts *r, char **args, int n)
 	bool existed = out && stat(out, &before) == 0;
 	int rc = record_run(v.v);
 	fkp_argv_free(&v);
-	if (rc < 0)
-		return 1;
 	if (aborted())
 		return 1;
-	if (rc == 0 && !stop_count)
+	if (rc < 0)
+		return 1;
+	int stop_signal = fkp_stop_signal();
+	if (rc == 0 && !stop_signal)
 		return 0;
 	/* perf record exits with its workload's status: a workload that failed or
 	 * was stopped still left every sample in the file. Only a recording that
@@ -431,7 +382,7 @@ static int do_record(struct rec_opts *r, char **args, int n)
 		    out && strcmp(out, "-") ? ": no complete recording written" : "");
 		return 1;
 	}
-	if (stop_count)
+	if (stop_signal)
 		fprintf(stderr, "perf flame: recording stopped by %s\n", sig_name(stop_signal));
 	else if (rc > 128 && rc < 128 + 65)
 		fprintf(stderr, "perf flame: the workload was ended by %s (status %d)\n",
@@ -719,8 +670,10 @@ static int stdin_is_dwarf(void)
 		goto bad;
 	}
 	if (feeder == 0) {
-		for (int i = 0; i < 3; i++)
-			signal(stop_sigs[i], SIG_DFL);
+		/* the policy's handlers are perf flame's, not the copier's */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		close(pfd[0]);
 		char copy[65536];
 		ssize_t k = 0;
@@ -828,16 +781,17 @@ static int report_text(struct rep_opts *r)
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
 	int fd;
-	pid_t pid = spawn_child(v.v, FKP_PIPE, &fd);
+	pid_t pid = fkp_spawn(v.v, FKP_PIPE, &fd, false);
 	fkp_argv_free(&v);
 	if (pid < 0) {
+		aborted();
 		fk_profile_free(p);
 		return 1;
 	}
 	fk_parse_stats st;
 	int prc = fk_parse_fd(p, fd, &po, &st);
 	close(fd);
-	int status = wait_child(pid);
+	int status = fkp_wait(pid);
 	feeder_end();
 	if (aborted()) {
 		fk_profile_free(p);
@@ -913,15 +867,15 @@ static int report_dlfilter(struct rep_opts *r, const char *so)
 	}
 	for (size_t i = 0; i < r->script_args.n; i++)
 		push(&v, r->script_args.v[i]);
-	pid_t pid = spawn_child(v.v, -1, NULL);
-	int rc = pid < 0 ? -1 : wait_child(pid);
+	pid_t pid = fkp_spawn(v.v, -1, NULL, false);
+	int rc = pid < 0 ? -1 : fkp_wait(pid);
 	feeder_end();
 	if (aborted())
 		rc = 1;
 	/* perf killed by SIGPIPE writing to our stdout: the reader chose to stop */
 	bool quiet = rc == 128 + SIGPIPE && (is_stdout(r->o.folded) || is_stdout(r->o.samples) ||
 					     is_stdout(r->o.svg_path));
-	if (rc > 0 && !quiet && stop_count < 2)
+	if (rc > 0 && !quiet && !fkp_aborted())
 		err("%s: nothing written (perf script with flamekit-dlfilter.so exited with status %d)",
 		    shown(r->input), rc);
 	for (size_t i = 0; i < tmps.n; i++) {
@@ -1076,11 +1030,12 @@ static int cmd_both(int argc, char **argv)
 	for (; i < argc; i++)
 		push(&recargs, argv[i]);
 	rec.default_output = r.input;
-	stoppable = true;
-	stop_handlers();
+	fkp_policy_begin();
 	int rc = do_record(&rec, recargs.v, (int)recargs.n);
 	if (!rc)
 		rc = do_report(&r);
+	fkp_policy_end();
+	/* after the policy's end: a cleanup runs even after an abort */
 	drop_malloc_probe(&rec);
 	return rc;
 }
@@ -1142,9 +1097,9 @@ int main(int argc, char **argv)
 			else
 				push(&pass, args[i]);
 		}
-		stoppable = true;
-		stop_handlers();
+		fkp_policy_begin();
 		int rc = do_record(&rec, pass.v, (int)pass.n);
+		fkp_policy_end();
 		if (rec.probe_added)
 			fprintf(stderr, "perf flame: probe_libc:malloc stays for `perf flame report "
 				"--weight size` (remove it with perf probe -d probe_libc:malloc)\n");

@@ -59,7 +59,8 @@ bool fkp_out_is_regular(const char *path);
  *   output and exits 1.
  * - SIGQUIT is left to the child (ignored here). The handlers are in place from
  *   the first fkp_spawn to the last fkp_wait (at most 16 children at once), with
- *   SA_RESTART: reading a child's pipe goes on to its end. */
+ *   SA_RESTART: reading a child's pipe goes on to its end; or from
+ *   fkp_policy_begin to fkp_policy_end for a run of children in sequence. */
 #define FKP_PIPE (-2)   /* out_fd: give the child's stdout to the caller as a pipe */
 /* Start argv (PATH search). out_fd: -1 inherit, FKP_PIPE (read end into
  * *pipe_rd), or an fd for the child's stdout. quiet_stderr: child stderr to
@@ -77,6 +78,19 @@ int fkp_run(char *const argv[], int out_fd);
 int fkp_stop_signal(void);
 /* A second signal came: the children were told to abort (see above). */
 bool fkp_aborted(void);
+/* A run of several children in sequence under one policy (perf flame: perf
+ * record, then perf script): from begin to end the handlers stay in place and
+ * the requests are counted across the children and the gaps between them. A
+ * first request while no child runs is passed to the next child fkp_spawn
+ * starts (before fkp_policy_drawing); after a second, fkp_spawn starts none
+ * (-1, errno EINTR, no message: fkp_aborted() says why). Begin and end pair up;
+ * neither prints. */
+void fkp_policy_begin(void);
+void fkp_policy_end(void);
+/* From now until fkp_policy_end the children draw what the run recorded: a
+ * first request no longer reaches them (the recording it stops is over; it is
+ * still noted), a second still aborts them. */
+void fkp_policy_drawing(void);
 /* Also tell the requests through fd (a non-blocking pipe the caller gave a
  * child): one byte 's' at the first request, 'a' at an abort. A signal can come
  * before the child is ready to take it (gdb loading its Python takes Ctrl-C as

@@ -20,6 +20,7 @@ static int running;  /* children between fkp_spawn and fkp_wait */
 #define MAX_CHILDREN 16
 static volatile sig_atomic_t children[MAX_CHILDREN];
 static volatile sig_atomic_t stop_sig, aborted;
+static volatile sig_atomic_t drawing;  /* fkp_policy_drawing: a first request reaches no child */
 static volatile sig_atomic_t notify_fd = -1;
 static fkp_sigreq requests;
 
@@ -83,7 +84,7 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		/* A terminal's Ctrl-C (SI_KERNEL) went to the whole foreground group,
 		 * the children included; anything else may have reached only us.
 		 * SIGINT is every tool's "stop and write what you have". */
-		if (code != SI_KERNEL)
+		if (code != SI_KERNEL && !drawing)
 			signal_children(SIGINT);
 		notify("s");
 	} else if (r == FKP_SIG_AGAIN && !aborted) {
@@ -99,7 +100,7 @@ static void policy_start(void)
 {
 	if (running++)
 		return;
-	stop_sig = aborted = 0;
+	stop_sig = aborted = drawing = 0;
 	requests = (fkp_sigreq){ 0 };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -155,6 +156,15 @@ pid_t fkp_spawn(char *const argv[], int out_fd, int *pipe_rd, bool quiet_stderr)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
 	policy_start();
+	if (aborted) {
+		/* a second request came while no child ran (fkp_policy_begin) */
+		policy_end();
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (pfd[0] >= 0)
+			close(pfd[0]), close(pfd[1]);
+		errno = EINTR;
+		return -1;
+	}
 	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -196,6 +206,10 @@ pid_t fkp_spawn(char *const argv[], int out_fd, int *pipe_rd, bool quiet_stderr)
 		_exit(127);
 	}
 	child_add(pid);
+	/* a first request that came while no child ran (fkp_policy_begin) reaches
+	 * this one too, unless the run draws now */
+	if (stop_sig && !drawing)
+		kill(pid, SIGINT);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (out_fd == FKP_PIPE) {
 		close(pfd[1]);
@@ -230,6 +244,31 @@ int fkp_run(char *const argv[], int out_fd)
 {
 	pid_t pid = fkp_spawn(argv, out_fd, NULL, false);
 	return pid < 0 ? -1 : fkp_wait(pid);
+}
+
+/* The policy's handlers hold from begin to end: running counts the session as
+ * one more child, so neither the requests nor the handlers end between two. */
+void fkp_policy_begin(void)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	policy_start();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void fkp_policy_drawing(void)
+{
+	drawing = 1;
+}
+
+void fkp_policy_end(void)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	policy_end();
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 void fkp_spawn_notify(int fd)

@@ -13,7 +13,7 @@ cc -O1 -g -fno-omit-frame-pointer -o "$TMP/loop" "$FK_TOP/tests/parsers/data/eu-
 	fail "cannot compile loop.c"
 "$TMP/loop" & pid=$!
 trap 'kill $pid 2> /dev/null; rm -rf "$TMP"' EXIT
-sleep 0.3
+wait_threads $pid 2 "$TMP/loop"   # its worker spins
 
 # check FILE: the program's stacks, no offsets, user roots under kernel frames
 check() {
@@ -30,7 +30,7 @@ check "$TMP/d.folded"
 
 # wait_bpf: until the bpftrace in group $1 has its program loaded and attached (one perf
 # event per CPU for profile:hz: a SIGINT that comes while bpftrace still attaches is lost
-# on a loaded machine), then 1.5 s of sampling
+# on a loaded machine), then until the program has spun 0.5 s of CPU under it
 wait_bpf() {
 	local bt= cpus=$(nproc) attached=0
 	for i in $(seq 1 1200); do
@@ -42,7 +42,7 @@ wait_bpf() {
 		sleep 0.05
 	done
 	[ "$attached" -ge "$cpus" ] || fail "bpftrace attached $attached of $cpus perf events in 60 s"
-	sleep 1.5
+	wait_cpu $pid 50
 }
 # interrupt CMD OUT: CMD in its own process group, Ctrl-C once sampling runs
 interrupt() {

@@ -37,7 +37,7 @@ cmp -s "$TMP/names.pb.gz" "$TMP/stdout.pb.gz" || fail "standard output differs f
 
 # Real perf recordings (C++ templates, node JIT): stacks and periods exact, bytes the same
 # with one and two parser threads and run to run.
-CORPUS=${FK_CORPUS:-$FK_TOP/../shared/corpus}
+CORPUS=$FK_CORPUS
 if [ -d "$CORPUS" ]; then
 	for z in "$CORPUS"/*.perf-script.zst; do
 		b=$(basename "$z" .perf-script.zst)

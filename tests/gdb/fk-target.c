@@ -145,6 +145,8 @@ static int cmp_d(const void *a, const void *b)
 }
 
 static void on_usr2(int sig) { dump_req = 1; }
+static volatile sig_atomic_t quit_req;
+static void on_usr1(int sig) { quit_req = 1; }
 
 static void dump_gaps(void)
 {
@@ -181,8 +183,13 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "split") || !strcmp(mode, "sigint") || !strcmp(mode, "exit")) {
 		start(worker);
 		start(sleeper);
-		if (!strcmp(mode, "exit"))
+		/* "exit usr1": when told (SIGUSR1, to whichever thread), not after a time */
+		if (!strcmp(mode, "exit") && argc > 2 && !strcmp(argv[2], "usr1")) {
+			signal(SIGUSR1, on_usr1);
+			exit_after = -1;
+		} else if (!strcmp(mode, "exit")) {
 			exit_after = argc > 2 ? atof(argv[2]) : 1.5;
+		}
 	} else if (!strcmp(mode, "churn")) {
 		start(worker);
 		start(spawner);
@@ -202,6 +209,12 @@ int main(int argc, char **argv)
 	}
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
+	while (exit_after < 0 && !quit_req) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (quit_req)
+		exit(0);
 	if (exit_after > 0) {
 		struct timespec ts = { (time_t)exit_after, (long)((exit_after - (time_t)exit_after) * 1e9) };
 		nanosleep(&ts, NULL);

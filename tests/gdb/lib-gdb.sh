@@ -34,18 +34,22 @@ run_flame() {
 	timeout 120 gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $pid $*" > "$TMP/gdb.out" 2>&1
 	GDB_RC=$?
 }
-# assert_running PID: alive, not stopped or traced, no leftover SIGSTOP/SIGINT pending.
-# A stop (T) must be gone within 5 s: a leaked SIGSTOP takes effect at once, and the
-# guardian that answers it (after an internal error of gdb's) polls ten times a second.
+# assert_running PID: alive and running on (its CPU time advances: every target
+# spins, so a stop let through at detach has been delivered by then, and one the
+# guardian answers after an internal error of gdb's undone), not stopped or
+# traced, no leftover SIGSTOP/SIGINT pending
 assert_running() {
 	local st=/proc/$1/status
 	[ -r "$st" ] || fail "process $1 is gone"
-	local state tracer i
-	sleep 0.2
-	for i in $(seq 50); do
-		state=$(awk '/^State:/ {print $2}' "$st")
-		case $state in t|T) sleep 0.1;; *) break;; esac
+	local state tracer t0 t i
+	t0=$(cpu_ticks "$1")
+	for i in $(seq 600); do
+		t=$(cpu_ticks "$1")
+		[ -n "$t" ] || fail "process $1 is gone"
+		[ $((t - t0)) -ge 2 ] && break
+		sleep 0.1
 	done
+	state=$(awk '/^State:/ {print $2}' "$st")
 	tracer=$(awk '/^TracerPid:/ {print $2}' "$st")
 	case $state in t|T|Z|X) fail "process $1 left in state $state";; esac
 	assert_eq "TracerPid of $1" 0 "$tracer"
@@ -57,6 +61,26 @@ assert_running() {
 			(( (0x$m & (1 << 1)) == 0 )) || fail "SIGINT pending in $t"
 		done
 	done
+}
+# wait_stops PID N: until PID's thread fk-worker (it spins, so it never blocks of
+# itself) was stopped N more times: each ptrace stop is one voluntary context switch
+worker_stops() {
+	local c
+	for c in /proc/$1/task/*/comm; do
+		[ "$(cat "$c" 2> /dev/null)" = fk-worker ] &&
+			awk '/^voluntary_ctxt_switches/ { print $2 }' "${c%comm}status" && return 0
+	done
+	echo 0
+}
+wait_stops() {
+	local n0 n i
+	n0=$(worker_stops "$1")
+	for i in $(seq 1200); do
+		n=$(worker_stops "$1")
+		[ $((n - n0)) -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "the worker of $1 was stopped $((n - n0)) of $2 times in 120 s"
 }
 # share FOLDED REGEX: fraction of the total count on lines matching REGEX
 share() { awk -v re="$2" '{n=$NF; t+=n; if ($0 ~ re) m+=n} END {printf "%.3f", t ? m/t : 0}' "$1"; }

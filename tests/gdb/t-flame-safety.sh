@@ -27,7 +27,7 @@ g=$!
 PIDS+=("$g")
 wait_sampling() { for _ in $(seq 300); do grep -q "flame: sampling" "$1" && return 0; sleep 0.1; done; fail "sampling never started"; }
 wait_sampling "$TMP/int.out"
-sleep 1.5
+wait_stops "$TPID" 40
 kill -INT $g
 wait $g
 rc=$?
@@ -43,7 +43,7 @@ gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -F 100 --folded $TMP/term.fol
 g=$!
 PIDS+=("$g")
 wait_sampling "$TMP/term.out"
-sleep 1
+wait_stops "$TPID" 40
 kill -TERM $g
 wait $g
 cat "$TMP/term.out"
@@ -52,10 +52,11 @@ assert_running "$TPID"
 
 # --- the flamekit gdb route with Ctrl-C to the whole foreground group
 # (Ctrl-C at a terminal signals the whole foreground group: flamekit and gdb)
+export -f wait_stops worker_stops fail
 setsid bash -c "trap true INT
 	\"$FLAMEKIT\" gdb -p $TPID --folded $TMP/cli-int.folded < /dev/null 2> $TMP/cli-int.err & c=\$!
 	for _ in \$(seq 300); do grep -q 'flame: sampling' $TMP/cli-int.err && break; sleep 0.1; done
-	sleep 1.5; kill -INT -\$\$
+	wait_stops $TPID 20; kill -INT -\$\$
 	while kill -0 \$c 2> /dev/null; do wait \$c; done" > "$TMP/cli-int.out" 2>&1
 cat "$TMP/cli-int.err"
 cat "$TMP/cli-int.out"
@@ -96,8 +97,15 @@ assert_running "$TPID"
 [ "$(total "$TMP/blk.folded")" -gt 100 ] || fail "too few samples from a SIGINT-blocking target"
 
 # --- the target exits mid-run: a valid partial profile
-start_target "$TARGET" exit 8
-run_flame "$TPID" -d 15 -F 100 --folded "$TMP/exit.folded" --samples "$TMP/exit.samples"
+# (it exits when told, once flame has stopped its worker 10 times: not after a time)
+start_target "$TARGET" exit usr1
+timeout 120 gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $TPID -d 600 -F 100 --folded $TMP/exit.folded --samples $TMP/exit.samples" \
+	> "$TMP/gdb.out" 2>&1 &
+fl=$!
+wait_stops "$TPID" 10
+kill -USR1 "$TPID"
+wait $fl
+GDB_RC=$?
 cat "$TMP/gdb.out"
 [ $GDB_RC -eq 0 ] || fail "gdb exit $GDB_RC when the target exits"
 grep -q "exited during sampling" "$TMP/gdb.out" || fail "no note about the exit"

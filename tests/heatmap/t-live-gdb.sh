@@ -13,7 +13,7 @@ cc -O0 -g -fno-omit-frame-pointer -pthread -o "$TMP/band" "$FK_TOP/tests/heatmap
 if nice -n -10 true 2> /dev/null; then nice -n -10 "$TMP/band" 15 & else "$TMP/band" 15 & fi
 BAND=$!
 trap 'kill -9 $BAND 2>/dev/null; rm -rf "$TMP"' EXIT
-sleep 0.3
+wait_threads $BAND 2 "$TMP/band"   # its worker runs
 timeout 120 gdb -batch -nx -q -x "$SCRIPT" -ex "flame -p $BAND -F 50 -d 6 --samples $TMP/gdb.samples -o $TMP/gdb.svg" \
 	> "$TMP/gdb.out" 2>&1
 grep -qi "ptrace: Operation not permitted\|Could not attach" "$TMP/gdb.out" && skip "ptrace attach not permitted here"

@@ -29,7 +29,7 @@ for f in "$D"/*/*.txt; do
 	cp "$f" "$TMP/in"
 	same_output "${f#"$D"/}"
 done
-CORPUS=${FK_CORPUS:-$FK_TOP/../shared/corpus}
+CORPUS=$FK_CORPUS
 if [ -d "$CORPUS" ]; then
 	for z in "$CORPUS"/*.perf-script.zst; do
 		zstd -q -dc "$z" > "$TMP/in"

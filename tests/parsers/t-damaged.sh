@@ -8,7 +8,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v gzip > /dev/null || skip "gzip not installed"
 command -v zstd > /dev/null || skip "zstd not installed"
-CORPUS=${FK_CORPUS:-$FK_TOP/../shared/corpus}
+CORPUS=$FK_CORPUS
 if [ -f "$CORPUS/node-jit.perf-script.zst" ]; then
 	zstd -q -dc "$CORPUS/node-jit.perf-script.zst" > "$TMP/in"
 else

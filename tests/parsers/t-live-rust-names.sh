@@ -9,7 +9,7 @@ rustc -O -g -C force-frame-pointers=yes -o "$TMP/spin" "$FK_TOP/tests/parsers/da
 	{ cat "$TMP/rustc.err"; fail "rustc failed"; }
 "$TMP/spin" > /dev/null & pid=$!
 trap 'kill $pid 2> /dev/null; rm -rf "$TMP"' EXIT
-sleep 0.3
+wait_threads $pid 1 "$TMP/spin"
 # snapshots until one catches the loop in work() (many land in its elapsed() check),
 # at least three, while the program runs (3 s)
 : > "$TMP/eu.txt"

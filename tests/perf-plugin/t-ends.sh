@@ -11,6 +11,9 @@ export PATH=$BUILD:$PATH
 
 # wait_for FILE: poll (generous: two suites may share two cores)
 wait_for() { local i; for i in $(seq 600); do [ -s "$1" ] && return 0; sleep 0.1; done; fail "$1 never appeared"; }
+# wait_ran PIDFILE TICKS: until the workload has run TICKS clock ticks (1/100 s)
+# on a CPU, so perf record has samples however loaded the machine is
+wait_ran() { wait_for "$1"; wait_cpu "$(cat "$1")" "$2"; }
 # a long workload that says when it runs and which pid it has
 cat > wl.sh <<'SH'
 echo $$ > "$1"
@@ -33,8 +36,7 @@ assert_contains bad.err "perf record failed"
 # perf record killed mid-recording: its file has no final header, perf's own failure
 "$PERF_FLAME" -q -i k.data -o k.svg -- sh wl.sh k.pid > k.out 2> k.err &
 pf=$!
-wait_for k.pid
-sleep 1
+wait_ran k.pid 30
 pr=$(pgrep -P "$pf" -x perf) || fail "no perf record under perf flame"
 kill -9 "$pr"
 wait "$pf"
@@ -47,8 +49,7 @@ assert_contains k.err "perf record failed"
 # --- Ctrl-C: SIGINT to the whole process group, as a terminal sends it
 setsid perf flame -q -o int.svg --folded int.folded -- sh wl.sh int.pid > int.out 2> int.err &
 pf=$!
-wait_for int.pid
-sleep 2
+wait_ran int.pid 50
 kill -INT -- -"$pf"
 wait "$pf"
 rc=$?
@@ -62,8 +63,7 @@ kill -0 "$(cat int.pid)" 2> /dev/null && fail "Ctrl-C: the workload still runs"
 for sig in TERM HUP; do
 	"$PERF_FLAME" -q -o $sig.svg --folded $sig.folded -- sh wl.sh $sig.pid > $sig.out 2> $sig.err &
 	pf=$!
-	wait_for $sig.pid
-	sleep 2
+	wait_ran $sig.pid 50
 	kill -$sig "$pf"
 	wait "$pf"
 	rc=$?
@@ -76,8 +76,7 @@ done
 # a second signal aborts: nothing drawn, status 1 (two kinds: one kind would merge)
 "$PERF_FLAME" -q -o two.svg -- sh wl.sh two.pid > two.out 2> two.err &
 pf=$!
-wait_for two.pid
-sleep 1
+wait_ran two.pid 30
 kill -TERM "$pf"
 kill -HUP "$pf"
 wait "$pf"
@@ -86,6 +85,42 @@ kill "$(cat two.pid)" 2> /dev/null   # perf record was killed: its workload is l
 [ $rc = 1 ] || { cat two.err; fail "two signals: status $rc"; }
 assert_contains two.err "second signal"
 [ -e two.svg ] && fail "two signals: an SVG was drawn"
+# the two requests span the children: the first stops perf record, the second
+# comes while perf script runs (PERF: a perf that holds perf script until told,
+# saying when it started) and aborts it; one request alone lets it draw
+cat > holdperf <<SH
+#!/bin/sh
+if [ "\$1" = script ]; then
+	echo \$\$ > "\$HOLD.script"
+	i=0
+	while [ ! -e "\$HOLD.go" ] && [ \$i -lt 1200 ]; do sleep 0.1; i=\$((i + 1)); done
+fi
+exec ${PERF:-$(command -v perf)} "\$@"
+SH
+chmod +x holdperf
+for n in 1 2; do
+	rm -f held$n.*
+	HOLD=$TMP/held$n PERF=$TMP/holdperf "$PERF_FLAME" -q -o held$n.svg -- sh wl.sh held$n.pid > held$n.out 2> held$n.err &
+	pf=$!
+	wait_ran held$n.pid 30
+	kill -TERM "$pf"
+	wait_for held$n.script
+	[ $n = 2 ] && kill -HUP "$pf"
+	touch held$n.go
+	wait "$pf"
+	rc=$?
+	if [ $n = 1 ]; then
+		[ $rc = 0 ] || { cat held1.err; fail "TERM, then perf script: status $rc"; }
+		grep -q '<svg' held1.svg || fail "TERM, then perf script: nothing drawn"
+		assert_contains held1.err "recording stopped by SIGTERM"
+	else
+		[ $rc = 1 ] || { cat held2.err; fail "TERM, then HUP during perf script: status $rc"; }
+		assert_contains held2.err "second signal"
+		[ -e held2.svg ] && fail "TERM, then HUP during perf script: an SVG was drawn"
+	fi
+	kill -0 "$(cat held$n.pid)" 2> /dev/null && fail "held$n: the workload still runs"
+done
+ls held*.part.* 2> /dev/null && fail "a second signal left a part file"
 
 # --- a reader that stops reading: quiet, status 0 (both report paths)
 perf record -q -F 999 -g -o r.data ./work 300 > /dev/null 2>&1 || fail "perf record"

@@ -17,7 +17,7 @@ set -eu
 ORACLE=${1:?usage: expect.sh PATH/TO/stackcollapse-perf.pl [CORPUS_DIR]}
 HERE=$(cd "$(dirname "$0")" && pwd)
 DATA=$HERE/data
-CORPUS=${2:-$HERE/../../../shared/corpus}
+CORPUS=${2:-$(. "$HERE/../lib.sh" && echo "$FK_CORPUS")}
 . "$HERE/options.sh"
 
 cat_in() { case $1 in *.zst) zstd -dc "$1" ;; *) cat "$1" ;; esac | complete_in; }

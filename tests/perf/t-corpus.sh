@@ -4,7 +4,7 @@
 # (tests/perf/data/corpus/*.expected), with one thread, two threads and from a pipe.
 . "$(dirname "$0")/../lib.sh"
 . "$FK_TOP/tests/perf/options.sh"
-CORPUS=${FK_CORPUS:-$FK_TOP/../shared/corpus}
+CORPUS=$FK_CORPUS
 [ -d "$CORPUS" ] || skip "no shared corpus at $CORPUS (set FK_CORPUS)"
 command -v zstd > /dev/null || skip "zstd not installed"
 PD=$FK_TOP/tests/perf/data/corpus

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$TMP" || fail "cd"
 PD=$FK_TOP/tests/perf/data
-CORPUS=${FK_CORPUS:-$FK_TOP/../shared/corpus}
+CORPUS=$FK_CORPUS
 inputs="$PD/fp.perf-script $PD/dwarf.perf-script $PD/cxx.perf-script"
 [ -f "$CORPUS/node-jit.perf-script.zst" ] && { zstd -q -dc "$CORPUS/node-jit.perf-script.zst" > nj.perf-script; inputs="$inputs nj.perf-script"; }
 n=0

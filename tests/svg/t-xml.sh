@@ -5,7 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 command -v xmllint > /dev/null || skip "xmllint not installed (libxml2-utils)"
 D=$FK_TOP/tests/svg/data
-CORPUS=${FK_CORPUS:-/work/shared/corpus}
+CORPUS=$FK_CORPUS
 
 inputs=("$D/basic.folded" "$D/browser.folded" "$D/diff.folded" "$D/timed.samples")
 printf 'a;"><script>x</script>;\xff\xfe 3\nb;]]>;\x01 2\nc 0.5\n' > "$TMP/hostile.folded"
