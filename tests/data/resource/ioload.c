@@ -37,14 +37,14 @@ __attribute__((noinline)) static int read_all(int fd, long bytes, int spin)
 	return 0;
 }
 
-__attribute__((noinline)) int read_big(int fd)
+__attribute__((noinline)) int read_big(int fd, long bytes)
 {
-	return read_all(fd, 3L << 20, 0);
+	return read_all(fd, bytes, 0);
 }
 
-__attribute__((noinline)) int read_small(int fd)
+__attribute__((noinline)) int read_small(int fd, long bytes)
 {
-	return read_all(fd, 1L << 20, 5000000);
+	return read_all(fd, bytes, 5000000);
 }
 
 int main(int argc, char **argv)
@@ -61,7 +61,12 @@ int main(int argc, char **argv)
 		sigwait(&s, &sig);
 	}
 	int fd = open("/dev/zero", O_RDONLY);
-	if (fd < 0 || read_big(fd) || read_small(fd)) {
+	/* `ioload loop`: rounds of 192 KiB in read_big and 64 KiB in read_small,
+	 * until killed (a tracer started at any time sees 75/25 but for one round) */
+	while (fd >= 0 && argc > 1 && !strcmp(argv[1], "loop"))
+		if (read_big(fd, 3 * CHUNK) || read_small(fd, CHUNK))
+			return 1;
+	if (fd < 0 || read_big(fd, 3L << 20) || read_small(fd, 1L << 20)) {
 		perror("ioload: /dev/zero");
 		return 1;
 	}

@@ -54,9 +54,8 @@ __attribute__((noinline)) void make_work(void)
 
 static void *sleeper(void *arg)
 {
-	(void)arg;
 	prctl(PR_SET_NAME, "sleeper");
-	for (int i = 0; i < 10; i++) {
+	for (int i = 0; i < 10 || arg; i++) {
 		wait_for_signal(&go, i);
 		answer(&back);
 	}
@@ -78,9 +77,11 @@ int main(int argc, char **argv)
 		sigwait(&s, &sig);
 	}
 	pthread_t t;
-	if (pthread_create(&t, NULL, sleeper, NULL))
+	if (pthread_create(&t, NULL, sleeper, argc > 1 && !strcmp(argv[1], "loop") ? "" : NULL))
 		return 1;
-	for (int i = 0; i < 10; i++) {
+	/* `wakeload loop`: rounds until killed */
+	bool loop = argc > 1 && !strcmp(argv[1], "loop");
+	for (int i = 0; i < 10 || loop; i++) {
 		make_work();
 		wake_sleeper(&go);
 		wait_for_signal(&back, i);
