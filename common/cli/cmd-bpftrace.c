@@ -10,8 +10,8 @@
 
 /* The command's own options; -o, the renderer's and --offsets are the shared rows. */
 struct bt_cli {
-	int pid, hz, duration;
-	bool kernel, user, both, folded, print_cmd;
+	int pid, hz, duration, io;
+	bool kernel, user, both, folded, print_cmd, offwake;
 	const char *tracer;
 };
 
@@ -27,6 +27,12 @@ static const fk_option bt_rows[] = {
 	  "samples per second per CPU (default 99)", NULL },
 	{ "duration", NULL, 'd', FK_OPT_INT, 0, OFF(duration), 1, 1000000000, NULL, "SEC",
 	  "stop after SEC seconds (default: at Ctrl-C)", NULL },
+	{ "io", NULL, 0, FK_OPT_CHOICE, 0, OFF(io), 0, 0, "read|write", "KIND",
+	  "bytes by stack instead of samples: each read(2)/write(2) that returns n > 0 "
+	  "adds n (syscalls:sys_exit_read/write; user stacks unless --kernel/--both)", NULL },
+	{ "off-wake", NULL, 0, FK_OPT_FLAG, 0, OFF(offwake), 0, 0, NULL, NULL,
+	  "blocked time by blocked stack, '--', then the waker's stack leaf first "
+	  "(sched_switch paired with sched_wakeup in the kernel; microseconds)", NULL },
 	{ "folded", NULL, 0, FK_OPT_FLAG, 0, OFF(folded), 0, 0, NULL, NULL,
 	  "write folded stacks instead of an SVG (as -o NAME.folded does)", NULL },
 	{ "print-command", NULL, 0, FK_OPT_FLAG, 0, OFF(print_cmd), 0, 0, NULL, NULL,
@@ -84,12 +90,68 @@ static void bpftrace_help(FILE *out)
 	      "malformed.\n", out);
 }
 
-enum kind { KIND_BOTH, KIND_KERNEL, KIND_USER };
+/* The bpftrace program: maps aggregated in the kernel, printed as bpftrace stops.
+ * Keys list scalars first (root frames), then the stacks (the parser puts user
+ * frames under kernel frames). NULL when out of memory. */
+static char *build_prog(const struct bt_cli *bc)
+{
+	/* which stacks: --kernel, --user, --both; I/O defaults to user stacks (the
+	 * kernel's at a syscall's exit is always the exit path) */
+	bool k = bc->kernel || bc->both || (!bc->user && bc->io < 0),
+	     u = bc->user || bc->both || !bc->kernel;
+	char filter[48] = "", stop[48] = "", *prog = NULL;
+	if (bc->duration)
+		snprintf(stop, sizeof(stop), " interval:s:%d { exit(); }", bc->duration);
+	int n;
+	if (bc->io >= 0) {
+		/* bytes by stack: error returns (negative) and EOF add nothing */
+		if (bc->pid)
+			snprintf(filter, sizeof(filter), " && pid == %d", bc->pid);
+		n = asprintf(&prog, "tracepoint:syscalls:sys_exit_%s /args->ret > 0%s/ "
+			     "{ @[comm%s%s] = sum(args->ret); }%s",
+			     bc->io ? "write" : "read", filter, k ? ", kstack" : "",
+			     u ? ", ustack" : "", stop);
+	} else if (bc->offwake) {
+		/* Off-wake (docs/resource-graphs.md), as bcc's offwaketime pairs them:
+		 * the waker's stacks and comm are kept by the wakee's tid at
+		 * sched_wakeup (which runs in the waker's context); a thread that
+		 * switches out blocked (a state other than running or preempted: the
+		 * low 7 bits) keeps its stacks and the time; when it switches in
+		 * again after a wakeup, its blocked microseconds are summed under
+		 * [comm, blocked stacks, "--", the waker's kstack, ustack, comm]:
+		 * printed leaf first, the waker's leaf is nearest "--". The helper
+		 * maps are cleared at the end so that bpftrace prints only @. */
+		if (bc->pid)
+			snprintf(filter, sizeof(filter), " && pid == %d", bc->pid);
+		const char *bs = k && u ? "@bu[$t], @bk[$t]" : k ? "@bk[$t]" : "@bu[$t]";
+		const char *ws = k && u ? "@wk[$t], @wu[$t]" : k ? "@wk[$t]" : "@wu[$t]";
+		n = asprintf(&prog,
+			     "tracepoint:sched:sched_wakeup /@ts[args->pid]/ { @wc[args->pid] = comm; "
+			     "@wk[args->pid] = kstack; @wu[args->pid] = ustack; } "
+			     "tracepoint:sched:sched_switch { "
+			     "if ((args->prev_state & 0x7f) != 0%s) { $p = args->prev_pid; "
+			     "@ts[$p] = nsecs; @bk[$p] = kstack; @bu[$p] = ustack; delete(@wc[$p]); } "
+			     "$t = args->next_pid; $s = @ts[$t]; "
+			     "if ($s != 0) { if (@wc[$t] != \"\") { "
+			     "@[args->next_comm, %s, \"--\", %s, @wc[$t]] = sum((nsecs - $s) / 1000); } "
+			     "delete(@ts[$t]); delete(@bk[$t]); delete(@bu[$t]); delete(@wc[$t]); "
+			     "delete(@wk[$t]); delete(@wu[$t]); } }%s "
+			     "END { clear(@ts); clear(@bk); clear(@bu); clear(@wc); clear(@wk); clear(@wu); }",
+			     filter, bs, ws, stop);
+	} else {
+		if (bc->pid)
+			snprintf(filter, sizeof(filter), " /pid == %d/", bc->pid);
+		n = asprintf(&prog, "profile:hz:%d%s { @[%s%s] = count(); }%s", bc->hz, filter,
+			     bc->pid ? "" : "comm, ",
+			     k && u ? "kstack, ustack" : k ? "kstack" : "ustack", stop);
+	}
+	return n < 0 ? NULL : prog;
+}
 
 static int bpftrace_run(int argc, char **argv)
 {
 	struct cli_io io = { 0 };
-	struct bt_cli bc = { .hz = 99, .tracer = getenv("BPFTRACE") };
+	struct bt_cli bc = { .hz = 99, .io = -1, .tracer = getenv("BPFTRACE") };
 	fk_parse_opts po;
 	fk_parse_opts_init(&po);
 	fk_svg_opts so;
@@ -111,21 +173,18 @@ static int bpftrace_run(int argc, char **argv)
 		cli_err("--kernel, --user and --both exclude each other");
 		return FK_EXIT_USAGE;
 	}
-	int kind = bc.kernel ? KIND_KERNEL : bc.user ? KIND_USER : KIND_BOTH, out_kind;
+	int out_kind;
 	const char *tracer = bc.tracer && *bc.tracer ? bc.tracer : "bpftrace";
 	if (!bc.print_cmd &&
 	    cli_tracer_kind(io.output, bc.folded, &so, &given, "bpftrace", &out_kind))
 		return FK_EXIT_USAGE;
 
-	/* The map's key: scalars first (they become root frames), then the stacks. */
-	static const char *const keys[] = { "kstack, ustack", "kstack", "ustack" };
-	char filter[48] = "", stop[48] = "", *prog = NULL;
-	if (bc.pid)
-		snprintf(filter, sizeof(filter), " /pid == %d/", bc.pid);
-	if (bc.duration)
-		snprintf(stop, sizeof(stop), " interval:s:%d { exit(); }", bc.duration);
-	if (asprintf(&prog, "profile:hz:%d%s { @[%s%s] = count(); }%s", bc.hz, filter,
-		     bc.pid ? "" : "comm, ", keys[kind], stop) < 0) {
+	if (bc.io >= 0 && bc.offwake) {
+		cli_err("--io and --off-wake exclude each other");
+		return FK_EXIT_USAGE;
+	}
+	char *prog = build_prog(&bc);
+	if (!prog) {
 		cli_err("out of memory");
 		return FK_EXIT_ERROR;
 	}
@@ -162,6 +221,15 @@ static int bpftrace_run(int argc, char **argv)
 	po.format = "bpftrace";
 	po.name = "<bpftrace output>";
 	int ret = cli_tracer_run(args, p, &po, "bpftrace", "install bpftrace, or give --bpftrace PATH");
+	/* what the counts are: bytes, or the blocked microseconds */
+	if ((ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) && (bc.io >= 0 || bc.offwake)) {
+		if (fk_profile_set_unit(p, bc.io >= 0 ? "bytes" : "us")) {
+			cli_err("out of memory");
+			ret = FK_EXIT_ERROR;
+		}
+		if (bc.offwake)
+			fk_profile_set_kind(p, FK_KIND_OFFCPU);
+	}
 	free(prog);
 	int rc = 0;
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {

@@ -18,9 +18,9 @@
 
 /* The command's own options (-o and the renderer's are the shared rows). */
 struct stap_cli {
-	int pid, duration;
+	int pid, duration, io;
 	unsigned depth, stacks;
-	bool kernel, user, both, off_cpu, folded, print_cmd;
+	bool kernel, user, both, off_cpu, off_wake, folded, print_cmd;
 	const char *stap, *tapset_dir, *remote, *release, *kallsyms;
 	fkp_argv objects, stap_opts;   /* -d OBJECT, --stap-opt OPT: repeatable */
 };
@@ -52,6 +52,12 @@ static const fk_option stap_rows[] = {
 	  "user stacks with kernel stacks on top (default with -p)", NULL },
 	{ "off-cpu", NULL, 0, FK_OPT_FLAG, 0, OFF(off_cpu), 0, 0, NULL, NULL,
 	  "time blocked off CPU by stack, in microseconds, instead of on-CPU samples", NULL },
+	{ "io", NULL, 0, FK_OPT_CHOICE, 0, OFF(io), 0, 0, "read|write", "KIND",
+	  "bytes by user stack instead of samples: each read(2)/write(2) that returns n > 0 "
+	  "adds n (tapset flamekit.io.read/write)", NULL },
+	{ "off-wake", NULL, 0, FK_OPT_FLAG, 0, OFF(off_wake), 0, 0, NULL, NULL,
+	  "blocked time by blocked stack, '--', then the waker's stack leaf first "
+	  "(tapset flamekit.offwake; microseconds)", NULL },
 	{ "duration", NULL, 't', FK_OPT_INT, 0, OFF(duration), 1, 1000000000, NULL, "SEC",
 	  "stop after SEC seconds (default: at Ctrl-C)", NULL },
 	{ "folded", NULL, 0, FK_OPT_FLAG, 0, OFF(folded), 0, 0, NULL, NULL,
@@ -217,13 +223,16 @@ static int add_mapped_objects(fkp_argv *args, fkp_argv *seen, int pid)
 
 enum stack_kind { STACKS_DEFAULT, STACKS_KERNEL, STACKS_USER, STACKS_BOTH };
 
-static const char *probe_name(int kind, bool off_cpu)
+static const char *probe_name(int kind, const struct stap_cli *sc)
 {
 	static const char *const on[] = { "", "flamekit.oncpu.kernel", "flamekit.oncpu.user",
 					   "flamekit.oncpu.both" };
 	static const char *const off[] = { "", "flamekit.offcpu.kernel", "flamekit.offcpu.user",
 					    "flamekit.offcpu" };
-	return off_cpu ? off[kind] : on[kind];
+	static const char *const wake[] = { "", "flamekit.offwake.kernel", "flamekit.offwake.user",
+					     "flamekit.offwake" };
+	static const char *const io[] = { "flamekit.io.read", "flamekit.io.write" };
+	return sc->io >= 0 ? io[sc->io] : sc->off_wake ? wake[kind] : sc->off_cpu ? off[kind] : on[kind];
 }
 
 /* stap reads kernel symbols from /proc/kallsyms when it has no kernel debuginfo: with
@@ -274,7 +283,7 @@ static void scan_stap_opts(const fkp_argv *opts, bool *remote, bool *own_runtime
 
 static int stap_run(int argc, char **argv)
 {
-	struct stap_cli sc = { .depth = 64, .stacks = 10240, .stap = getenv("STAP") };
+	struct stap_cli sc = { .depth = 64, .io = -1, .stacks = 10240, .stap = getenv("STAP") };
 	struct cli_io io = { 0 };
 	fk_svg_opts so;
 	fk_svg_opts_init(&so);
@@ -302,7 +311,16 @@ static int stap_run(int argc, char **argv)
 		cli_err("--kernel, --user and --both exclude each other");
 		goto out;
 	}
-	int kind = sc.kernel ? STACKS_KERNEL : sc.user ? STACKS_USER : STACKS_BOTH;
+	if ((sc.io >= 0) + sc.off_cpu + sc.off_wake > 1) {
+		cli_err("--io, --off-cpu and --off-wake exclude each other");
+		goto out;
+	}
+	if (sc.io >= 0 && (sc.kernel || sc.both)) {
+		cli_err("--io records user stacks (the kernel's at a system call's exit is its "
+			"exit path): not with --kernel or --both");
+		goto out;
+	}
+	int kind = sc.kernel ? STACKS_KERNEL : sc.user || sc.io >= 0 ? STACKS_USER : STACKS_BOTH;
 	if (!sc.pid && !sc.kernel && !sc.user && !sc.both) {
 		cli_err("give -p PID, or --kernel to profile kernel stacks of every process");
 		goto out;
@@ -383,7 +401,7 @@ static int stap_run(int argc, char **argv)
 	ADD("-DMAXSTRINGLEN=%ld", strlen_max);
 	ADD("-DMAXMAPENTRIES=%u", sc.stacks);
 	ADD("-DMAXACTION_INTERRUPTIBLE=%lld", actions);
-	if (sc.off_cpu)
+	if (sc.off_cpu || sc.off_wake)
 		ADD("-DMAXACTION=10000");
 	/* Kernel symbols and unwind data: without kernel debuginfo stap puts them
 	 * in the module (from /proc/kallsyms) only when asked; kernel frames are
@@ -405,7 +423,7 @@ static int stap_run(int argc, char **argv)
 	if (sc.duration)
 		snprintf(stop, sizeof(stop), "probe timer.s(%d) { exit() } ", sc.duration);
 	if (asprintf(&script, "probe %s {} %sprobe end { flamekit_print_folded() }",
-		     probe_name(kind, sc.off_cpu), stop) < 0)
+		     probe_name(kind, &sc), stop) < 0)
 		script = NULL;
 	if (script)
 		ADD("-e"), ADD("%s", script);
@@ -460,9 +478,11 @@ static int stap_run(int argc, char **argv)
 	int rc = 0;
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
 		/* off-CPU scripts count microseconds: the library's preset */
-		if (sc.off_cpu) {
+		if (sc.off_cpu || sc.off_wake) {
 			fk_profile_set_kind(p, FK_KIND_OFFCPU);
 			rc = fk_profile_set_unit(p, "us");
+		} else if (sc.io >= 0) {
+			rc = fk_profile_set_unit(p, "bytes");
 		}
 		rc = rc ? rc : fk_write_output(p, out_kind, &so, o.f);
 		if (rc)

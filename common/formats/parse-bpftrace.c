@@ -251,15 +251,52 @@ static int out_stack(struct bt *t, const struct elem *e)
 	return 0;
 }
 
+/* The off-wake separator (docs/resource-graphs.md): a scalar "--" in a key
+ * splits the blocked thread's part from the waker's. */
+#define OFFWAKE_SEP "--"
+
+static bool is_sep(struct bt *t, const struct elem *e)
+{
+	size_t len;
+	if (!e->scalar)
+		return false;
+	const char *s = fk_profile_name(t->c->p, t->b.ids[e->from], &len);
+	return len == 2 && !memcmp(s, OFFWAKE_SEP, 2);
+}
+
+/* After the separator (off-wake keys): the waker's part in the key's order,
+ * each stack as printed (leaf first, so the waker's leaf is nearest "--"),
+ * scalars (the waker's comm) where they stand: the last on top. */
+static int waker_part(struct bt *t, size_t from)
+{
+	int rc = 0;
+	for (size_t i = from; i < t->nel && !rc; i++) {
+		const struct elem *e = &t->el[i];
+		for (size_t j = e->from; j < e->from + e->n && !rc; j++)
+			rc = out_push(t, t->b.ids[j]);
+	}
+	return rc;
+}
+
 /* The entry is complete: root first, the map's name (--all-maps), the scalar
  * keys in order, then the stacks: user frames under kernel frames whichever
- * order the key lists them in, else the last listed stack at the root. */
+ * order the key lists them in, else the last listed stack at the root. A key
+ * with a "--" scalar is an off-wake key: that is done for the elements before
+ * it, then "--" and the waker's part (waker_part). */
 static int finish(struct bt *t, double count)
 {
 	fk_parse_ctx *c = t->c;
 	int rc = 0;
 	size_t nstacks = 0, frames = 0, scalars = 0;
 	const struct elem *st[2] = { NULL, NULL };
+	size_t nel = t->nel, sep = SIZE_MAX;
+	for (size_t i = 0; i < t->nel; i++)
+		if (is_sep(t, &t->el[i])) {
+			sep = i;
+			break;
+		}
+	if (sep != SIZE_MAX)
+		t->nel = sep;
 	for (size_t i = 0; i < t->nel; i++) {
 		if (t->el[i].scalar) {
 			scalars++;
@@ -305,6 +342,11 @@ static int finish(struct bt *t, double count)
 		for (size_t i = t->nel; i-- > 0;)
 			if (!t->el[i].scalar && (rc = out_stack(t, &t->el[i])))
 				return rc;
+	}
+	if (sep != SIZE_MAX) {
+		t->nel = nel;
+		if ((rc = out_push(t, t->b.ids[t->el[sep].from])) || (rc = waker_part(t, sep + 1)))
+			return rc;
 	}
 	rc = fk_stackbuf_add(c, &t->out, count, NULL);
 done:
@@ -450,9 +492,10 @@ static int inside(struct bt *t, const char *line, size_t len)
 	trim(&f, &fl);
 	if (fl == 0)
 		return 0; /* blank lines carry nothing */
-	/* "," between two stacks of one key: the next element */
-	if (f[0] == ',' && fl == 1)
-		return new_elem(t);
+	/* "," between two stacks of one key: the next element; ", --, " (a scalar
+	 * between two stacks, as off-wake keys have): that element, then the next */
+	if (f[0] == ',')
+		return fl == 1 ? new_elem(t) : inline_key(t, f, fl);
 	return push_frame(t, f, fl);
 }
 

@@ -32,6 +32,31 @@ assert_eq "bpftrace arguments" "-e|profile:hz:49 /pid == 4242/ { @[kstack, ustac
 "$FLAMEKIT" bpftrace --print-command --kernel > "$TMP/cmd"
 assert_eq "print-command" "bpftrace -e 'profile:hz:99 { @[comm, kstack] = count(); }'" "$(cat "$TMP/cmd")"
 
+# Resource graphs (docs/resource-graphs.md): the scripts of --io and --off-wake, and
+# their recorded maps read into the folded shapes (bytes; off-wake with "--").
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" > "%s/args"\ncat "%s/fixture"\n' "$TMP" "$TMP" > "$TMP/fake-res"
+chmod +x "$TMP/fake-res"
+cp "$D/io-read.txt" "$TMP/fixture"
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake-res" -p 77 -d 3 --io read --folded -o "$TMP/io.folded" || fail "--io read: exit $?"
+assert_eq "--io read arguments" "-e|tracepoint:syscalls:sys_exit_read /args->ret > 0 && pid == 77/ { @[comm, ustack] = sum(args->ret); } interval:s:3 { exit(); }|-p|77" \
+	"$(paste -sd'|' "$TMP/args")"
+assert_files_eq "$D/io-read.expected" "$TMP/io.folded"
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake-res" -p 77 --io read -o "$TMP/io.svg" || fail "--io read svg: exit $?"
+assert_contains "$TMP/io.svg" "3,145,728 bytes"
+"$FLAMEKIT" bpftrace --io write --both --print-command > "$TMP/cmd"
+assert_eq "--io write --both" "bpftrace -e 'tracepoint:syscalls:sys_exit_write /args->ret > 0/ { @[comm, kstack, ustack] = sum(args->ret); }'" "$(cat "$TMP/cmd")"
+cp "$D/offwake.txt" "$TMP/fixture"
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake-res" --off-wake --folded -o "$TMP/ow.folded" || fail "--off-wake: exit $?"
+assert_files_eq "$D/offwake.expected" "$TMP/ow.folded"
+assert_eq "--off-wake arguments" "-e|tracepoint:sched:sched_wakeup /@ts[args->pid]/ { @wc[args->pid] = comm; @wk[args->pid] = kstack; @wu[args->pid] = ustack; } tracepoint:sched:sched_switch { if ((args->prev_state & 0x7f) != 0) { \$p = args->prev_pid; @ts[\$p] = nsecs; @bk[\$p] = kstack; @bu[\$p] = ustack; delete(@wc[\$p]); } \$t = args->next_pid; \$s = @ts[\$t]; if (\$s != 0) { if (@wc[\$t] != \"\") { @[args->next_comm, @bu[\$t], @bk[\$t], \"--\", @wk[\$t], @wu[\$t], @wc[\$t]] = sum((nsecs - \$s) / 1000); } delete(@ts[\$t]); delete(@bk[\$t]); delete(@bu[\$t]); delete(@wc[\$t]); delete(@wk[\$t]); delete(@wu[\$t]); } } END { clear(@ts); clear(@bk); clear(@bu); clear(@wc); clear(@wk); clear(@wu); }" \
+	"$(paste -sd'|' "$TMP/args")"
+"$FLAMEKIT" bpftrace --bpftrace "$TMP/fake-res" --off-wake --user -o "$TMP/ow.svg" || fail "--off-wake svg: exit $?"
+assert_contains "$TMP/ow.svg" "452,425 us"
+"$FLAMEKIT" bpftrace --off-wake --kernel -p 9 --print-command > "$TMP/cmd"
+grep -qF '@[args->next_comm, @bk[$t], "--", @wk[$t], @wc[$t]]' "$TMP/cmd" || { cat "$TMP/cmd"; fail "--off-wake --kernel: the key"; }
+grep -qF '(args->prev_state & 0x7f) != 0 && pid == 9)' "$TMP/cmd" || { cat "$TMP/cmd"; fail "--off-wake -p: the filter"; }
+rm -f "$TMP/args"
+
 # Ctrl-C (a real SIGINT to the process group, as a terminal sends it): bpftrace
 # prints its map, flamekit reads it and writes the graph.
 rm -f "$TMP/tracing"
@@ -56,7 +81,7 @@ cmp -s "$TMP/want-opts.svg" "$TMP/opts.svg" || fail "bpftrace --colors=mem --tit
 "$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" -d 1 --title Page -o "$TMP/out.HTML" || fail "bpftrace -o out.HTML"
 [ "$(head -c 15 "$TMP/out.HTML")" = "<!DOCTYPE html>" ] || fail "bpftrace -o out.HTML wrote no page"
 "$FLAMEKIT" options bpftrace > "$TMP/rows" || fail "flamekit options bpftrace"
-for o in pid kernel user both frequency duration folded print-command bpftrace; do
+for o in pid kernel user both frequency duration io off-wake folded print-command bpftrace; do
 	grep -q "^$o	" "$TMP/rows" || fail "flamekit options bpftrace lacks $o"
 	grep -q -- "--$o" "$FK_TOP/docs/tracers.md" || fail "docs/tracers.md lacks --$o"
 done
@@ -64,7 +89,7 @@ done
 # Every option is checked before bpftrace starts.
 rm -f "$TMP/args"
 for bad in "-F 0" "-d -1" "-p x" "--kernel --user" "--frobnicate" "-d" "--colors=nosuch" "--range 1-2" \
-	   "--flamechart" "--folded -o $TMP/bad.pb.gz" "-o $TMP/no/such/dir/x.svg"; do
+	   "--flamechart" "--io nosuch" "--io read --off-wake" "--folded -o $TMP/bad.pb.gz" "-o $TMP/no/such/dir/x.svg"; do
 	want=2; [ "${bad#-o}" = "$bad" ] || want=1   # an output that cannot be written: exit 1
 	run_rc $want "$FLAMEKIT" bpftrace --bpftrace "$TMP/fake" -o "$TMP/bad.svg" $bad 2> "$TMP/err"
 	[ -s "$TMP/err" ] || fail "$bad: no message"

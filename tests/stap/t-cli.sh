@@ -39,6 +39,19 @@ assert_contains "$TMP/cmd3" " -d kernel "          # kernel symbols without kern
 [ "$(grep -o -- ' -d ' "$TMP/cmd3" | wc -l)" -eq 1 ] || fail "kernel-only: no object but the kernel"
 assert_not_contains "$TMP/cmd3" " -x "
 assert_contains "$TMP/cmd3" "probe flamekit.oncpu.kernel {}"
+# resource graphs: the probe of --io and --off-wake, what goes with it, what is refused
+"$FLAMEKIT" stap -p "$target" --io write --print-command > "$TMP/cmd6"
+assert_contains "$TMP/cmd6" "probe flamekit.io.write {}"
+assert_not_contains "$TMP/cmd6" "-d kernel"           # user stacks only
+"$FLAMEKIT" stap -p "$target" --off-wake --print-command > "$TMP/cmd7"
+assert_contains "$TMP/cmd7" "probe flamekit.offwake {}"
+assert_contains "$TMP/cmd7" "-DMAXACTION=10000"
+"$FLAMEKIT" stap --kernel --off-wake --print-command > "$TMP/cmd8"
+assert_contains "$TMP/cmd8" "probe flamekit.offwake.kernel {}"
+for bad in "--io read --kernel" "--io read --off-wake" "--off-cpu --off-wake" "--io nosuch"; do
+	run_rc 2 "$FLAMEKIT" stap -p "$target" $bad --print-command > /dev/null 2> "$TMP/err"
+	[ -s "$TMP/err" ] || fail "$bad: no message"
+done
 "$FLAMEKIT" stap -p "$target" --user --print-command > "$TMP/cmd4"
 assert_not_contains "$TMP/cmd4" "-d kernel"
 
@@ -128,7 +141,7 @@ assert_contains "$TMP/cmd5" "-DMAXBACKTRACE=100"
 assert_contains "$TMP/cmd5" "-DMAXMAPENTRIES=500"
 # its options are a table of the schema: listed by flamekit options, in the docs
 "$FLAMEKIT" options stap > "$TMP/rows" || fail "flamekit options stap"
-for o in pid object kernel user both off-cpu duration folded print-command max-depth max-stacks stap \
+for o in pid object kernel user both off-cpu io off-wake duration folded print-command max-depth max-stacks stap \
 	 tapset-dir stap-opt remote kernel-release kallsyms; do
 	grep -q "^$o	" "$TMP/rows" || fail "flamekit options stap lacks $o"
 	grep -q -- "--$o" "$FK_TOP/docs/tracers.md" || fail "docs/tracers.md lacks --$o"
@@ -138,6 +151,9 @@ LC_ALL=C sort "$D/aggregate.folded" | cmp -s - "$TMP/got.folded" || fail "--fold
 run_rc 0 "$FLAMEKIT" stap -p "$target" --off-cpu --stap "$fake" -o "$TMP/off.svg"
 assert_contains "$TMP/off.svg" 'cn:"us"'
 assert_contains "$TMP/fake.args" "probe flamekit.offcpu {}"
+run_rc 0 "$FLAMEKIT" stap -p "$target" --io read --stap "$fake" -o "$TMP/io.svg"
+assert_contains "$TMP/io.svg" 'bytes'
+assert_contains "$TMP/fake.args" "probe flamekit.io.read {}"
 FAKE_MODE=fail run_rc 1 "$FLAMEKIT" stap -p "$target" --stap "$fake" -o "$TMP/f.svg" 2> "$TMP/err"
 assert_contains "$TMP/err" "stap failed (exit status 1)"
 [ ! -e "$TMP/f.svg" ] && ! ls "$TMP"/f.svg.tmp.* > /dev/null 2>&1 || fail "output left after stap failed"

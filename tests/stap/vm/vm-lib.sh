@@ -71,6 +71,16 @@ vm_build_burn() {
 	gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$VM_CACHE/bin/burn.tmp.$$" "$VM_SRC/burn.c" &&
 		mv "$VM_CACHE/bin/burn.tmp.$$" "$VM_CACHE/bin/burn" || fail "compiling burn.c"
 	BURN=$VM_CACHE/bin/burn
+	# more programs a test asks for (VM_EXTRA_SRC: C files; each at
+	# $VM_CACHE/bin/NAME, listed in VM_EXTRA)
+	VM_EXTRA=
+	local src bin
+	for src in ${VM_EXTRA_SRC:-}; do
+		bin=$VM_CACHE/bin/$(basename "$src" .c)
+		gcc -O1 -g -fno-omit-frame-pointer -fno-inline -o "$bin.tmp.$$" "$src" -lpthread &&
+			mv "$bin.tmp.$$" "$bin" || fail "compiling $src"
+		VM_EXTRA="$VM_EXTRA $bin"
+	done
 	# the guest mounts proc, sysfs, devtmpfs and debugfs: a file under them would be hidden
 	case $BURN in
 	/proc/* | /sys/* | /dev/*) fail "$BURN: the guest mounts over /proc, /sys and /dev (set FK_STAP_CACHE elsewhere)" ;;
@@ -96,7 +106,7 @@ vm_build_initramfs() {
 	local bb; bb=$(command -v busybox)
 	cp "$bb" "$r/usr/bin/busybox"
 	for f in $("$bb" --list); do [ -e "$r/usr/bin/$f" ] || ln -s busybox "$r/usr/bin/$f"; done
-	local progs="/usr/bin/staprun /usr/lib/systemtap/stapio /usr/lib/systemtap/stapsh $BURN"
+	local progs="/usr/bin/staprun /usr/lib/systemtap/stapio /usr/lib/systemtap/stapsh $BURN $VM_EXTRA"
 	for f in $progs $(ldd $progs "$bb" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && NF == 2 { print $1 }' | sort -u); do
 		vm_copy_file "$r" "$f"
 	done
