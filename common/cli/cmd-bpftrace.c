@@ -227,8 +227,7 @@ static int bpftrace_run(int argc, char **argv)
 			cli_err("out of memory");
 			ret = FK_EXIT_ERROR;
 		}
-		if (bc.offwake)
-			fk_profile_set_kind(p, FK_KIND_OFFCPU);
+		fk_profile_set_kind(p, bc.offwake ? FK_KIND_OFFWAKE : FK_KIND_IO);
 	}
 	free(prog);
 	int rc = 0;

@@ -479,9 +479,10 @@ static int stap_run(int argc, char **argv)
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
 		/* off-CPU scripts count microseconds: the library's preset */
 		if (sc.off_cpu || sc.off_wake) {
-			fk_profile_set_kind(p, FK_KIND_OFFCPU);
+			fk_profile_set_kind(p, sc.off_wake ? FK_KIND_OFFWAKE : FK_KIND_OFFCPU);
 			rc = fk_profile_set_unit(p, "us");
 		} else if (sc.io >= 0) {
+			fk_profile_set_kind(p, FK_KIND_IO);
 			rc = fk_profile_set_unit(p, "bytes");
 		}
 		rc = rc ? rc : fk_write_output(p, out_kind, &so, o.f);

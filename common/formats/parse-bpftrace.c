@@ -251,9 +251,8 @@ static int out_stack(struct bt *t, const struct elem *e)
 	return 0;
 }
 
-/* The off-wake separator (docs/resource-graphs.md): a scalar "--" in a key
- * splits the blocked thread's part from the waker's. */
-#define OFFWAKE_SEP "--"
+/* The off-wake separator (FK_OFFWAKE_SEP, docs/resource-graphs.md): a scalar in a key
+ * that splits the blocked thread's part from the waker's. */
 
 static bool is_sep(struct bt *t, const struct elem *e)
 {
@@ -261,7 +260,7 @@ static bool is_sep(struct bt *t, const struct elem *e)
 	if (!e->scalar)
 		return false;
 	const char *s = fk_profile_name(t->c->p, t->b.ids[e->from], &len);
-	return len == 2 && !memcmp(s, OFFWAKE_SEP, 2);
+	return len == sizeof(FK_OFFWAKE_SEP) - 1 && !memcmp(s, FK_OFFWAKE_SEP, len);
 }
 
 /* After the separator (off-wake keys): the waker's part in the key's order,
