@@ -359,6 +359,10 @@ typedef struct fk_tp_format fk_tp_format;
 FK_API fk_tp_format *fk_tp_format_parse(const char *text, size_t len, const char *event);
 /* Load the format of event "SYSTEM:NAME" from tracefs, or from path if not NULL.
  * NULL with a message in err (naming the file) on error. */
+/* The text of an event's format: from path when given, else from tracefs by its name
+ * (SYSTEM:NAME). Malloc'd, NUL-terminated, its length in *len; NULL with a message in err. */
+FK_API char *fk_tp_format_read(const char *event, const char *path, size_t *len, char *err,
+			       size_t errlen);
 FK_API fk_tp_format *fk_tp_format_load(const char *event, const char *path, char *err,
 				       size_t errlen);
 FK_API void fk_tp_format_free(fk_tp_format *t);

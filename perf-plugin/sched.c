@@ -1,11 +1,9 @@
 /* sched.c - decode sched:sched_switch payloads (perf sample raw data) with
  * libtraceevent, from the event's format description (tracefs or a file). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <traceevent/event-parse.h>
 #include "dlfilter.h"
 
@@ -15,78 +13,16 @@ struct fkd_sched {
 	struct tep_format_field *type, *prev_pid, *next_pid, *prev_state, *prev_comm, *next_comm;
 };
 
-static const char *const format_paths[] = {
-	"/sys/kernel/tracing/events/sched/sched_switch/format",
-	"/sys/kernel/debug/tracing/events/sched/sched_switch/format",
-};
-
-/* tracefs files report size 0: read until EOF. */
-static char *slurp(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	size_t cap = 8192, n = 0;
-	char *buf = malloc(cap + 1);
-	while (buf) {
-		if (n == cap) {
-			char *nb = cap > (64u << 20) ? NULL : realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				errno = ENOMEM;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(buf);
-			buf = NULL;
-			errno = e;
-			break;
-		}
-		if (r == 0) {
-			buf[n] = 0;
-			*len = n;
-			break;
-		}
-		n += (size_t)r;
-	}
-	int e = errno;
-	close(fd);
-	errno = e;
-	return buf;
-}
-
 struct fkd_sched *fkd_sched_new(const char *format_path, char *err, size_t errlen)
 {
-	const char *path = format_path;
+	/* the text from the file given or tracefs (the core's reader: tracefs says size 0) */
 	size_t len = 0;
-	char *text = NULL;
-	if (path) {
-		text = slurp(path, &len);
-		if (!text) {
-			snprintf(err, errlen, "cannot read sched_switch format %s: %s", path,
-				 strerror(errno));
-			return NULL;
-		}
-	} else {
-		for (size_t i = 0; i < sizeof(format_paths) / sizeof(format_paths[0]) && !text; i++) {
-			path = format_paths[i];
-			text = slurp(path, &len);
-		}
-		if (!text) {
-			snprintf(err, errlen,
-				 "cannot read the sched_switch format from tracefs (%s: %s); "
-				 "mount tracefs or pass --dlarg sched-format=FILE",
-				 format_paths[0], strerror(errno));
-			return NULL;
-		}
+	char why[512];
+	const char *path = format_path ? format_path : "the sched_switch format";
+	char *text = fk_tp_format_read("sched:sched_switch", format_path, &len, why, sizeof(why));
+	if (!text) {
+		snprintf(err, errlen, "%s%s", why, format_path ? "" : "; pass --dlarg sched-format=FILE");
+		return NULL;
 	}
 	struct fkd_sched *s = calloc(1, sizeof(*s));
 	if (!s || !(s->tep = tep_alloc())) {

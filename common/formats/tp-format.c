@@ -222,40 +222,49 @@ fk_tp_format *fk_tp_format_parse(const char *text, size_t len, const char *event
 	return t;
 }
 
-fk_tp_format *fk_tp_format_load(const char *event, const char *path, char *err, size_t errlen)
+char *fk_tp_format_read(const char *event, const char *path, size_t *len, char *err, size_t errlen)
 {
 	char buf[512];
-	size_t len = 0;
 	char *text = NULL;
 	const char *colon = event ? strchr(event, ':') : NULL;
-	if (!path) {
-		if (!colon || colon == event || !colon[1] || strchr(colon + 1, ':') || strchr(event, '/')) {
-			snprintf(err, errlen, "event %s is not a tracepoint or probe (SYSTEM:NAME): "
-				 "only those have fields", event ? event : "(none)");
-			errno = EINVAL;
-			return NULL;
-		}
-		for (size_t i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]) && !text; i++) {
-			snprintf(buf, sizeof(buf), "%s/%.*s/%s/format", tracefs_roots[i],
-				 (int)(colon - event), event, colon + 1);
-			text = slurp(buf, &len);
-		}
-		path = buf;
-		if (!text) {
-			snprintf(buf, sizeof(buf), "%s/%.*s/%s/format", tracefs_roots[0],
-				 (int)(colon - event), event, colon + 1);
-			snprintf(err, errlen, "cannot read the format of %s (%s: %s): no such event "
-				 "on this kernel, or tracefs is not mounted", event, buf, strerror(errno));
-			return NULL;
-		}
-	} else if (!(text = slurp(path, &len))) {
-		snprintf(err, errlen, "cannot read event format %s: %s", path, strerror(errno));
+	*len = 0;
+	if (path) {
+		if (!(text = slurp(path, len)))
+			snprintf(err, errlen, "cannot read event format %s: %s", path, strerror(errno));
+		return text;
+	}
+	if (!colon || colon == event || !colon[1] || strchr(colon + 1, ':') || strchr(event, '/')) {
+		snprintf(err, errlen, "event %s is not a tracepoint or probe (SYSTEM:NAME): "
+			 "only those have fields", event ? event : "(none)");
+		errno = EINVAL;
 		return NULL;
 	}
+	for (size_t i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]) && !text; i++) {
+		snprintf(buf, sizeof(buf), "%s/%.*s/%s/format", tracefs_roots[i],
+			 (int)(colon - event), event, colon + 1);
+		text = slurp(buf, len);
+	}
+	if (!text) {
+		int e = errno;
+		snprintf(buf, sizeof(buf), "%s/%.*s/%s/format", tracefs_roots[0],
+			 (int)(colon - event), event, colon + 1);
+		snprintf(err, errlen, "cannot read the format of %s (%s: %s): no such event "
+			 "on this kernel, or tracefs is not mounted", event, buf, strerror(e));
+		errno = e;
+	}
+	return text;
+}
+
+fk_tp_format *fk_tp_format_load(const char *event, const char *path, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *text = fk_tp_format_read(event, path, &len, err, errlen);
+	if (!text)
+		return NULL;
 	fk_tp_format *t = fk_tp_format_parse(text, len, event);
 	free(text);
 	if (!t)
-		snprintf(err, errlen, "%s: not an event format (no field lines)", path);
+		snprintf(err, errlen, "%s: not an event format (no field lines)", path ? path : event);
 	return t;
 }
 
