@@ -188,5 +188,5 @@ kill -INT -- -"$runner"   # setsid: the runner leads its own group, as a termina
 wait "$runner"; rc=$?
 kill "$watchdog" 2>/dev/null
 [ $rc -eq 0 ] || { cat "$TMP/err"; fail "exit $rc after Ctrl-C"; }
-cmp -s "$TMP/want.svg" "$TMP/int.svg" || fail "drawing after Ctrl-C differs"
+cmp -s "$TMP/want.svg" "$TMP/int.svg" || { cat "$TMP/err"; ls -la "$TMP"; grep -c "<g" "$TMP/want.svg" "$TMP/int.svg"; fail "drawing after Ctrl-C differs"; }
 echo "flamekit stap: command line, module check and pipe ok"
