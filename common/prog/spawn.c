@@ -246,15 +246,21 @@ int fkp_run(char *const argv[], int out_fd)
 	return pid < 0 ? -1 : fkp_wait(pid);
 }
 
-/* The policy's handlers hold from begin to end: running counts the session as
- * one more child, so neither the requests nor the handlers end between two. */
-void fkp_policy_begin(void)
+/* fn with every signal held back, so a handler never sees the policy half set */
+static void signals_held(void (*fn)(void))
 {
 	sigset_t all, old;
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &old);
-	policy_start();
+	fn();
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The policy's handlers hold from begin to end: running counts the session as
+ * one more child, so neither the requests nor the handlers end between two. */
+void fkp_policy_begin(void)
+{
+	signals_held(policy_start);
 }
 
 void fkp_policy_drawing(void)
@@ -264,11 +270,7 @@ void fkp_policy_drawing(void)
 
 void fkp_policy_end(void)
 {
-	sigset_t all, old;
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, &old);
-	policy_end();
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	signals_held(policy_end);
 }
 
 void fkp_spawn_notify(int fd)
