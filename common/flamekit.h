@@ -533,6 +533,12 @@ FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
  * all): then nothing was written, and the caller reads them whole (fk_profile_diff); or a
  * negative error. Hex addresses are not stripped here. */
 FK_API int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out);
+/* The n files of folded stacks summed into one, written as folded stacks (what reading them
+ * into one profile and fk_profile_write_folded give, byte for byte), streamed when every
+ * file is sorted by stack text with one count column: memory does not grow with the input.
+ * 0; 1 when a file is not such a file (as above; or two count columns): then nothing was
+ * written and the caller reads them whole; or a negative error. */
+FK_API int fk_fold_sorted_files(const char *const *paths, size_t n, FILE *out);
 
 /* ------------------------------------------------------------------ regression gate
  * "Did this change make anything slower?" Each function's share of its profile's total

@@ -335,6 +335,32 @@ static int run_common(int argc, char **argv, bool merge)
 	/* pprof labels the samples with their pid/tid/comm, speedscope shows them in time
 	 * order: keep the records */
 	unsigned flags = samples || pprof || speedscope ? FK_PROFILE_SAMPLES : 0;
+	/* files of folded stacks sorted as collapse tools write them (one per host, say) are
+	 * summed as they stream through, nothing held; any other input is read whole */
+	fkp_out out;
+	bool out_open = false, stream = cc.emit == EMIT_FOLDED && !nkeys && !keep && !drop &&
+		(!po.format || !strcmp(po.format, "folded")) && !po.rust_names && !po.cxx_names;
+	const char **paths = stream ? calloc((size_t)nin + 1, sizeof(char *)) : NULL;
+	for (int k = 0; paths && k < nin; k++)
+		if (!strcmp((paths[k] = in[k].path), "-"))
+			stream = false;
+	if (paths && stream) {
+		if (fkp_out_open(&out, out_path)) {
+			free(paths);
+			status = FK_EXIT_ERROR;
+			goto out;
+		}
+		out_open = true;
+		int rc = fk_fold_sorted_files(paths, (size_t)nin, out.f);
+		if (rc != 1) {
+			free(paths);
+			if (rc)
+				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
+			status = fkp_out_close(&out, rc == 0) || rc ? FK_EXIT_ERROR : FK_EXIT_OK;
+			goto out;
+		}
+	}
+	free(paths);
 	fk_profile *p;
 	if (nkeys || merge) {
 		p = read_labelled(flags, in, nin, lab, keys, nkeys, &po, &status);
@@ -356,10 +382,12 @@ static int run_common(int argc, char **argv, bool merge)
 		p = cli_read(flags, files, nin, &po, keep, drop, &status);
 		free(files);
 	}
-	if (!p)
+	if (!p) {
+		if (out_open)
+			fkp_out_close(&out, false);
 		goto out;
-	fkp_out out;
-	if (fkp_out_open(&out, out_path)) {
+	}
+	if (!out_open && fkp_out_open(&out, out_path)) {
 		fk_profile_free(p);
 		status = FK_EXIT_ERROR;
 		goto out;

@@ -441,6 +441,8 @@ struct fside {
 	size_t nsl;
 	double ncount;
 	int nrc;              /* next_stack's return for `next` */
+	bool two;             /* a line with a second count column was seen */
+	bool hit;             /* fk_fold_sorted_files: holds the stack being written */
 };
 
 /* The next line holding a stack and its first count (as fk_profile_diff takes column 0):
@@ -462,6 +464,7 @@ static int next_stack(struct fside *f, const char **stack, size_t *sl, double *c
 		/* two columns: the first one counts (as fk_profile_diff takes column 0) */
 		if (len > FK_MAX_LINE || split_line(line, len, sl, count, &c2, &two))
 			return -1;
+		f->two |= two;
 		*stack = line;
 		return 1;
 	}
@@ -503,8 +506,9 @@ static void side_rewind(struct fside *f)
 	f->have = false;
 }
 
-/* Well-formed, sorted, with a count somewhere: 0 and the total, else 1. */
-static int side_check(struct fside *f, double *total)
+/* Well-formed, sorted, with a count somewhere (and one count column when one_col): 0 and
+ * the total, else 1. */
+static int side_check(struct fside *f, bool one_col, double *total)
 {
 	const char *prev = NULL;
 	size_t pl = 0;
@@ -520,7 +524,7 @@ static int side_check(struct fside *f, double *total)
 		counted |= f->sum != 0;
 	}
 	side_rewind(f);
-	return rc < 0 || !counted ? 1 : 0;
+	return rc < 0 || !counted || (one_col && f->two) ? 1 : 0;
 }
 
 static const char *side_map(const char *path, size_t *size)
@@ -561,7 +565,7 @@ int fk_diff_folded_files(const char *before, const char *after, bool normalize, 
 	s[1].buf = s[0].buf ? side_map(after, &s[1].size) : NULL;
 	double t[2];
 	int rc = 1;
-	if (!s[0].buf || !s[1].buf || side_check(&s[0], &t[0]) || side_check(&s[1], &t[1]))
+	if (!s[0].buf || !s[1].buf || side_check(&s[0], false, &t[0]) || side_check(&s[1], false, &t[1]))
 		goto out;
 	fk_obuf o;
 	if (fk_obuf_init(&o, out)) {
@@ -588,6 +592,58 @@ out:
 	for (int k = 0; k < 2; k++)
 		if (s[k].buf)
 			munmap((void *)s[k].buf, s[k].size);
+	return rc;
+}
+
+/* ---- sorted folded files summed (fk_fold_sorted_files): the same check, then every file
+ * walked side by side, the least stack written with the counts of the files that have it
+ * summed in file order (the order a profile read file by file sums them). */
+int fk_fold_sorted_files(const char *const *paths, size_t n, FILE *out)
+{
+	struct fside *s = n ? calloc(n, sizeof(*s)) : NULL;
+	int rc = 1;
+	if (!s)
+		return n ? -FK_E_NOMEM : 1;
+	for (size_t k = 0; k < n; k++) {
+		double t;
+		if (!(s[k].buf = side_map(paths[k], &s[k].size)) || side_check(&s[k], true, &t))
+			goto out;
+	}
+	fk_obuf o;
+	if (fk_obuf_init(&o, out)) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++)
+		side_next(&s[k]);
+	for (;;) {
+		const struct fside *least = NULL;
+		for (size_t k = 0; k < n; k++)
+			if (s[k].have && (!least || fk_bytes_cmp(s[k].stack, s[k].sl, least->stack,
+								 least->sl) < 0))
+				least = &s[k];
+		if (!least)
+			break;
+		const char *stack = least->stack;
+		size_t sl = least->sl;
+		double sum = 0;
+		for (size_t k = 0; k < n; k++)
+			if ((s[k].hit = s[k].have && s[k].sl == sl && !memcmp(s[k].stack, stack, sl)))
+				sum += s[k].sum;
+		if (sum != 0) {
+			fk_obuf_put(&o, stack, sl);
+			fk_obuf_counts(&o, &sum, 1);
+		}
+		for (size_t k = 0; k < n; k++)
+			if (s[k].hit)
+				side_next(&s[k]);
+	}
+	rc = fk_obuf_finish(&o);
+out:
+	for (size_t k = 0; k < n; k++)
+		if (s[k].buf)
+			munmap((void *)s[k].buf, s[k].size);
+	free(s);
 	return rc;
 }
 
