@@ -66,4 +66,23 @@ assert_eq "two lines" "$(printf 'a;b 1\nc 2')" "$(cat "$TMP/two.out")"
 printf 'a;b 5' > "$TMP/one.folded"
 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/one.out" "$TMP/one.folded" || fail "one line"
 assert_eq "one line without newline" "a;b 5" "$(cat "$TMP/one.out")"
+# a collapse tool's output (sorted, each stack once) is read by one thread: its second half
+# would only be merged again; uncollapsed text splits (seen as the thread made, with strace)
+gen 7 3000 0 > "$TMP/raw.folded"
+"$FLAMEKIT" collapse --threads 1 -o "$TMP/sorted.folded" "$TMP/raw.folded" || fail "collapse"
+threads_made() { # FILE: clone calls while svg reads FILE with two threads
+	FLAMEKIT_SPLIT_MIN=1 strace -f -qq -e trace=clone,clone3 -o "$TMP/strace.out" \
+		"$FLAMEKIT" svg --threads 2 -o "$TMP/s.svg" "$1" || fail "svg $1"
+	grep -c clone "$TMP/strace.out" || true
+}
+if command -v strace > /dev/null; then
+	assert_eq "threads for a collapsed file" 0 "$(threads_made "$TMP/sorted.folded")"
+	[ "$(threads_made "$TMP/raw.folded")" -ge 1 ] || fail "uncollapsed text was not split"
+else
+	echo "(strace not installed: which files split is not checked, only their output)"
+fi
+for t in 1 2; do
+	FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" svg --threads $t -o "$TMP/c$t.svg" "$TMP/sorted.folded" || fail "svg"
+done
+assert_files_eq "$TMP/c1.svg" "$TMP/c2.svg"
 echo "two-thread folded reading agrees with one thread"
