@@ -12,6 +12,16 @@ struct name_ent {
 	uint32_t hash;  /* low 32 bits of fk_hash: cheap reject before memcmp */
 };
 
+/* A name table slot: where the name's bytes are, so a lookup reads the slot and then the
+ * bytes, not the entry in between; and the hash's high bits, which also pick the slot (a
+ * rehash reads no entry). */
+struct name_slot {
+	uint32_t tag;   /* the name's hash >> 32 */
+	uint32_t id1;   /* id + 1; 0 = empty */
+	uint64_t at;    /* offset into str << 24 | length, or NAME_AT_FAR: see the entry */
+};
+#define NAME_AT_FAR UINT64_MAX
+
 struct child_ent {
 	uint64_t key;   /* parent << 32 | frame */
 	uint32_t node;  /* 0 = empty slot (node 0 is the root, never a child) */
@@ -33,8 +43,7 @@ struct fk_profile {
 	size_t str_len, str_cap;
 	struct name_ent *names;
 	size_t nnames, names_cap;
-	uint64_t *name_tab;     /* high 32 bits of the name's hash << 32 | id + 1; 0 = empty;
-				 * size is a power of two (indexed by the low bits) */
+	struct name_slot *name_tab; /* size a power of two, indexed by the tag's low bits */
 	size_t name_tab_mask;
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;

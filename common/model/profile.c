@@ -47,17 +47,18 @@ static int nodes_reserve(fk_profile *p, size_t need)
 
 static int name_tab_rehash(fk_profile *p, size_t size)
 {
-	uint64_t *tab = fk_zalloc(size, sizeof(*tab));
+	if (size - 1 > UINT32_MAX)
+		return 0; /* the tag picks the slot: no more slots than 32 bits address (fuller) */
+	struct name_slot *tab = fk_zalloc(size, sizeof(*tab));
 	if (!tab)
 		return -FK_E_NOMEM;
 	for (size_t k = 0; p->name_tab && k <= p->name_tab_mask; k++) {
-		uint64_t v = p->name_tab[k];
-		if (!v)
+		if (!p->name_tab[k].id1)
 			continue;
-		size_t i = p->names[(uint32_t)v - 1].hash & (size - 1);
-		while (tab[i])
+		size_t i = p->name_tab[k].tag & (size - 1);
+		while (tab[i].id1)
 			i = (i + 1) & (size - 1);
-		tab[i] = v;
+		tab[i] = p->name_tab[k];
 	}
 	free(p->name_tab);
 	p->name_tab = tab;
@@ -226,18 +227,24 @@ static inline bool same_bytes(const char *a, const char *b, size_t len)
 	return true;
 }
 
+/* Whether slot t holds the name s of len bytes (its tag already matched). */
+static inline bool slot_is(const fk_profile *p, const struct name_slot *t, const char *s, size_t len)
+{
+	if (t->at != NAME_AT_FAR)
+		return (t->at & 0xffffff) == len && same_bytes(p->str + (t->at >> 24), s, len);
+	const struct name_ent *e = &p->names[t->id1 - 1];
+	return e->len == len && same_bytes(p->str + e->off, s, len);
+}
+
 /* The id of name s (hash h), or -1 with *slot the empty slot where it would go. */
 static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint64_t h, size_t *slot)
 {
-	size_t i = (uint32_t)h & p->name_tab_mask;
-	/* the slot's hash bits rule out most other names without reading their entries */
-	for (uint64_t v; (v = p->name_tab[i]); i = (i + 1) & p->name_tab_mask) {
-		if ((v >> 32) != (h >> 32))
-			continue;
-		const struct name_ent *e = &p->names[(uint32_t)v - 1];
-		if (e->len == len && same_bytes(p->str + e->off, s, len))
-			return (uint32_t)v - 1;
-	}
+	uint32_t tag = (uint32_t)(h >> 32);
+	size_t i = tag & p->name_tab_mask;
+	/* the tag rules out most other names without reading their bytes */
+	for (; p->name_tab[i].id1; i = (i + 1) & p->name_tab_mask)
+		if (p->name_tab[i].tag == tag && slot_is(p, &p->name_tab[i], s, len))
+			return p->name_tab[i].id1 - 1;
 	*slot = i;
 	return -1;
 }
@@ -265,7 +272,11 @@ int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h
 		memcpy(p->str + p->str_len, s, len);
 	p->str[p->str_len + len] = 0;
 	p->str_len += len + 1;
-	p->name_tab[i] = (h >> 32) << 32 | (id + 1);
+	uint64_t off = p->names[id].off;
+	p->name_tab[i] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
+		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
+	if (p->nnames >= p->name_tab_mask) /* (a table of 2^32 slots, full) */
+		return -FK_E_TOOBIG;
 	if (p->nnames * 2 > p->name_tab_mask + 1) {
 		int err = name_tab_rehash(p, (p->name_tab_mask + 1) * 2);
 		if (err)
@@ -280,42 +291,38 @@ int64_t fk_profile_intern(fk_profile *p, const char *s, size_t len)
 }
 
 /* A stack's names in steps, each over up to 32 names before the next (a name's lookup is
- * three dependent reads: its table slot, its entry, its bytes; done name by name, each
- * waits for memory in turn, and with many distinct names most are misses): the slots
- * fetched, then the entries of the slots whose hash bits match, then their bytes, then
- * compared. A name not found this way (new, or a hash-bits twin) takes the full lookup,
- * which also sees names an earlier name of the same stack just added. */
+ * two dependent reads: its table slot, then its bytes; done name by name, each waits for
+ * memory in turn, and with many distinct names most are misses): the slots fetched, then
+ * the bytes of the slots whose tags match, then compared. A name not found this way (new,
+ * or a tag twin) takes the full lookup, which also sees names an earlier name of the same
+ * stack just added. */
 #define INTERN_STEP 32
 int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, const uint64_t *hash,
 			    size_t from, size_t n, uint32_t *ids)
 {
-	uint32_t cand[INTERN_STEP];
+	const struct name_slot *cand[INTERN_STEP];
 	for (size_t c0 = from; c0 < n; c0 += INTERN_STEP) {
 		size_t c1 = n - c0 < INTERN_STEP ? n : c0 + INTERN_STEP;
+		const struct name_slot *tab = p->name_tab;
+		size_t mask = p->name_tab_mask;
 		for (size_t i = c0; i < c1; i++)
-			__builtin_prefetch(&p->name_tab[(uint32_t)hash[i] & p->name_tab_mask]);
+			__builtin_prefetch(&tab[(hash[i] >> 32) & mask]);
 		for (size_t i = c0; i < c1; i++) {
-			uint64_t h = hash[i];
-			size_t k = (uint32_t)h & p->name_tab_mask;
-			uint64_t v;
-			while ((v = p->name_tab[k]) && (v >> 32) != (h >> 32))
-				k = (k + 1) & p->name_tab_mask;
-			cand[i - c0] = (uint32_t)v; /* id + 1, or 0 */
-			if (v)
-				__builtin_prefetch(&p->names[(uint32_t)v - 1]);
+			uint32_t tag = (uint32_t)(hash[i] >> 32);
+			size_t k = tag & mask;
+			while (tab[k].id1 && tab[k].tag != tag)
+				k = (k + 1) & mask;
+			cand[i - c0] = tab[k].id1 ? &tab[k] : NULL;
+			if (tab[k].id1 && tab[k].at != NAME_AT_FAR)
+				__builtin_prefetch(p->str + (tab[k].at >> 24));
 		}
-		for (size_t i = c0; i < c1; i++)
-			if (cand[i - c0])
-				__builtin_prefetch(p->str + p->names[cand[i - c0] - 1].off);
 		for (size_t i = c0; i < c1; i++) {
 			size_t b = i ? end[i - 1] + 1 : 0, len = end[i] - b;
-			uint32_t id = cand[i - c0];
-			if (id) {
-				const struct name_ent *e = &p->names[id - 1];
-				if (e->len == len && same_bytes(p->str + e->off, s + b, len)) {
-					ids[i] = id - 1;
-					continue;
-				}
+			const struct name_slot *t = cand[i - c0];
+			/* (an earlier name of this step may have grown the table: t is stale then) */
+			if (t && tab == p->name_tab && slot_is(p, t, s + b, len)) {
+				ids[i] = t->id1 - 1;
+				continue;
 			}
 			int64_t r = fk_profile_intern_h(p, s + b, len, hash[i]);
 			if (r < 0)

@@ -40,6 +40,19 @@ static void test_intern(void)
 		int n = snprintf(name, sizeof(name), "fn_%d", i);
 		CHECK(fk_profile_intern(p, name, (size_t)n) == i + 3);
 	}
+	/* names of 2^24 bytes and more: the table slot cannot say their length, the entry does;
+	 * two that differ in their last byte only stay two */
+	size_t big = (16u << 20) + 5;
+	char *h = malloc(big);
+	memset(h, 'x', big);
+	int64_t x = fk_profile_intern(p, h, big);
+	h[big - 1] = 'y';
+	int64_t y = fk_profile_intern(p, h, big);
+	CHECK(x > 0 && y > 0 && x != y);
+	CHECK(fk_profile_intern(p, h, big) == y);
+	h[big - 1] = 'x';
+	CHECK(fk_profile_intern(p, h, big) == x && fk_profile_intern(p, h, big - 1) > y);
+	free(h);
 	fk_profile_free(p);
 	fk_profile_free(NULL);
 }
