@@ -41,7 +41,8 @@ FK_HIDDEN void *fk_zalloc(size_t n, size_t elem);
 /* Write one byte of zero in every page of zeroed memory (see fk_zalloc). */
 FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 /* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p + size) (a no-op under
- * 4 MiB, or where the kernel does not give them): for big tables probed at random. */
+ * 4 MiB, or where the kernel does not give them): for big tables probed at random that are
+ * never grown by realloc (the advice splits the block's mapping, which mremap cannot move). */
 FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 

@@ -133,10 +133,12 @@ int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 	}
 	if (elem && ncap > SIZE_MAX / elem)
 		return -FK_E_NOMEM;
+	/* (no huge pages asked for here: advice over part of a block splits its mapping, and
+	 * the next realloc can then no longer move it by mremap: it copies into fresh pages,
+	 * about half the memory a big read touched) */
 	void *n = realloc(*data, ncap * elem);
 	if (!n)
 		return -FK_E_NOMEM;
-	fk_huge_pages(n, ncap * elem);
 	*data = n;
 	*cap = ncap;
 	return 0;
