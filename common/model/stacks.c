@@ -208,10 +208,10 @@ static int entry_cmp(const void *a, const void *b, void *arg)
 }
 
 /* ord[0..n) sorted by their keys at byte `at` (key[] holds them): each run of equal keys is
- * sorted by the next 8 bytes, and so on, so names that share long first bytes (namespaces,
- * packages, import paths) are ordered by radix passes instead of comparisons that read the
- * shared bytes again each time; small runs, and runs whose texts all end here, are compared
- * whole. */
+ * sorted by the next 8 bytes (radix passes, or insertion for a few), and so on, so names
+ * that share long first bytes (namespaces, packages, import paths) are ordered without
+ * comparisons that read the shared bytes again each time; runs whose texts all end here
+ * are compared whole. */
 static void rank_runs(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, size_t n,
 		      size_t at, uint64_t *k2, uint32_t *tmp)
 {
@@ -222,15 +222,27 @@ static void rank_runs(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, si
 		size_t m = j - i;
 		if (m > 1) {
 			bool go_on = false;
-			if (m > 16)
-				for (size_t k = i; k < j && !go_on; k++)
-					go_on = !entry_ends(c->p, c->order, ord[k], at);
+			for (size_t k = i; k < j && !go_on; k++)
+				go_on = !entry_ends(c->p, c->order, ord[k], at);
 			if (!go_on) {
 				qsort_r(ord + i, m, sizeof(*ord), entry_cmp, (void *)c);
 			} else {
 				for (size_t k = i; k < j; k++)
 					key[k] = entry_key(c->p, c->order, ord[k], at + 8);
-				fk_radix64(key + i, ord + i, m, 64, k2, tmp);
+				if (m > 16)
+					fk_radix64(key + i, ord + i, m, 64, k2, tmp);
+				else /* a few: by insertion, not a comparison of all their bytes again */
+					for (size_t k = i + 1; k < j; k++) {
+						uint64_t kk = key[k];
+						uint32_t o = ord[k];
+						size_t q = k;
+						for (; q > i && key[q - 1] > kk; q--) {
+							key[q] = key[q - 1];
+							ord[q] = ord[q - 1];
+						}
+						key[q] = kk;
+						ord[q] = o;
+					}
 				rank_runs(c, ord + i, key + i, m, at + 8, k2, tmp);
 			}
 		}

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "flamekit.h"
 
 static int failures;
@@ -210,6 +211,66 @@ static void test_sort_order(void)
 	}
 }
 
+/* Stacks read from a file (kept as unique stacks, their names ranked run by run, 8 bytes a
+ * step) come out in bytewise order: names that share 8 to 40 first bytes, a few or many to a
+ * run, ending at or past a step's bytes, prefixes of each other. */
+static void test_sort_order_shared(void)
+{
+	static const char *heads[] = { "", "com.example.", "com.example.server.handler.",
+				       "std::__1::basic_string<char>::", "github.com/org/repo/pkg." };
+	static const char *tails[] = { "h", "h1", "h10", "h1.x", "h1 x", "h2", "h", "h;", "run",
+				       "run_", "ru", "handler", "handle", "handle1" };
+	char path[] = "/tmp/fk-order.XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	srand(99);
+	for (int round = 0; round < 40; round++) {
+		FILE *f = fopen(path, "w");
+		char *keys[400];
+		int nkeys = 0;
+		int n = round % 2 ? 40 : 300; /* short runs, and runs past 16 */
+		for (int i = 0; i < n; i++) {
+			char stack[512] = "";
+			int depth = 1 + rand() % 3;
+			for (int d = 0; d < depth; d++) {
+				char name[128];
+				const char *t = tails[rand() % (int)(sizeof(tails) / sizeof(tails[0]))];
+				snprintf(name, sizeof(name), "%s%s%s%d",
+					 heads[rand() % (int)(sizeof(heads) / sizeof(heads[0]))],
+					 strchr(t, ';') ? "h~" : t, rand() % 2 ? "" : "_", rand() % 12);
+				if (d)
+					strcat(stack, ";");
+				strcat(stack, name);
+			}
+			int dup = 0;
+			for (int k = 0; k < nkeys; k++)
+				dup |= !strcmp(keys[k], stack);
+			fprintf(f, "%s 1\n", stack);
+			if (!dup)
+				keys[nkeys++] = strdup(stack);
+		}
+		fclose(f);
+		fk_profile *p = fk_profile_new(0);
+		CHECK(fk_parse_file(p, path, NULL, NULL) == 0);
+		qsort(keys, (size_t)nkeys, sizeof(char *), cmp_str);
+		char *out = folded(p), *pos = out;
+		for (int k = 0; k < nkeys; k++) {
+			size_t l = strlen(keys[k]);
+			if (failures == 0 && (strncmp(pos, keys[k], l) || pos[l] != ' ')) {
+				fprintf(stderr, "shared-prefix order at key %d: want '%s', got '%.60s'\n", k,
+					keys[k], pos);
+				failures++;
+			}
+			char *nl = strchr(pos, '\n');
+			pos = nl ? nl + 1 : pos;
+			free(keys[k]);
+		}
+		free(out);
+		fk_profile_free(p);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	test_intern();
@@ -218,6 +279,7 @@ int main(void)
 	test_two_columns_merge_filter();
 	test_samples();
 	test_sort_order();
+	test_sort_order_shared();
 	if (failures) {
 		fprintf(stderr, "test-profile: %d failures\n", failures);
 		return 1;
