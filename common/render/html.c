@@ -151,14 +151,9 @@ static int on_open(void *ctx, uint32_t depth, uint32_t frame, const double self[
 		return -FK_E_NOMEM;
 	if (e->nodes_out && (rc = put_selfs(e, depth <= e->prev_depth)))
 		return rc;
-	e->fr[e->nfr++] = frame;
+	e->fr[e->nfr++] = frame; /* (its uses are counted after the walk: count_uses) */
 	if (depth > e->maxdepth)
 		e->maxdepth = depth;
-	if (!e->first[frame]) {
-		e->by_first[e->nused] = frame;
-		e->first[frame] = ++e->nused;
-	}
-	e->uses[frame]++;
 	/* depths as runs: how many nodes go one level deeper, then how many levels up from
 	 * the previous node's child the next one is (pops >= 1) */
 	uint32_t pops = e->prev_depth + 1 - depth;
@@ -174,6 +169,25 @@ static int on_open(void *ctx, uint32_t depth, uint32_t frame, const double self[
 	e->pend[0] = self[0];
 	e->pend[1] = self[1];
 	return 0;
+}
+
+/* Every source name's nodes and order of first use, from the walk kept in fr: one pass in
+ * order, each name's counters fetched some nodes ahead (names are met at random). */
+static void count_uses(enc *e)
+{
+	const uint32_t *fr = e->fr;
+	for (size_t i = 0, n = e->nfr; i < n; i++) {
+		if (i + 16 < n) {
+			__builtin_prefetch(&e->uses[fr[i + 16]], 1);
+			__builtin_prefetch(&e->first[fr[i + 16]], 1);
+		}
+		uint32_t frame = fr[i];
+		if (!e->first[frame]) {
+			e->by_first[e->nused] = frame;
+			e->first[frame] = ++e->nused;
+		}
+		e->uses[frame]++;
+	}
 }
 
 static inline size_t slot_of(uint32_t id, unsigned bits)
@@ -227,15 +241,6 @@ static inline unsigned alpha_code(const enc *e, const alpha *a, uint32_t id)
 		if (t[j] >> 8 == want)
 			return (unsigned)(t[j] & 0xff);
 	return 0;
-}
-
-static int cmp_use(const void *a, const void *b, void *ctx)
-{
-	const enc *e = ctx;
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	if (e->uses[x] != e->uses[y])
-		return e->uses[x] > e->uses[y] ? -1 : 1;
-	return e->first[x] < e->first[y] ? -1 : e->first[x] > e->first[y];
 }
 
 /* Order-0 entropy in bits of the bytes counted in h. */
@@ -357,7 +362,21 @@ static int encode_names(enc *e)
 	e->al = calloc((size_t)n + 1, sizeof(*e->al));
 	if (!e->src_of || !e->al)
 		return -FK_E_NOMEM;
-	qsort_r(e->by_first, n, sizeof(*e->by_first), cmp_use, e);
+	/* most nodes first, a tie in the order of first use: one radix sort of both as a key */
+	uint64_t *key = malloc(((size_t)n + 1) * sizeof(*key)), *k2 = malloc(((size_t)n + 1) * sizeof(*k2));
+	uint32_t *tmp = malloc(((size_t)n + 1) * sizeof(*tmp));
+	if (!key || !k2 || !tmp) {
+		free(key);
+		free(k2);
+		free(tmp);
+		return -FK_E_NOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) /* (by_first[i] was first used i + 1st) */
+		key[i] = (uint64_t)(UINT32_MAX - e->uses[e->by_first[i]]) << 32 | (i + 1);
+	fk_radix64(key, e->by_first, n, 64, k2, tmp);
+	free(key);
+	free(k2);
+	free(tmp);
 	e->src_of[0] = UINT32_MAX;
 	if (put_byte(&e->s[S_NAMES], 0)) /* the root's "" */
 		return -FK_E_NOMEM;
@@ -406,6 +425,7 @@ static int encode_tree(enc *e)
 	if (rc)
 		return rc;
 	fk_profile_root_self(e->p, e->root_self); /* stacks of no frame (the walk opens none) */
+	count_uses(e);
 	return encode_names(e);
 }
 
