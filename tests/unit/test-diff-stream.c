@@ -27,6 +27,17 @@ static const char *const names[] = { "a", "a-x", "a.b", "ab", "a b", "main", "ma
 				     "x::y<int>", "f1", "f10", "f2", "[unknown]", "0xff" };
 #define NN (sizeof(names) / sizeof(names[0]))
 
+/* p written as folded stacks (then freed). */
+static char *folded_text(fk_profile *p, size_t *len)
+{
+	char *out = NULL;
+	FILE *f = open_memstream(&out, len);
+	CHECK(p && fk_profile_write_folded(p, f) == 0);
+	fclose(f);
+	fk_profile_free(p);
+	return out;
+}
+
 /* Random stacks, sorted as folded output (a profile's writer sorts them). */
 static char *sorted_stacks(int n, size_t *len)
 {
@@ -39,12 +50,7 @@ static char *sorted_stacks(int n, size_t *len)
 			l += (size_t)snprintf(buf + l, sizeof(buf) - l, "%s%s", k ? ";" : "", names[next(NN)]);
 		CHECK(fk_profile_add_folded(p, buf, l, 0, (double)next(20)) >= 0);
 	}
-	char *out = NULL;
-	FILE *f = open_memstream(&out, len);
-	CHECK(fk_profile_write_folded(p, f) == 0);
-	fclose(f);
-	fk_profile_free(p);
-	return out;
+	return folded_text(p, len);
 }
 
 /* The sorted lines, dressed up: some repeated (split counts), two columns, comments,
@@ -92,12 +98,7 @@ static char *general(const char *a, const char *b, bool normalize, size_t *len)
 {
 	fk_profile *x = fk_profile_new(0), *y = fk_profile_new(0);
 	CHECK(fk_parse_file(x, a, NULL, NULL) == 0 && fk_parse_file(y, b, NULL, NULL) == 0);
-	fk_profile *d = fk_profile_diff(x, y, normalize, false);
-	char *out = NULL;
-	FILE *f = open_memstream(&out, len);
-	CHECK(d && fk_profile_write_folded(d, f) == 0);
-	fclose(f);
-	fk_profile_free(d);
+	char *out = folded_text(fk_profile_diff(x, y, normalize, false), len);
 	fk_profile_free(x);
 	fk_profile_free(y);
 	return out;
@@ -117,12 +118,7 @@ static char *summed(const char *const *paths, size_t n, size_t *len)
 	fk_profile *x = fk_profile_new(0);
 	for (size_t k = 0; k < n; k++)
 		CHECK(fk_parse_file(x, paths[k], NULL, NULL) == 0);
-	char *out = NULL;
-	FILE *f = open_memstream(&out, len);
-	CHECK(fk_profile_write_folded(x, f) == 0);
-	fclose(f);
-	fk_profile_free(x);
-	return out;
+	return folded_text(x, len);
 }
 
 static int folded(const char *const *paths, size_t n, char **out, size_t *len)
