@@ -300,7 +300,7 @@ typedef struct fk_parse_opts {
 	/* perf script: a tracepoint's or probe's field weighs each of its samples */
 	const char *weight;       /* --weight FIELD (NULL = the period) */
 	const char *weight_format;/* --weight-format FILE: the event's format (default: tracefs) */
-	bool offwake;             /* --off-wake: sched_switch + sched_wakeup into off-wake stacks */
+	bool offwake;             /* --off-wake: sched_switch + sched_waking/wakeup into off-wake stacks */
 } fk_parse_opts;
 
 FK_API void fk_parse_opts_init(fk_parse_opts *o);
@@ -410,7 +410,7 @@ typedef struct fk_offcpu_stats {
 	uint64_t estimated;       /* ended at the CPU's previous switch (switch-in unseen) */
 	uint64_t unpaired;        /* dropped: switch-in never seen, no estimate */
 	uint64_t pending;         /* still off-CPU at the end (not counted) */
-	uint64_t wakeups;         /* fk_offcpu_wakeup calls */
+	uint64_t wakeups;         /* fk_offcpu_wakeup calls taken (not ignored) */
 	uint64_t woken;           /* intervals ended that a wakeup was paired with */
 	uint64_t wakeups_unpaired;/* wakeups no interval took (replaced, never blocked, pending) */
 } fk_offcpu_stats;
@@ -435,11 +435,16 @@ FK_API int fk_offcpu_block(fk_offcpu *oc, int32_t pid, int32_t tid, uint64_t han
  * CPU's last switch (an underestimate), or is dropped if there is none. */
 FK_API int fk_offcpu_running(fk_offcpu *oc, int32_t tid, int32_t cpu);
 FK_API void fk_offcpu_get_stats(const fk_offcpu *oc, fk_offcpu_stats *st);
-/* Off-wake: a sched:sched_wakeup of tid, by the waker whose stack the caller calls
- * waker. The interval tid is in (or is about to enter: a wakeup may come just before
- * the switch-out) ends with iv->woken set and iv->waker = waker; a later wakeup of
- * the same interval replaces it. 0 or a negative error. */
-FK_API int fk_offcpu_wakeup(fk_offcpu *oc, int32_t tid, uint64_t waker);
+/* Off-wake: a wakeup of tid, by the waker whose stack the caller calls waker:
+ * waking true for sched:sched_waking (fired in the waker's context), false for
+ * sched:sched_wakeup (older recordings; fired where the wakeup completes, which is the
+ * wakee CPU's interrupt, the idle task, when the kernel queues it on that CPU's wake
+ * list). Once a sched_waking was seen, sched_wakeups are ignored (each follows a
+ * sched_waking of the same wakeup). The interval tid is in (or is about to enter: a
+ * wakeup may come just before the switch-out) ends with iv->woken set and iv->waker =
+ * waker; a later wakeup of the same interval replaces it. 0 when taken, 1 when
+ * ignored, or a negative error. */
+FK_API int fk_offcpu_wakeup(fk_offcpu *oc, int32_t tid, uint64_t waker, bool waking);
 /* The off-wake stack (docs/resource-graphs.md): the path of node bnode of blocked,
  * root first, then FK_OFFWAKE_SEP, then the path of wnode of waker leaf first (so the
  * waker's root, its comm, ends the stack), added to dst with count us (and info's

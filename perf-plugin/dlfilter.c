@@ -22,7 +22,7 @@ const char *fkd_prog = "flamekit-dlfilter";
 /* perf fills this in after dlopen (looked up by name). */
 EXPORT struct perf_dlfilter_fns perf_dlfilter_fns;
 
-enum { EV_UNKNOWN = 0, EV_ONCPU, EV_SWITCH, EV_SKIP, EV_WAKEUP };
+enum { EV_UNKNOWN = 0, EV_ONCPU, EV_SWITCH, EV_SKIP, EV_WAKEUP, EV_WAKING };
 #define MAX_EVENTS 32
 
 struct cache_ent {            /* (pid, comm, lookup address) -> frame id */
@@ -79,8 +79,8 @@ struct state {
 	bool on_mixed;                  /* on-CPU events of more than one unit */
 	char on_unit[64];               /* unit of the on-CPU event (fk_perf_unit) */
 	fk_profile *wk, *ow;            /* off-wake: wakers' stacks (no counts), the graph */
-	fk_tp_format *wake_tp;          /* sched_wakeup's format */
-	int wake_pid;
+	fk_tp_format *wake_tp[2];       /* sched_wakeup's and sched_waking's formats */
+	int wake_pid[2];
 	uint64_t n_wakeup;
 	fk_tp_format *wtp;              /* weight=FIELD: the event's format */
 	int wfield;
@@ -145,7 +145,8 @@ static void state_free(struct state *st)
 	free(st->stk_words);
 	free(st->event_owned);
 	fk_tp_format_free(st->wtp);
-	fk_tp_format_free(st->wake_tp);
+	fk_tp_format_free(st->wake_tp[0]);
+	fk_tp_format_free(st->wake_tp[1]);
 	fk_profile_free(st->wk);
 	fk_profile_free(st->ow);
 	free(st);
@@ -241,13 +242,16 @@ static int classify(struct state *st, const struct perf_dlfilter_sample *s, void
 		return -1;
 	}
 	bool sw = strcmp(name, "sched:sched_switch") == 0;
-	if (!strcmp(name, "sched:sched_wakeup") && (st->o.mode == MODE_AUTO || st->o.mode == MODE_OFFWAKE)) {
-		kind = EV_WAKEUP;
-		if (!st->wake_tp) {
+	int wk = !strcmp(name, "sched:sched_waking") ? 1 : !strcmp(name, "sched:sched_wakeup") ? 0 : -1;
+	if (wk >= 0 && (st->o.mode == MODE_AUTO || st->o.mode == MODE_OFFWAKE)) {
+		kind = wk ? EV_WAKING : EV_WAKEUP;
+		if (!st->wake_tp[wk]) {
 			char err[512];
-			st->wake_tp = fk_tp_format_load(name, NULL, err, sizeof(err));
-			if (!st->wake_tp || (st->wake_pid = fk_tp_format_field(st->wake_tp, "pid")) < 0) {
-				fail(st, "%s", st->wake_tp ? "sched_wakeup format without a pid field" : err);
+			st->wake_tp[wk] = fk_tp_format_load(name, NULL, err, sizeof(err));
+			if (!st->wake_tp[wk] || (st->wake_pid[wk] = fk_tp_format_field(st->wake_tp[wk], "pid")) < 0) {
+				if (st->wake_tp[wk])
+					snprintf(err, sizeof(err), "%s format without a pid field", name);
+				fail(st, "%s", err);
 				return -1;
 			}
 		}
@@ -609,12 +613,15 @@ static int interval_done(const fk_offcpu_interval *iv, void *ctx)
 	return fk_profile_add_to_node(st->off, node, 0, iv->us, &info);
 }
 
-/* sched_wakeup, in the waker's context: its callchain is the waker's stack. */
-static int do_wakeup(struct state *st, const struct perf_dlfilter_sample *s, void *ctx)
+/* sched_waking, in the waker's context: its callchain is the waker's stack (so is
+ * sched_wakeup's, unless the wakeup completed in the wakee CPU's interrupt). */
+static int do_wakeup(struct state *st, const struct perf_dlfilter_sample *s, void *ctx, bool waking)
 {
 	int64_t wakee;
-	if (!s->raw_data || fk_tp_format_raw(st->wake_tp, st->wake_pid, s->raw_data, s->raw_size, &wakee))
-		return fail(st, "sched_wakeup sample without its pid field (record with -R?)");
+	if (!s->raw_data || fk_tp_format_raw(st->wake_tp[waking], st->wake_pid[waking], s->raw_data,
+					     s->raw_size, &wakee))
+		return fail(st, "%s sample without its pid field (record with -R?)",
+			    waking ? "sched_waking" : "sched_wakeup");
 	st->n_wakeup++;
 	/* perf lost the waking task (perf script prints ":-1 -1"): no waker to draw,
 	 * as the text path cannot name one either */
@@ -631,7 +638,7 @@ static int do_wakeup(struct state *st, const struct perf_dlfilter_sample *s, voi
 		return fail(st, "%s", fk_strerror(r));
 	if (r == 0)
 		return 1;
-	r = fk_offcpu_wakeup(st->offcpu, (int32_t)wakee, node);
+	r = fk_offcpu_wakeup(st->offcpu, (int32_t)wakee, node, waking);
 	return r < 0 ? fail(st, "%s", fk_strerror(r)) : 1;
 }
 
@@ -686,8 +693,8 @@ EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *s, void *
 	}
 	if (kind == EV_SWITCH)
 		return do_switch(st, s, ctx);
-	if (kind == EV_WAKEUP)
-		return do_wakeup(st, s, ctx);
+	if (kind == EV_WAKEUP || kind == EV_WAKING)
+		return do_wakeup(st, s, ctx, kind == EV_WAKING);
 	int rc;
 	rc = fk_offcpu_running(st->offcpu, s->tid, s->cpu);
 	if (rc < 0)

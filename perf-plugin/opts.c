@@ -67,7 +67,7 @@ static const fk_option rows[] = {
 	{ "mode", NULL, 0, FK_OPT_CHOICE, 0, OFF(mode), 0, 0, "auto|cpu|offcpu|offwake",
 	  "auto|cpu|offcpu|offwake",
 	  "what to fold; auto folds sched:sched_switch as off-CPU time and other events as "
-	  "on-CPU (both = combined graph), and with sched:sched_wakeup as off-wake time "
+	  "on-CPU (both = combined graph), and with sched:sched_waking (or sched_wakeup) as off-wake time "
 	  "(blocked stack;--;waker stack)", NULL },
 	{ "offcpu-min", NULL, 0, FK_OPT_CUSTOM, 0, OFF(offcpu_min_ns), 0, 0, "US", "US",
 	  "ignore off-CPU intervals shorter than US microseconds", parse_offcpu_min },

@@ -341,9 +341,11 @@ static int do_record(struct rec_opts *r, char **args, int n)
 			push(&v, "-e"), push(&v, "cpu-clock/freq=99/");
 		push(&v, "-e");
 		push(&v, "sched:sched_switch");
-		/* in the waker's context: its callchain is the waker's stack */
+		/* fired in the waker's context: its callchain is the waker's stack
+		 * (sched_wakeup is not when the wakeup completes in the wakee CPU's
+		 * interrupt, through its wake list: the idle task's context there) */
 		if (r->offwake)
-			push(&v, "-e"), push(&v, "sched:sched_wakeup");
+			push(&v, "-e"), push(&v, "sched:sched_waking");
 		if (!r->have_cg)
 			push(&v, "-g");
 	} else {
@@ -471,7 +473,7 @@ static void usage(FILE *out)
 "  perf record.\n"
 "  --off-cpu    record sched:sched_switch with callchains, system-wide (-a): off-CPU time\n"
 "  --combined   record cpu-clock at 99 Hz and sched:sched_switch: on- and off-CPU time\n"
-"  --off-wake   record sched:sched_switch and sched:sched_wakeup with callchains (-a):\n"
+"  --off-wake   record sched:sched_switch and sched:sched_waking with callchains (-a):\n"
 "               blocked time by the blocked stack and, above a -- frame, the waker's\n"
 "  --weight FIELD  with -e EVENT (a tracepoint or probe): every event, weighed by its\n"
 "               FIELD (checked against the event's format before recording)\n"

@@ -321,7 +321,7 @@ static const fk_option parse_rows[] = {
 	  "perf: weigh each sample of a tracepoint or probe by its FIELD (name=value or, by the "
 	  "event's print format, bare); negative values are counted, not summed", NULL },
 	{ "off-wake", NULL, 0, FK_OPT_FLAG, 0, OFF(fk_parse_opts, offwake), 0, 0, NULL, NULL,
-	  "perf: pair sched:sched_wakeup (the waker's stack) with the wakee's sched_switch "
+	  "perf: pair sched:sched_waking (or sched_wakeup: the waker's stack) with the wakee's sched_switch "
 	  "off-CPU interval: blocked stack;--;waker's stack, in microseconds", NULL },
 	{ "weight-format", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, weight_format), 0, 0, NULL,
 	  "FILE", "perf: the weighed event's format file (default: from tracefs)", NULL },

@@ -32,7 +32,7 @@ static const fk_option bt_rows[] = {
 	  "adds n (syscalls:sys_exit_read/write; user stacks unless --kernel/--both)", NULL },
 	{ "off-wake", NULL, 0, FK_OPT_FLAG, 0, OFF(offwake), 0, 0, NULL, NULL,
 	  "blocked time by blocked stack, '--', then the waker's stack leaf first "
-	  "(sched_switch paired with sched_wakeup in the kernel; microseconds)", NULL },
+	  "(sched_switch paired with sched_waking in the kernel; microseconds)", NULL },
 	{ "folded", NULL, 0, FK_OPT_FLAG, 0, OFF(folded), 0, 0, NULL, NULL,
 	  "write folded stacks instead of an SVG (as -o NAME.folded does)", NULL },
 	{ "print-command", NULL, 0, FK_OPT_FLAG, 0, OFF(print_cmd), 0, 0, NULL, NULL,
@@ -114,7 +114,13 @@ static char *build_prog(const struct bt_cli *bc)
 	} else if (bc->offwake) {
 		/* Off-wake (docs/resource-graphs.md), as bcc's offwaketime pairs them:
 		 * the waker's stacks and comm are kept by the wakee's tid at
-		 * sched_wakeup (which runs in the waker's context); a thread that
+		 * sched_waking, which fires in the waker's context (sched_wakeup does
+		 * not when the kernel completes the wakeup on the wakee's CPU through
+		 * its wake list: that is the idle task's interrupt, swapper/N, no
+		 * stack). Only for a thread seen blocking, to keep the stack walks
+		 * few: a waking that comes while the thread is still on its way into
+		 * schedule() (before its switch-out) is missed, and that interval is
+		 * left out rather than drawn with a wrong waker. A thread that
 		 * switches out blocked (a state other than running or preempted: the
 		 * low 7 bits) keeps its stacks and the time; when it switches in
 		 * again after a wakeup, its blocked microseconds are summed under
@@ -126,7 +132,7 @@ static char *build_prog(const struct bt_cli *bc)
 		const char *bs = k && u ? "@bu[$t], @bk[$t]" : k ? "@bk[$t]" : "@bu[$t]";
 		const char *ws = k && u ? "@wk[$t], @wu[$t]" : k ? "@wk[$t]" : "@wu[$t]";
 		n = asprintf(&prog,
-			     "tracepoint:sched:sched_wakeup /@ts[args->pid]/ { @wc[args->pid] = comm; "
+			     "tracepoint:sched:sched_waking /@ts[args->pid]/ { @wc[args->pid] = comm; "
 			     "@wk[args->pid] = kstack; @wu[args->pid] = ustack; } "
 			     "tracepoint:sched:sched_switch { "
 			     "if ((args->prev_state & 0x7f) != 0%s) { $p = args->prev_pid; "

@@ -422,8 +422,10 @@ static int stap_run(int argc, char **argv)
 	char stop[64] = "";
 	if (sc.duration)
 		snprintf(stop, sizeof(stop), "probe timer.s(%d) { exit() } ", sc.duration);
-	if (asprintf(&script, "probe %s {} %sprobe end { flamekit_print_folded() }",
-		     probe_name(kind, &sc), stop) < 0)
+	/* (off-wake alone prints with flamekit_print_offwake: the on/off-CPU
+	 * aggregate is then left out of the module, and its memory with it) */
+	if (asprintf(&script, "probe %s {} %sprobe end { flamekit_print_%s() }",
+		     probe_name(kind, &sc), stop, sc.off_wake ? "offwake" : "folded") < 0)
 		script = NULL;
 	if (script)
 		ADD("-e"), ADD("%s", script);

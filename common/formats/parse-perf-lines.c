@@ -481,9 +481,11 @@ static void header_line(struct pp *t, const char *l, size_t len)
 	bool ev_ok = fk_perf_match_event(l, len, &e0, &e1, &d0, &d1);
 	is_sw = !ev_ok && t->offcpu >= 0 && fk_perf_switch_fields(l + h.end, len - h.end, &sw);
 	int32_t wakee = 0;
+	bool waking = false;
 	bool is_wk = !ev_ok && !is_sw && t->o->offwake && t->offcpu > 0 &&
-		     fk_perf_wakeup_fields(l + h.end, len - h.end, &wakee);
+		     fk_perf_wakeup_fields(l + h.end, len - h.end, &wakee, &waking);
 	t->wk_tid = wakee;
+	t->wk_waking = waking;
 	if (!ev_ok && !is_sw && header_with_frame(t, l, len))
 		return;
 	t->in_orphans = t->in_filtered = false;
@@ -724,7 +726,7 @@ int fk_perf_pp_init(struct pp *t, fk_profile *p, const fk_parse_opts *o, fk_perf
 		t->ev.set = true;
 	}
 	if (o->offwake && !t->ev.set) {
-		/* sched_switch and sched_wakeup samples pair across the whole input */
+		/* sched_switch and sched_waking/wakeup samples pair across the whole input */
 		t->offcpu = 1;
 		memcpy(t->ev.name, "sched:sched_switch", 18);
 		t->ev.len = 18;

@@ -78,13 +78,22 @@ bool fk_perf_switch_fields(const char *l, size_t len, struct fk_perf_switch *sw)
 	return true;
 }
 
-bool fk_perf_wakeup_fields(const char *l, size_t len, int32_t *tid)
+bool fk_perf_wakeup_fields(const char *l, size_t len, int32_t *tid, bool *waking)
 {
-	static const char ev[] = " sched:sched_wakeup: ";
+	/* " sched:sched_waking: " or " sched:sched_wakeup: ", both "comm= pid= prio= target_cpu=" */
+	static const char ev[] = " sched:sched_wak";
 	const char *p = memmem(l, len, ev, sizeof(ev) - 1);
 	if (!p)
 		return false;
 	p += sizeof(ev) - 1;
+	size_t n = len - (size_t)(p - l);
+	if (n >= 5 && !memcmp(p, "ing: ", 5))
+		*waking = true;
+	else if (n >= 5 && !memcmp(p, "eup: ", 5))
+		*waking = false;
+	else
+		return false;
+	p += 5;
 	return int_field(p, len - (size_t)(p - l), "pid", tid) && *tid > 0;
 }
 
@@ -175,7 +184,10 @@ int fk_perf_offcpu_waker(struct pp *t, const uint32_t *k, size_t n)
 	int64_t i = slot_take(t->oc, k, n);
 	if (i < 0)
 		return (int)i;
-	return fk_offcpu_wakeup(t->oc->pair, tid, (uint64_t)i);
+	rc = fk_offcpu_wakeup(t->oc->pair, tid, (uint64_t)i, t->wk_waking);
+	if (rc == 1) /* a sched_wakeup where sched_waking is recorded too */
+		slot_free(t->oc, (uint64_t)i);
+	return rc < 0 ? rc : 0;
 }
 
 int fk_perf_offcpu_switch(struct pp *t, const struct fk_perf_switch *sw)
@@ -247,9 +259,10 @@ bool fk_perf_offcpu_unnamed(struct pp *t, const char *l, size_t len)
 {
 	struct fk_perf_switch sw;
 	int32_t wakee;
+	bool waking;
 	if (!fk_perf_switch_fields(l, len, &sw)) {
 		/* a wakeup by a task perf lost: no waker to draw (the dlfilter skips it too) */
-		return t->o->offwake && fk_perf_wakeup_fields(l, len, &wakee);
+		return t->o->offwake && fk_perf_wakeup_fields(l, len, &wakee, &waking);
 	}
 	const char *evp = memmem(l, len, " sched:sched_switch: ", 21);
 	t->info.time = NAN;

@@ -216,7 +216,8 @@ struct pp {
 	struct fk_perf_offcpu *oc;
 
 	bool oc_track;    /* the sample being read is a switch-out to pair */
-	int32_t wk_tid;   /* the sample being read is a sched_wakeup of this thread (--off-wake) */
+	int32_t wk_tid;   /* the sample being read is a wakeup of this thread (--off-wake) */
+	bool wk_waking;   /* ... a sched_waking (else a sched_wakeup) */
 	uint64_t oc_ns;
 	int32_t oc_tid;
 	/* --inline: the symboliser (o->inline_fn, or this thread's addr2line) */
@@ -305,9 +306,10 @@ FK_HIDDEN bool fk_perf_switch_fields(const char *l, size_t len, struct fk_perf_s
 FK_HIDDEN int fk_perf_offcpu_switch(struct pp *t, const struct fk_perf_switch *sw);
 /* The stack k[0..n) of a tracked switch-out: kept until its switch-in. */
 FK_HIDDEN int fk_perf_offcpu_block(struct pp *t, const uint32_t *k, size_t n, struct h128 hh);
-/* The payload of a "sched:sched_wakeup:" header: the woken thread (pid=). */
-FK_HIDDEN bool fk_perf_wakeup_fields(const char *l, size_t len, int32_t *tid);
-/* The stack k[0..n) of a sched_wakeup of t->wk_tid: the waker's, kept for the interval. */
+/* The payload of a "sched:sched_waking:" or "sched:sched_wakeup:" header: the woken
+ * thread (pid=), and which of the two it is. */
+FK_HIDDEN bool fk_perf_wakeup_fields(const char *l, size_t len, int32_t *tid, bool *waking);
+/* The stack k[0..n) of a wakeup of t->wk_tid: the waker's, kept for the interval. */
 FK_HIDDEN int fk_perf_offcpu_waker(struct pp *t, const uint32_t *k, size_t n);
 /* A sched_switch header without a process the perl takes: paired only. */
 FK_HIDDEN bool fk_perf_offcpu_unnamed(struct pp *t, const char *l, size_t len);

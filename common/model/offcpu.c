@@ -24,6 +24,7 @@ struct fk_offcpu {
 	uint64_t *cpu_last;   /* per CPU: time of the last switch seen there (0 = none) */
 	size_t ncpu, cpu_cap;
 	int32_t tracked;      /* prev_tid that fk_offcpu_block may take (0 = none) */
+	bool waking_seen;     /* a sched_waking came: sched_wakeups are ignored */
 	fk_offcpu_stats st;
 };
 
@@ -192,8 +193,14 @@ int fk_offcpu_block(fk_offcpu *oc, int32_t pid, int32_t tid, uint64_t handle, ui
 	return 0;
 }
 
-int fk_offcpu_wakeup(fk_offcpu *oc, int32_t tid, uint64_t waker)
+int fk_offcpu_wakeup(fk_offcpu *oc, int32_t tid, uint64_t waker, bool waking)
 {
+	/* a recording with both events: sched_wakeup comes after the sched_waking of the
+	 * same wakeup and would replace the waker by whoever completed it (swapper/N) */
+	if (waking)
+		oc->waking_seen = true;
+	else if (oc->waking_seen)
+		return 1;
 	if (tid <= 0)
 		return 0;
 	oc->st.wakeups++;

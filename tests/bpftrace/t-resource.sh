@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/signals.sh"
 command -v bpftrace > /dev/null || skip "bpftrace not installed"
-timeout 60 bpftrace -e 'tracepoint:sched:sched_wakeup /0/ { } tracepoint:syscalls:sys_exit_read /0/ { } BEGIN { exit(); }' \
+timeout 60 bpftrace -e 'tracepoint:sched:sched_waking /0/ { } tracepoint:syscalls:sys_exit_read /0/ { } BEGIN { exit(); }' \
 	> "$TMP/probe.out" 2> "$TMP/probe.err" ||
 	skip "bpftrace cannot attach the tracepoints here: $(grep -v RLIMIT_MEMLOCK "$TMP/probe.err" | head -1)"
 D=$FK_TOP/tests/data/resource
@@ -60,14 +60,13 @@ all=$(awk '$0 ~ /;read_(big|small);/ { s += $NF } END { print s + 0 }' "$TMP/io.
 assert_eq "bytes read by the two functions" 4194304 "$all"
 
 trace wake wakeload 2 --off-wake --user
-# the sleeper's blocked time, and the part of it whose waker is wake_sleeper
-# (a wakeup the kernel completes on the wakee's CPU through its wake list fires
-# sched_wakeup in that CPU's interrupt, the idle task's context: its waker reads
-# swapper/N with no stack, seen on this machine; those are left out here and said. The
-# script should take sched_waking, which fires in the waker's context: issue 25's note)
-idle=$(awk '/^sleeper;.*;wait_for_signal;--;swapper\/[0-9]+ [0-9]+$/ { s += $NF } END { print s + 0 }' "$TMP/wake.folded")
-[ "$idle" -eq 0 ] || echo "note: $idle us of the sleeper's blocked time woken from the idle task's context (remote wakeups): left out"
-blocked=$(awk '/^sleeper;.*;wait_for_signal;--;/ && !/;--;swapper\/[0-9]+ [0-9]+$/ { s += $NF } END { print s + 0 }' "$TMP/wake.folded")
+# the sleeper's blocked time, and the part of it whose waker is wake_sleeper; none
+# of it woken by the idle task (swapper/N, no stack: what sched_wakeup reads when the
+# kernel completes a wakeup on the wakee's CPU through its wake list, in that CPU's
+# interrupt; the script takes sched_waking, which fires in the waker's context)
+idle=$(awk '/^sleeper;.*;wait_for_signal;--;(.*;)?swapper\/[0-9]+ [0-9]+$/ { s += $NF } END { print s + 0 }' "$TMP/wake.folded")
+[ "$idle" -eq 0 ] || { grep '^sleeper' "$TMP/wake.folded"; fail "wake: $idle us of the sleeper's blocked time woken by swapper"; }
+blocked=$(awk '/^sleeper;.*;wait_for_signal;--;/ { s += $NF } END { print s + 0 }' "$TMP/wake.folded")
 waker=$(awk '/^sleeper;.*;wait_for_signal;--;wake_sleeper;.*;wakeload [0-9]+$/ { s += $NF } END { print s + 0 }' "$TMP/wake.folded")
 echo "sleeper blocked $blocked us in wait_for_signal, $waker us of it woken by wake_sleeper"
 [ "$blocked" -gt 0 ] || { cat "$TMP/wake.folded"; fail "wake: no blocked time of the sleeper"; }

@@ -47,6 +47,12 @@ cmp -s w.out w.want || { diff w.want w.out; fail "off-wake stacks"; }
 assert_contains w.err "off-wake: 3 wakeups, 2 blocked intervals paired with one, 1 ended without one (not drawn), 1 wakeups unpaired"
 "$FLAMEKIT" svg --off-wake "$D/offwake.perf-script" -o w.svg 2> /dev/null || fail "svg --off-wake"
 assert_contains w.svg "Off-Wake Time Flame Graph"
+# sched_waking (the waker's context) with sched_wakeup (completed in the idle task's
+# interrupt, after it): the waking's waker counts, the wakeup is ignored
+"$FLAMEKIT" collapse --off-wake "$D/offwaking.perf-script" > wg.out 2> wg.err || { cat wg.err; fail "--off-wake, sched_waking"; }
+printf 'worker;worker;wait_for_work;__schedule;--;try_to_wake_up;signal_work;main;main 1000\n' > wg.want
+cmp -s wg.out wg.want || { diff wg.want wg.out; fail "off-wake stacks from sched_waking"; }
+assert_contains wg.err "off-wake: 1 wakeups, 1 blocked intervals paired with one, 0 ended without one (not drawn), 0 wakeups unpaired"
 # without --off-wake the same text is plain off-CPU time (wakeups not folded)
 "$FLAMEKIT" collapse "$D/offwake.perf-script" > o.out 2> /dev/null || fail "off-CPU"
 assert_not_contains o.out ";--;"

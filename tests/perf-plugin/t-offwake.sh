@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# Off-wake time: perf flame --off-wake records sched_switch and sched_wakeup (the
-# waker's callchain); the dlfilter pairs each wakeup with the wakee's blocked interval:
-# blocked stack;--;waker's stack leaf first;waker's comm, in microseconds.
+# Off-wake time: perf flame --off-wake records sched_switch and sched_waking (in the
+# waker's context: its callchain); the dlfilter pairs each wakeup with the wakee's blocked
+# interval: blocked stack;--;waker's stack leaf first;waker's comm, in microseconds.
 # condwake's worker blocks in wait_for_work, woken by the main thread's signal_work.
+# Recordings of sched_wakeup (older ones), alone or with sched_waking, still pair.
 . "$(dirname "$0")/lib-perf.sh"
-perf record -q -a -e sched:sched_switch -e sched:sched_wakeup -o "$TMP/probe2.data" true > /dev/null 2>&1 ||
-	skip "sched:sched_switch/sched_wakeup cannot be recorded system-wide here"
+perf record -q -a -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup -o "$TMP/probe2.data" true > /dev/null 2>&1 ||
+	skip "sched:sched_switch/sched_waking/sched_wakeup cannot be recorded system-wide here"
 gcc $WL_CFLAGS -pthread -o "$TMP/condwake" "$HERE/condwake.c" || fail "cannot build condwake"
 cd "$TMP"
 W=cw$$
 mv condwake "$W"
 "$PERF_FLAME" -q --off-wake -i ow.data --folded ow.folded -o ow.svg -- "./$W" > rec.out 2>&1 ||
 	{ cat rec.out; fail "perf flame --off-wake"; }
-perf evlist -i ow.data | grep -q sched:sched_wakeup || fail "sched_wakeup not recorded"
+perf evlist -i ow.data | grep -q sched:sched_waking || fail "sched_waking not recorded"
 assert_contains rec.out "off-wake: "
 assert_contains rec.out "wakeups unpaired"
 # every off-wake stack has the separator, and the waker's comm ends it
@@ -35,6 +36,10 @@ cov=$(awk -v a="$paired" -v b="$blocked" 'BEGIN { printf "%.1f", 100 * a / b }')
 echo "blocked in wait_for_work: $blocked us, paired with a wakeup: $paired us ($cov%), woken by signal_work: $woke us ($pct% of those)" >&2
 assert_between "paired blocked time in wait_for_work woken by signal_work (%)" 90 100.01 "$pct"
 assert_between "blocked time in wait_for_work paired with a wakeup (%)" 33 100.01 "$cov"
+# only the main thread wakes the worker, from a system call: never the idle task
+# (swapper/N), as sched_wakeup reads when the wakeup completes in the wakee CPU's interrupt
+idle=$(weight_of ow.folded "^$W;start_thread;(.*;)?wait_for_work;.*;--;(.*;)?swapper/[0-9]+\$")
+assert_eq "worker's blocked time woken by swapper" 0 "$idle"
 # the waker's leaf nearest the separator: the wake_up kernel frames right after --
 grep -q ";--;ttwu_do_activate;try_to_wake_up;" ow.folded || grep -q ";--;try_to_wake_up;" ow.folded ||
 	fail "the waker's leaf is not next to --"
@@ -55,4 +60,22 @@ grep "^$W;" text.folded | sort > b
 [ -s a ] || fail "no off-wake stacks of $W" 
 cmp -s a b || { diff a b | cut -c1-200 | head; fail "dlfilter and text path differ"; }
 assert_contains text.err "wakeups unpaired"
+
+# older recordings: sched_wakeup alone (its waker may read swapper/N, see above) still
+# pairs, and the text path agrees; with both events, sched_waking's waker counts
+for evs in wakeup "waking wakeup"; do
+	args=() tag=${evs// /-}
+	for e in $evs; do args+=(-e "sched:sched_$e"); done
+	perf record -q -a -g -e sched:sched_switch "${args[@]}" -o "$tag.data" -- "./$W" > "$tag.rec" 2>&1 ||
+		{ cat "$tag.rec"; fail "perf record $evs"; }
+	perf script -i "$tag.data" --dlfilter "$DLF" --dlarg exact-ret 2> "$tag.err" | grep "^$W;" | sort > "$tag.a" ||
+		{ cat "$tag.err"; fail "$evs: no off-wake stacks of $W"; }
+	perf script --ns -i "$tag.data" 2> /dev/null | "$BUILD/flamekit" collapse --off-wake 2> /dev/null | grep "^$W;" | sort > "$tag.b"
+	cmp -s "$tag.a" "$tag.b" || { diff "$tag.a" "$tag.b" | cut -c1-200 | head; fail "$evs: dlfilter and text path differ"; }
+	woke=$(weight_of "$tag.a" "^$W;start_thread;(.*;)?wait_for_work;.*;--;(.*;)?signal_work;(.*;)?$W\$")
+	[ "$woke" -gt 0 ] || { head "$tag.a" | cut -c1-200; fail "$evs: no blocked time woken by signal_work"; }
+	echo "sched_${evs// /+sched_}: $woke us of wait_for_work woken by signal_work" >&2
+done
+idle=$(weight_of waking-wakeup.a ";--;(.*;)?swapper/[0-9]+\$")
+assert_eq "with sched_waking and sched_wakeup: blocked time woken by swapper" 0 "$idle"
 exit 0

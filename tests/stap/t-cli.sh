@@ -45,6 +45,8 @@ assert_contains "$TMP/cmd6" "probe flamekit.io.write {}"
 assert_not_contains "$TMP/cmd6" "-d kernel"           # user stacks only
 "$FLAMEKIT" stap -p "$target" --off-wake --print-command > "$TMP/cmd7"
 assert_contains "$TMP/cmd7" "probe flamekit.offwake {}"
+# (printed with flamekit_print_offwake: no on/off-CPU aggregate in the module)
+assert_contains "$TMP/cmd7" "probe end { flamekit_print_offwake() }"
 assert_contains "$TMP/cmd7" "-DMAXACTION=10000"
 "$FLAMEKIT" stap --kernel --off-wake --print-command > "$TMP/cmd8"
 assert_contains "$TMP/cmd8" "probe flamekit.offwake.kernel {}"

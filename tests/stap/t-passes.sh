@@ -71,11 +71,17 @@ body() { awk "/^static void function___global_$1__overload_0 \\(struct context/,
 body flamekit_print_stap | grep -o 'function___global_symdata__overload_0 (c)\|___fk_usym__overload_0 (c)\|_stp_printf ("[^"]*"' |
 	sed 's/function___global_//; s/___fk_usym/usym/' | tr '\n' '|' > "$TMP/order.stap"
 assert_eq "flamekit_print_stap order" 'symdata__overload_0 (c)|_stp_printf (" %s : %s\n"|usym__overload_0 (c)|_stp_printf (" %s : %s\n"|_stp_printf ("\t%lld\n"|' "$(cat "$TMP/order.stap")"
-body flamekit_print_folded | grep -o '_fk_print_folded_part__overload_0\.l_kernel = [^;]*;\|_stp_printf ("[^"]*"' |
-	sed 's/.*l_kernel = ((int64_t)\([01]\)LL);/part\1/' | tr '\n' '|' > "$TMP/order.folded"
-# (then the off-wake pairs: the blocked user and kernel parts, then after "--" the
-# waker's parts leaf first (__fk_print_part, not matched here), its comm and weight)
-assert_eq "flamekit_print_folded order" 'part0|part1|_stp_printf (" %lld\n"|part0|part1|_stp_printf (";%s %lld\n"|' "$(cat "$TMP/order.folded")"
+order() { grep -o '_fk_print_folded_part__overload_0\.l_kernel = [^;]*;\|_stp_printf ("[^"]*"\|___fk_print_wake__overload_0 (c)' |
+	sed 's/.*l_kernel = ((int64_t)\([01]\)LL);/part\1/; s/.*___fk_print_wake.*/wake/' | tr '\n' '|'; }
+body flamekit_print_folded | order > "$TMP/order.folded"
+# (then the off-wake pairs, __fk_print_wake: the blocked user and kernel parts, then
+# after "--" the waker's parts leaf first (__fk_print_part, not matched here), its
+# comm and weight; flamekit_print_offwake prints only those)
+assert_eq "flamekit_print_folded order" 'part0|part1|_stp_printf (" %lld\n"|wake|' "$(cat "$TMP/order.folded")"
+body flamekit_print_offwake | order > "$TMP/order.offwake"
+assert_eq "flamekit_print_offwake order" 'wake|' "$(cat "$TMP/order.offwake")"
+awk '/^static void function___private_[a-z_0-9]*___fk_print_wake__overload_0 \(struct context/,/^}/' "$c" | order > "$TMP/order.wake"
+assert_eq "__fk_print_wake order" 'part0|part1|_stp_printf (";%s %lld\n"|' "$(cat "$TMP/order.wake")"
 # The overflow of the aggregate is caught (counted), not fatal.
 grep -q 'try_block: .*flamekit.stp' "$c" || fail "no try block in the translated tapset"
 echo "passes 2 and 3 ok for $(ls "$TAPSET"/examples/*.stp | wc -l) examples + all-api.stp (-r $STAP_RELEASE)"

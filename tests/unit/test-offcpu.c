@@ -1,5 +1,6 @@
 /* test-offcpu.c - unit tests of the off-CPU rules the perf paths share: sched_switch
- * pairing (intervals, min, blocked-only, unseen switch-ins), merge with scale and mark,
+ * pairing (intervals, min, blocked-only, unseen switch-ins), wakeups (sched_waking over
+ * sched_wakeup, a wakeup before the switch-out), merge with scale and mark,
  * the perf root-frame name, event units and the SVG presets. */
 #include <math.h>
 #include <stdlib.h>
@@ -79,6 +80,44 @@ static void test_pairing(void)
 	CHECK(fk_offcpu_block(oc, 11, 11, 2, 5000, 0) == 0);
 	CHECK(fk_offcpu_switch(oc, 10000, 0, 0, false, 11) == 0); /* exactly 5 us: kept */
 	CHECK(g.n == 1 && g.iv[0].handle == 2 && g.iv[0].us == 5);
+	fk_offcpu_free(oc);
+}
+
+/* Off-wake pairing: which wakeup an interval takes. */
+static void test_wakeups(void)
+{
+	struct got g = { .n = 0 };
+	fk_offcpu *oc = fk_offcpu_new(0, true, collect, &g);
+	CHECK(oc);
+	/* an old recording (sched_wakeup only): taken */
+	CHECK(fk_offcpu_switch(oc, 1000, 0, 100, false, 0) == 1);
+	CHECK(fk_offcpu_block(oc, 100, 100, 1, 1000, 0) == 0);
+	CHECK(fk_offcpu_wakeup(oc, 100, 41, false) == 0);
+	CHECK(fk_offcpu_switch(oc, 3000, 1, 0, false, 100) == 0);
+	CHECK(g.n == 1 && g.iv[0].woken && g.iv[0].waker == 41);
+	/* both events: the waking (the waker's context) counts; the wakeup after it, and
+	 * any later one, are ignored (it may have completed in the idle task's interrupt) */
+	CHECK(fk_offcpu_switch(oc, 4000, 0, 100, false, 0) == 1);
+	CHECK(fk_offcpu_block(oc, 100, 100, 2, 4000, 0) == 0);
+	CHECK(fk_offcpu_wakeup(oc, 100, 42, true) == 0);
+	CHECK(fk_offcpu_wakeup(oc, 100, 43, false) == 1);
+	CHECK(fk_offcpu_switch(oc, 6000, 1, 0, false, 100) == 0);
+	CHECK(g.n == 2 && g.iv[1].woken && g.iv[1].waker == 42);
+	/* a waking before the switch-out it ends (the waker ran while the thread was on
+	 * its way into schedule()): taken by that interval */
+	CHECK(fk_offcpu_wakeup(oc, 100, 44, true) == 0);
+	CHECK(fk_offcpu_switch(oc, 7000, 0, 100, false, 0) == 1);
+	CHECK(fk_offcpu_block(oc, 100, 100, 3, 7000, 0) == 0);
+	CHECK(fk_offcpu_switch(oc, 9000, 1, 0, false, 100) == 0);
+	CHECK(g.n == 3 && g.iv[2].woken && g.iv[2].waker == 44 && g.iv[2].handle == 3);
+	/* no wakeup seen: an interval without one */
+	CHECK(fk_offcpu_switch(oc, 10000, 0, 100, false, 0) == 1);
+	CHECK(fk_offcpu_block(oc, 100, 100, 4, 10000, 0) == 0);
+	CHECK(fk_offcpu_switch(oc, 12000, 1, 0, false, 100) == 0);
+	CHECK(g.n == 4 && !g.iv[3].woken);
+	fk_offcpu_stats st;
+	fk_offcpu_get_stats(oc, &st);
+	CHECK(st.wakeups == 3 && st.woken == 3 && st.wakeups_unpaired == 0);
 	fk_offcpu_free(oc);
 }
 
@@ -187,6 +226,7 @@ static void test_names_units(void)
 int main(void)
 {
 	test_pairing();
+	test_wakeups();
 	test_merge_scaled();
 	test_names_units();
 	if (failures)
