@@ -88,9 +88,10 @@ int cli_tracer_kind(const char *path, bool folded, const fk_svg_opts *so,
  * which prints what it gathered) with its standard output read into p by the parser
  * (po), and wait for it. FK_EXIT_OK, FK_EXIT_SKIPPED (malformed lines skipped) or
  * FK_EXIT_ERROR after a message naming what (the tracer failed, printed nothing...);
- * hint follows "cannot run" (the tracer not found). */
+ * hint follows "cannot run" (the tracer not found). restop: a stop the tracer has not
+ * answered within that many seconds is sent again (fkp_policy_restop; 0: never). */
 int cli_tracer_run(char **argv, fk_profile *p, const fk_parse_opts *po, const char *tracer,
-		   const char *hint);
+		   const char *hint, unsigned restop);
 
 /* The own option rows of `flamekit stap` and `flamekit bpftrace` (flamekit options). */
 const fk_option *cli_stap_options(size_t *n);

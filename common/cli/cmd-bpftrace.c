@@ -226,7 +226,8 @@ static int bpftrace_run(int argc, char **argv)
 	}
 	po.format = "bpftrace";
 	po.name = "<bpftrace output>";
-	int ret = cli_tracer_run(args, p, &po, "bpftrace", "install bpftrace, or give --bpftrace PATH");
+	/* bpftrace can miss a SIGINT (its stop flag checked, then epoll_wait): 5 s on, again */
+	int ret = cli_tracer_run(args, p, &po, "bpftrace", "install bpftrace, or give --bpftrace PATH", 5);
 	/* what the counts are: bytes, or the blocked microseconds */
 	if ((ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) && (bc.io >= 0 || bc.offwake)) {
 		if (fk_profile_set_unit(p, bc.io >= 0 ? "bytes" : "us")) {

@@ -476,7 +476,7 @@ static int stap_run(int argc, char **argv)
 	fk_parse_opts_init(&po);
 	po.format = "folded";
 	po.name = "<stap output>";
-	ret = cli_tracer_run(args.v, p, &po, "stap", "install systemtap, or give --stap PATH");
+	ret = cli_tracer_run(args.v, p, &po, "stap", "install systemtap, or give --stap PATH", 0);
 	int rc = 0;
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
 		/* off-CPU scripts count microseconds: the library's preset */

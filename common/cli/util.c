@@ -330,9 +330,10 @@ int cli_tracer_kind(const char *path, bool folded, const fk_svg_opts *so,
 }
 
 int cli_tracer_run(char **argv, fk_profile *p, const fk_parse_opts *po, const char *tracer,
-		   const char *hint)
+		   const char *hint, unsigned restop)
 {
 	int fd;
+	fkp_policy_restop(restop);
 	pid_t child = fkp_spawn(argv, FKP_PIPE, &fd, false);
 	if (child < 0)
 		return FK_EXIT_ERROR;

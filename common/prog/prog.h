@@ -91,6 +91,13 @@ void fkp_policy_end(void);
  * first request no longer reaches them (the recording it stops is over; it is
  * still noted), a second still aborts them. */
 void fkp_policy_drawing(void);
+/* For the children fkp_spawn starts next, until the policy ends: a first request
+ * they have not answered by ending within `seconds` is sent to them once more, and
+ * again every `seconds` (0: never, the default). For a tool that takes a repeated
+ * SIGINT as the one it handles but can miss one: bpftrace checks its stop flag and
+ * then waits in epoll_wait, where a SIGINT that came in between waits for the next
+ * event, which a map-only program may never have. */
+void fkp_policy_restop(unsigned seconds);
 /* Also tell the requests through fd (a non-blocking pipe the caller gave a
  * child): one byte 's' at the first request, 'a' at an abort. A signal can come
  * before the child is ready to take it (gdb loading its Python takes Ctrl-C as

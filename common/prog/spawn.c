@@ -22,6 +22,7 @@ static volatile sig_atomic_t children[MAX_CHILDREN];
 static volatile sig_atomic_t stop_sig, aborted;
 static volatile sig_atomic_t drawing;  /* fkp_policy_drawing: a first request reaches no child */
 static volatile sig_atomic_t notify_fd = -1;
+static volatile sig_atomic_t restop;   /* fkp_policy_restop's seconds (0: never) */
 static fkp_sigreq requests;
 
 int fkp_sigreq_note(fkp_sigreq *r, int sig, int code, int pid, double now, int supervisor)
@@ -68,9 +69,13 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 	(void)uc;
 	int e = errno;
 	if (sig == SIGALRM) {
-		/* the abort's grace period is over */
-		if (aborted)
+		/* the abort's grace period is over, or a stop not yet answered */
+		if (aborted) {
 			signal_children(SIGKILL);
+		} else if (stop_sig && restop && !drawing) {
+			signal_children(SIGINT);
+			alarm((unsigned)restop);
+		}
 		errno = e;
 		return;
 	}
@@ -86,6 +91,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc)
 		 * SIGINT is every tool's "stop and write what you have". */
 		if (code != SI_KERNEL && !drawing)
 			signal_children(SIGINT);
+		if (restop && !drawing)
+			alarm((unsigned)restop);
 		notify("s");
 	} else if (r == FKP_SIG_AGAIN && !aborted) {
 		aborted = 1;
@@ -123,6 +130,7 @@ static void policy_end(void)
 	if (running <= 0 || --running)
 		return;
 	alarm(0);
+	restop = 0;
 	for (size_t i = 0; i < NSIG_POLICY; i++)
 		sigaction(policy_signals[i], &saved[i], NULL);
 }
@@ -271,6 +279,11 @@ void fkp_policy_drawing(void)
 void fkp_policy_end(void)
 {
 	signals_held(policy_end);
+}
+
+void fkp_policy_restop(unsigned seconds)
+{
+	restop = (sig_atomic_t)seconds;
 }
 
 void fkp_spawn_notify(int fd)
