@@ -172,10 +172,13 @@ bool fk_perf_jit_mod(const char *m, size_t n)
 	return false;
 }
 
-/* $mod =~ m/(^\[|vmlinux$)/ && $mod !~ /unknown/ */
+/* $mod =~ m/(^\[|vmlinux$)/ && $mod !~ /unknown/; and a BPF program, which perf names as
+ * its own module "bpf_prog_TAG_NAME" (a tracer's program runs in the kernel, inside the
+ * kernel stack of whatever it traces) */
 bool fk_perf_kernel_mod(const char *m, size_t n)
 {
-	bool k = (n && m[0] == '[') || (n >= 7 && !memcmp(m + n - 7, "vmlinux", 7));
+	bool k = (n && m[0] == '[') || (n >= 7 && !memcmp(m + n - 7, "vmlinux", 7)) ||
+		 (n > 9 && !memcmp(m, "bpf_prog_", 9));
 	return k && !contains(m, n, "unknown");
 }
 

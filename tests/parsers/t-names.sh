@@ -3,7 +3,8 @@
 # in common/formats/names.c): --rust-names repairs Rust legacy names a C++
 # demangler left half done (as eu-stack, DTrace and macOS sample print them),
 # --cxx-names cuts only a C++ name's own parameter list; --jit marks perf inject
-# --jit's jitted-*.so frames. Without the options nothing changes (perl parity).
+# --jit's jitted-*.so frames; --kernel marks a BPF program's frames too (the perl does
+# not). Without the options nothing changes (perl parity).
 . "$(dirname "$0")/../lib.sh"
 R1='_$LT$alloc..vec..Vec$LT$T$GT$$u20$as$u20$core..ops..drop..Drop$GT$::drop::h3b2fe2b3c1e0d2f3'
 R1F='<alloc::vec::Vec<T> as core::ops::drop::Drop>::drop'
@@ -53,4 +54,12 @@ PERF
 assert_eq "perf default" "spin;main;Interpreter;std::function<int ;$R1 250000" "$("$FLAMEKIT" collapse "$TMP/perf.txt")"
 assert_eq "perf with the options" "spin;main;Interpreter_[j];$C1F;$R1F 250000" \
 	"$("$FLAMEKIT" collapse --rust-names --cxx-names --jit "$TMP/perf.txt")"
+# --kernel marks kernel frames _[k], a BPF program's too (a tracer's program that ran inside the
+# traced syscall's kernel stack; perf names its module bpf_prog_TAG_NAME): a real recording
+"$FLAMEKIT" collapse --kernel "$FK_TOP/tests/parsers/data/perf-bpf-prog.txt" > "$TMP/bpf.folded" ||
+	fail "collapse --kernel of the BPF recording"
+grep -q ';bpf_prog_8db0fd61b4440f70_sys_exit_read_\[k\];' "$TMP/bpf.folded" ||
+	{ cat "$TMP/bpf.folded"; fail "the BPF program's frame is not marked a kernel frame"; }
+awk '{ sub(/ [^ ]*$/, ""); n = split($0, f, ";"); for (i = 3; i <= n; i++) if (f[i] !~ /_\[k\]$/) { print; exit 1 } }' \
+	"$TMP/bpf.folded" || fail "a kernel-context frame without _[k]"
 echo "names: ok"
