@@ -66,8 +66,8 @@ assert_eq "two lines" "$(printf 'a;b 1\nc 2')" "$(cat "$TMP/two.out")"
 printf 'a;b 5' > "$TMP/one.folded"
 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/one.out" "$TMP/one.folded" || fail "one line"
 assert_eq "one line without newline" "a;b 5" "$(cat "$TMP/one.out")"
-# a collapse tool's output (sorted, each stack once) is read by one thread: its second half
-# would only be merged again; uncollapsed text splits (seen as the thread made, with strace)
+# a collapse tool's output (each stack once, sorted or not) is read by one thread: its second
+# half would only be merged again; uncollapsed text splits (seen as the thread made, strace)
 gen 7 3000 0 > "$TMP/raw.folded"
 "$FLAMEKIT" collapse --threads 1 -o "$TMP/sorted.folded" "$TMP/raw.folded" || fail "collapse"
 threads_made() { # FILE: clone calls while svg reads FILE with two threads
@@ -77,6 +77,9 @@ threads_made() { # FILE: clone calls while svg reads FILE with two threads
 }
 if command -v strace > /dev/null; then
 	assert_eq "threads for a collapsed file" 0 "$(threads_made "$TMP/sorted.folded")"
+	python3 -c 'import random, sys; l = open(sys.argv[1]).readlines(); random.Random(3).shuffle(l); sys.stdout.writelines(l)' \
+		"$TMP/sorted.folded" > "$TMP/shuffled.folded"
+	assert_eq "threads for a collapsed file out of order" 0 "$(threads_made "$TMP/shuffled.folded")"
 	[ "$(threads_made "$TMP/raw.folded")" -ge 1 ] || fail "uncollapsed text was not split"
 else
 	echo "(strace not installed: which files split is not checked, only their output)"
