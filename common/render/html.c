@@ -691,9 +691,11 @@ static int huff_stream(bytes *z, const uint8_t *d, size_t n, bitw *w)
 
 /* The streams, concatenated, as one raw deflate stream: zlib (LZ and Huffman) for the small
  * streams, where repeats pay (names, depth runs, counts); Huffman blocks only for the name
- * codes and each byte plane of the raw ids. Level 4: on b-html.sh's profile level 6 spent
- * 3x the time in zlib for 0.2% fewer bytes (3.5% on a perf profile of 108k nodes). pre[i] goes before stream i (the root's
- * own counts). */
+ * codes and each byte plane of the raw ids. Level 1: zlib's time is the names' (800k names
+ * sharing 16 first bytes: 18 MB), where level 4 took 1.4x the whole page's time for 2-5%
+ * fewer bytes; on b-html.sh's profile and a perf profile of 108k nodes level 1 writes
+ * 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2% fewer). pre[i] goes before
+ * stream i (the root's own counts). */
 static int deflate_streams(enc *e, bytes *pre, bytes *z)
 {
 	int rc = 0;
@@ -724,7 +726,7 @@ static int deflate_streams(enc *e, bytes *pre, bytes *z)
 			continue;
 		}
 		z_stream zs = { 0 };
-		if (deflateInit2(&zs, 4, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+		if (deflateInit2(&zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
 			return -FK_E_NOMEM;
 		int from = part ? S_LEAF0 : S_NAMES, to = part ? S_COUNT : S_NAME;
 		for (int i = from; i < to && !rc; i++)
