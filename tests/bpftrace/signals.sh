@@ -32,3 +32,16 @@ watchdog() {
 		 kill "KILL", $ARGV[0]' -- "$1" &
 	dog=$!
 }
+# stop_group LEADER: once flamekit in LEADER's process group has SIGINT in hand, SIGINT the
+# group as a terminal's Ctrl-C does and wait for it, bounded by the watchdog (bpftrace can miss
+# the SIGINT, in its stop flag/epoll_wait race: flamekit sends its stop once more 5 s on);
+# the group's exit status in rc
+stop_group() {
+	local fk=$(ps -o pid=,comm= -g $1 | awk '$2 == "flamekit" { print $1 }')
+	[ -n "$fk" ] || fail "no flamekit in the process group"
+	wait_caught $fk
+	kill -INT -- -$1
+	watchdog -$1
+	rc=0; wait $1 || rc=$?
+	wait $dog
+}

@@ -25,13 +25,7 @@ ctrl_c() {
 	for i in $(seq 1 200); do [ -e "$TMP/tracing" ] && break; sleep 0.05; done
 	[ -e "$TMP/tracing" ] || fail "the tracer did not start"
 	# a real terminal's Ctrl-C can come before flamekit is ready; the test's must not
-	local fk=$(ps -o pid=,comm= -g $leader | awk '$2 == "flamekit" { print $1 }')
-	[ -n "$fk" ] || fail "no flamekit in the pipeline"
-	wait_caught $fk
-	kill -INT -- -$leader
-	watchdog -$leader
-	rc=0; wait $leader || rc=$?
-	wait $dog
+	stop_group $leader
 	[ $rc -ne 137 ] || fail "still running 20 s after Ctrl-C"
 }
 

@@ -49,14 +49,7 @@ interrupt() {
 	"$in_group" "$1" 2> "$TMP/err" &
 	local leader=$!
 	wait_bpf $leader
-	local fk=$(ps -o pid=,comm= -g $leader | awk '$2 == "flamekit" { print $1 }')
-	wait_caught $fk
-	kill -INT -- -$leader
-	# (bpftrace can miss this SIGINT, in its stop flag/epoll_wait race: flamekit sends its
-	# stop once more 5 s on, see t-runner's deaf stand-in)
-	watchdog -$leader
-	rc=0; wait $leader || rc=$?
-	wait $dog
+	stop_group $leader
 	assert_eq "exit after Ctrl-C" 0 $rc
 }
 

@@ -42,12 +42,8 @@ trace() {
 	kill -USR1 $pid
 	for i in $(seq 1 2400); do grep -q done "$TMP/$name.prog" && break; sleep 0.05; done
 	grep -q done "$TMP/$name.prog" || { kill $pid; fail "$name: $prog did not finish"; }
-	local fk=$(ps -o pid=,comm= -g $leader | awk '$2 == "flamekit" { print $1 }')
-	wait_caught $fk
-	kill -INT -- -$leader
-	watchdog -$leader
-	local rc=0; wait $leader || rc=$?
-	wait $dog
+	local rc
+	stop_group $leader
 	kill -USR1 $pid; wait $pid
 	[ $rc -eq 0 ] || { cat "$TMP/$name.err"; fail "$name: flamekit bpftrace exit $rc"; }
 }

@@ -59,17 +59,17 @@ rm -f "$TMP/args"
 
 # Ctrl-C (a real SIGINT to the process group, as a terminal sends it): bpftrace
 # prints its map, flamekit reads it and writes the graph.
-rm -f "$TMP/tracing"
-"$in_group" "'$FLAMEKIT' bpftrace --bpftrace '$TMP/fake' -o '$TMP/out.svg'" 2> "$TMP/stderr" &
-leader=$!
-for i in $(seq 1 200); do [ -e "$TMP/tracing" ] && break; sleep 0.05; done
-[ -e "$TMP/tracing" ] || fail "the stand-in did not start"
-fk=$(ps -o pid=,comm= -g $leader | awk '$2 == "flamekit" { print $1 }')
-wait_caught $fk
-kill -INT -- -$leader
-watchdog -$leader
-rc=0; wait $leader || rc=$?
-wait $dog
+# ctrl_c TRACER OUT: flamekit bpftrace with the stand-in TRACER in a process group of its
+# own, SIGINT to the group once the stand-in runs; flamekit's exit status in rc
+ctrl_c() {
+	rm -f "$TMP/tracing"
+	"$in_group" "'$FLAMEKIT' bpftrace --bpftrace '$1' -o '$2'" 2> "$TMP/stderr" &
+	local leader=$!
+	for i in $(seq 1 200); do [ -e "$TMP/tracing" ] && break; sleep 0.05; done
+	[ -e "$TMP/tracing" ] || fail "the stand-in $1 did not start"
+	stop_group $leader
+}
+ctrl_c "$TMP/fake" "$TMP/out.svg"
 assert_eq "exit after Ctrl-C" 0 $rc
 cmp -s "$TMP/expected.svg" "$TMP/out.svg" || { cat "$TMP/stderr"; fail "SVG after Ctrl-C differs"; }
 
@@ -94,17 +94,8 @@ touch "$TMP/tracing"
 while :; do sleep 0.05; done
 EOF
 chmod +x "$TMP/fake-deaf"
-rm -f "$TMP/tracing" "$TMP/deaf.log"
-"$in_group" "'$FLAMEKIT' bpftrace --bpftrace '$TMP/fake-deaf' -o '$TMP/deaf.svg'" 2> "$TMP/stderr" &
-leader=$!
-for i in $(seq 1 200); do [ -e "$TMP/tracing" ] && break; sleep 0.05; done
-[ -e "$TMP/tracing" ] || fail "the deaf stand-in did not start"
-fk=$(ps -o pid=,comm= -g $leader | awk '$2 == "flamekit" { print $1 }')
-wait_caught $fk
-kill -INT -- -$leader
-watchdog -$leader
-rc=0; wait $leader || rc=$?
-wait $dog
+rm -f "$TMP/deaf.log"
+ctrl_c "$TMP/fake-deaf" "$TMP/deaf.svg"
 assert_eq "exit after a missed stop" 0 $rc
 assert_eq "the stand-in's SIGINTs" "lost taken" "$(sort -u "$TMP/deaf.log" | paste -sd' ')"
 cmp -s "$TMP/expected.svg" "$TMP/deaf.svg" || { cat "$TMP/stderr"; fail "SVG after a missed stop differs"; }
