@@ -87,18 +87,26 @@ function work(n) {
   }
   return scratch;
 }
-function transformTree(t, names, rank, act) {
+/* transformTree's passes as steps of a generator that, every STEP nodes, asks clock()
+ * whether its slice of time is over and if so yields: applyTransforms runs a large tree's
+ * transform in slices, between which the page draws and answers. clock null: no yield. */
+var STEP = 32768;
+function transformTree(t, names, rank, act) { return runSteps(transformSteps(t, names, rank, act, null)); }
+function runSteps(g) { for (;;) { var r = g.next(); if (r.done) return r.value; } }
+/** @returns {Generator<void, FkTree, void>} */
+function* transformSteps(t, names, rank, act, clock) {
   var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, W = work(n);
   // nk: each frame's count of children (in layOut's nxt, written there before it is read)
   var O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
     shared: W.u8.subarray(0, n).fill(0), hash: new PairHash(), nk: W.i32[5].subarray(0, n).fill(0) };
   var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk, c, sh;
   var os0 = W.f64[0].subarray(0, n).fill(0), os1 = cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
-  var outAt = new Int32Array(t.maxDepth + 2), m = 1, i, d, a, P, o;
+  var outAt = new Int32Array(t.maxDepth + 2), m = 1, d, a, P, o;
   oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
   // the root's own count: stacks that end there hold no frame to focus on
   if (!act.dropRoot) { os0[0] = ts0[0]; if (os1) os1[0] = ts1[0]; }
-  for (i = 1; i < n;) {
+  for (var k = 0, i = 1; i < n; k++) { // k: the steps, for the clock
+    if ((k & (STEP - 1)) === 0 && clock && clock()) yield;
     d = tdep[i];
     a = act(i, d);
     if (a === CUT) { i = tend[i]; continue; }
@@ -122,7 +130,7 @@ function transformTree(t, names, rank, act) {
     if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth, t.self0 instanceof Int32Array);
+  return yield* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth, t.self0 instanceof Int32Array, clock);
 }
 
 /* The frames made by transformTree in preorder: those with a count below them (a frame is
@@ -132,11 +140,13 @@ function transformTree(t, names, rank, act) {
  * frame, by name. One forward pass writes every array of the tree. */
 // md0: the input's depth, not exceeded; ints: its counts are one column of integers in
 // 32 bits (narrowCounts), which the tree made keeps where its sums fit
-function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0, ints) {
+/** @returns {Generator<void, FkTree, void>} */
+function* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0, ints, clock) {
   var W = work(m), size = W.i32[4].subarray(0, m).fill(0), tot = W.f64[2].subarray(0, m).fill(0);
   var tot0 = os1 ? W.f64[3].subarray(0, m).fill(0) : null, o, p, x, y;
   var lo = 0, hi = 0;
   for (o = m - 1; o >= 0; o--) {
+    if ((o & (STEP - 1)) === 0 && clock && clock()) yield;
     x = os1 ? os1[o] : os0[o];
     if (x < lo) lo = x; else if (x > hi) hi = x;
     tot[o] += x > 0 ? x : 0;
@@ -157,6 +167,7 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
   dep[0] = 0;
   for (o = 0; o < m; o++) {
+    if ((o & (STEP - 1)) === 0 && clock && clock()) yield;
     sz = size[o];
     if (!sz) continue;
     if (o === 0) q = 0;
@@ -199,6 +210,7 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
     tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
   var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, d;
   for (q = 0; q < cnt; q++) {
+    if ((q & (STEP - 1)) === 0 && clock && clock()) yield;
     o = ord[q]; d = dep[o];
     rn[q] = oname[o]; rd[q] = d; re[q] = q + size[o]; rs0[q] = os0[o]; rt[q] = tot[o];
     if (d > md) md = d;
@@ -350,32 +362,78 @@ Viewer.prototype.threadRoots = function () {
 };
 
 /* The tree after the split and the transforms. Each prefix of the list keeps its tree, so
- * an undo of the last one is instant and adding one costs one pass. */
+ * an undo of the last one is instant and adding one costs one pass. On a tree of asyncMin
+ * nodes or more (now) the passes run in slices of sliceMs between which the page draws and
+ * answers: the graph, the selection and the tooltip stay those of the tree on screen (the
+ * one before), the pending transforms' chips say "working", and a change of the list (an
+ * undo, a chip's x, another transform) cancels the work (trees done so far are kept). */
 /** @this {FkV} */
-Viewer.prototype.applyTransforms = function () {
+Viewer.prototype.applyTransforms = function (now) {
   var V = /** @type {FkV} */ (this), list = V.state.transforms.slice(), split = V.state.split;
   if (split !== 'thread' && V.threadRoots()) list.unshift([split === 'process' ? 'proc' : 'nothread', '']);
   var chain = V.chain && V.chain.base === V.base ? V.chain : (V.chain = { base: V.base, keys: [], trees: [] });
   var k = 0, t = V.base;
+  V.job = null; // a pending one is cancelled: its clock stops it at its next slice
   while (k < list.length && k < chain.keys.length && chain.keys[k] === JSON.stringify(list[k])) t = chain.trees[k++];
   chain.keys.length = chain.trees.length = k;
+  if (k < list.length && !now && t.n >= V.asyncMin) {
+    var job = V.job = { list: list, k0: k, k: k, t: t, steps: null, end: 0 };
+    var clock = function () { return V.job !== job || performance.now() > job.end; };
+    var slice = function () {
+      if (V.job !== job) return;
+      job.end = performance.now() + V.sliceMs;
+      for (;;) {
+        if (!job.steps) job.steps = transformSteps(job.t, V.names, V.nameRank(), transformAct(V, job.t, list[job.k][0], list[job.k][1]), clock);
+        var r = job.steps.next();
+        if (V.job !== job) return;
+        if (!r.done) { setTimeout(slice, 0); return; }
+        job.t = r.value; job.steps = null;
+        chain.keys.push(JSON.stringify(list[job.k]));
+        chain.trees.push(job.t);
+        if (++job.k === list.length) break;
+      }
+      V.job = null;
+      V.showTree(job.t);
+      V.render();
+    };
+    setTimeout(slice, 0);
+    V.renderTransforms();
+    return;
+  }
   for (; k < list.length; k++) {
     var act = transformAct(V, t, list[k][0], list[k][1]);
     t = transformTree(t, V.names, V.nameRank(), act);
     chain.keys.push(JSON.stringify(list[k]));
     chain.trees.push(t);
   }
+  V.showTree(t);
+};
+/* Tree t is the one on screen from now: the selection follows it (the same frame if its
+ * path is still there), and whoever waits for the transforms (flamekit.idle()) is told. */
+/** @this {FkV} */
+Viewer.prototype.showTree = function (t) {
+  var V = /** @type {FkV} */ (this);
   V.tree = t;
   V.tableCache = null;
   // the working arrays (65 bytes a node) are let go a few seconds after the last transform
   clearTimeout(V.scratchTimer);
-  V.scratchTimer = setTimeout(function () { scratch = null; }, 5000);
-  // the selection follows the tree: the same frame if its path is still there
+  V.scratchTimer = setTimeout(function () { if (!V.job) scratch = null; }, 5000);
   if (V.selected) {
     var n = V.findPath(V.selected.path);
     if (n <= 0) V.selected = null;
   }
   if (V.sel) V.renderSelection();
+  var w = V.idleWaiters || [];
+  V.idleWaiters = [];
+  w.forEach(function (f) { f(); });
+};
+Viewer.prototype.asyncMin = 1 << 20;
+Viewer.prototype.sliceMs = 40;
+/* A promise kept when the tree on screen is the one of the transforms listed. */
+/** @this {FkV} */
+Viewer.prototype.idle = function () {
+  var V = /** @type {FkV} */ (this);
+  return new Promise(function (f) { if (!V.job) f(); else (V.idleWaiters = V.idleWaiters || []).push(f); });
 };
 
 /** @this {FkV} */
