@@ -87,26 +87,45 @@ function work(n) {
   }
   return scratch;
 }
-/* transformTree's passes as steps of a generator that, every STEP nodes, asks clock()
- * whether its slice of time is over and if so yields: applyTransforms runs a large tree's
- * transform in slices, between which the page draws and answers. clock null: no yield. */
+/* A transform of tree t as a job of four passes over arrays (walk, sizes, places, write),
+ * each able to stop and go on: job.run() goes on to the end (and returns the tree made) or
+ * until clock() says its slice of time is over (and returns null; it is asked every STEP
+ * nodes, after STEP nodes of work at least). applyTransforms runs a large tree's transform
+ * in slices, between which the page draws and answers. clock null: to the end at once. */
 var STEP = 32768;
-function transformTree(t, names, rank, act) { return runSteps(transformSteps(t, names, rank, act, null)); }
-function runSteps(g) { for (;;) { var r = g.next(); if (r.done) return r.value; } }
-/** @returns {Generator<void, FkTree, void>} */
-function* transformSteps(t, names, rank, act, clock) {
-  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, W = work(n);
-  // nk: each frame's count of children (in layOut's nxt, written there before it is read)
-  var O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
+function transformTree(t, names, rank, act) { return new TransformJob(t, names, rank, act, null).run(); }
+/** @constructor */
+function TransformJob(t, names, rank, act, clock) {
+  var n = t.n, W = work(n), J = this;
+  J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = 0; J.r = null;
+  // nk: each frame's count of children (in the places' nxt, written there before it is read)
+  J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
     shared: W.u8.subarray(0, n).fill(0), hash: new PairHash(), nk: W.i32[5].subarray(0, n).fill(0) };
-  var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk, c, sh;
-  var os0 = W.f64[0].subarray(0, n).fill(0), os1 = cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
-  var outAt = new Int32Array(t.maxDepth + 2), m = 1, d, a, P, o;
-  oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
+  J.opar = W.i32[3].subarray(0, n);
+  J.os0 = W.f64[0].subarray(0, n).fill(0);
+  J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
+  J.outAt = new Int32Array(t.maxDepth + 2);
+  J.O.name[0] = t.name[0]; J.opar[0] = -1;
   // the root's own count: stacks that end there hold no frame to focus on
-  if (!act.dropRoot) { os0[0] = ts0[0]; if (os1) os1[0] = ts1[0]; }
-  for (var k = 0, i = 1; i < n; k++) { // k: the steps, for the clock
-    if ((k & (STEP - 1)) === 0 && clock && clock()) yield;
+  if (!act.dropRoot) { J.os0[0] = t.self0[0]; if (J.os1) J.os1[0] = t.self1[0]; }
+  J.m = 1; J.i = 1;
+}
+TransformJob.prototype.run = function () {
+  var J = this;
+  if (J.pass === 0) { if (!walkPass(J)) return null; J.pass = 1; sizesStart(J); }
+  if (J.pass === 1) { if (!sizesPass(J)) return null; J.pass = 2; placesStart(J); }
+  if (J.pass === 2) { if (!placesPass(J)) return null; J.pass = 3; writeStart(J); }
+  if (J.pass === 3) { if (!writePass(J)) return null; J.pass = 4; writeEnd(J); }
+  return J.r;
+};
+/* The walk: each node of the input asked what becomes of it (act), its frame found or made
+ * (transformTree's comment above says how). */
+function walkPass(J) {
+  var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
+  var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
+  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, m = J.m, i = J.i, k, c, sh, d, a, P, o;
+  for (k = 1; i < n; k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; return false; }
     d = tdep[i];
     a = act(i, d);
     if (a === CUT) { i = tend[i]; continue; }
@@ -130,23 +149,27 @@ function* transformSteps(t, names, rank, act, clock) {
     if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  return yield* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth, t.self0 instanceof Int32Array, clock);
+  J.m = m;
+  return true;
 }
 
-/* The frames made by transformTree in preorder: those with a count below them (a frame is
- * made after its parent, so one backward pass gives each its subtree's size and totals),
- * then each frame's place from its parent's: its children's places follow from their
- * sizes, in the order of the list (made by prepending: last first) or, under a shared
- * frame, by name. One forward pass writes every array of the tree. */
-// md0: the input's depth, not exceeded; ints: its counts are one column of integers in
-// 32 bits (narrowCounts), which the tree made keeps where its sums fit
-/** @returns {Generator<void, FkTree, void>} */
-function* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0, ints, clock) {
-  var W = work(m), size = W.i32[4].subarray(0, m).fill(0), tot = W.f64[2].subarray(0, m).fill(0);
-  var tot0 = os1 ? W.f64[3].subarray(0, m).fill(0) : null, o, p, x, y;
-  var lo = 0, hi = 0;
-  for (o = m - 1; o >= 0; o--) {
-    if ((o & (STEP - 1)) === 0 && clock && clock()) yield;
+/* Then the frames made in preorder: those with a count below them (a frame is made after
+ * its parent, so one backward pass, the sizes, gives each its subtree's size and totals),
+ * then each frame's place from its parent's (the places): its children's places follow
+ * from their sizes, in the order of the list (made by prepending: last first) or, under a
+ * shared frame, by name. One forward pass writes every array of the tree. */
+function sizesStart(J) {
+  var m = J.m, W = work(m);
+  J.size = W.i32[4].subarray(0, m).fill(0);
+  J.tot = W.f64[2].subarray(0, m).fill(0);
+  J.tot0 = J.os1 ? W.f64[3].subarray(0, m).fill(0) : null;
+  J.lo = 0; J.hi = 0; J.o = m - 1;
+}
+function sizesPass(J) {
+  var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, clock = J.clock;
+  var lo = J.lo, hi = J.hi, o = J.o, k, p, x, y;
+  for (k = 1; o >= 0; o--, k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; J.lo = lo; J.hi = hi; return false; }
     x = os1 ? os1[o] : os0[o];
     if (x < lo) lo = x; else if (x > hi) hi = x;
     tot[o] += x > 0 ? x : 0;
@@ -156,18 +179,28 @@ function* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, r
       if (o > 0) { p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o]; }
     }
   }
-  // each frame's place from its parent's, in the order frames were made (parents first),
-  // noted as ord[place] = frame: the arrays of the tree are then written in one sequential
-  // pass (fresh arrays written at scattered places cost a cache miss and a page fault each).
-  // A frame's children follow it in the order they were made (the input's, by name), or by
-  // name under a shared frame. nxt[o]: before o is placed, its place when its parent is
-  // shared; after, where its next child goes.
-  var cnt = size[0], nxt = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), ord = W.i32[7].subarray(0, cnt);
-  var c, cur, tmp = [], keys = null, j, q, md = 0, sz;
+  J.lo = lo; J.hi = hi;
+  return true;
+}
+// each frame's place from its parent's, in the order frames were made (parents first),
+// noted as ord[place] = frame: the arrays of the tree are then written in one sequential
+// pass (fresh arrays written at scattered places cost a cache miss and a page fault each).
+// A frame's children follow it in the order they were made (the input's, by name), or by
+// name under a shared frame. nxt[o]: before o is placed, its place when its parent is
+// shared; after, where its next child goes.
+function placesStart(J) {
+  var m = J.m, W = work(m);
+  J.cnt = J.size[0];
+  J.nxt = W.i32[5].subarray(0, m); J.dep = W.i32[6].subarray(0, m); J.ord = W.i32[7].subarray(0, J.cnt);
+  J.dep[0] = 0; J.o = 0; J.tmp = []; J.keys = null;
+}
+function placesPass(J) {
+  var m = J.m, size = J.size, opar = J.opar, shared = J.O.shared, ofirst = J.O.first, onext = J.O.next, oname = J.O.name;
+  var nxt = J.nxt, dep = J.dep, ord = J.ord, rank = J.rank, tmp = J.tmp, clock = J.clock, o = J.o;
+  var c, cur, j, q = 0, sz, p, k, y0, ry, z0, ks;
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
-  dep[0] = 0;
-  for (o = 0; o < m; o++) {
-    if ((o & (STEP - 1)) === 0 && clock && clock()) yield;
+  for (k = 1; o < m; o++, k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; return false; }
     sz = size[o];
     if (!sz) continue;
     if (o === 0) q = 0;
@@ -184,8 +217,8 @@ function* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, r
       if (tmp.length > 12) {
         // many: as numbers rank x 2^24 + frame (exact below 2^53), sorted natively
         if (m <= 16777216) {
-          if (!keys || keys.length < tmp.length) keys = new Float64Array(Math.max(tmp.length, 1024));
-          var ks = keys.subarray(0, tmp.length);
+          if (!J.keys || J.keys.length < tmp.length) J.keys = new Float64Array(Math.max(tmp.length, 1024));
+          ks = J.keys.subarray(0, tmp.length);
           for (j = 0; j < tmp.length; j++) ks[j] = rank[oname[tmp[j]]] * 16777216 + tmp[j];
           ks.sort();
           for (j = 0; j < tmp.length; j++) tmp[j] = ks[j] % 16777216;
@@ -193,7 +226,7 @@ function* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, r
       } else {
         // few children (most shared frames): an insertion sort, no call per comparison
         for (j = 1; j < tmp.length; j++) {
-          var y0 = tmp[j], ry = rank[oname[y0]], z0 = j - 1;
+          y0 = tmp[j]; ry = rank[oname[y0]]; z0 = j - 1;
           for (; z0 >= 0 && rank[oname[tmp[z0]]] > ry; z0--) tmp[z0 + 1] = tmp[z0];
           tmp[z0 + 1] = y0;
         }
@@ -202,24 +235,38 @@ function* layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, r
     }
     ord[q] = o;
   }
-  // the narrowest arrays that hold the numbers (memory, and fresh pages to fault in)
-  ints = ints && !os1 && lo >= -2147483648 && hi < 2147483648 && tot[0] < 4294967296;
-  var r = { n: cnt, cols: cols, name: names.length <= 65536 ? new Uint16Array(cnt) : new Int32Array(cnt),
+  return true;
+}
+// the narrowest arrays that hold the numbers (memory, and fresh pages to fault in); ints:
+// the input's counts are one column of integers in 32 bits (narrowCounts), which the tree
+// made keeps where its sums fit; its depth is the input's at most
+function writeStart(J) {
+  var cnt = J.cnt, os1 = J.os1, t = J.t, md0 = t.maxDepth;
+  var ints = t.self0 instanceof Int32Array && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
+  J.r = { n: cnt, cols: t.cols, name: J.names.length <= 65536 ? new Uint16Array(cnt) : new Int32Array(cnt),
     depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
     self0: ints ? new Int32Array(cnt) : new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null,
-    tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
-  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, d;
-  for (q = 0; q < cnt; q++) {
-    if ((q & (STEP - 1)) === 0 && clock && clock()) yield;
+    tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: J.tot0 ? new Float64Array(cnt) : null };
+  J.q = 0; J.md = 0;
+}
+function writePass(J) {
+  var r = J.r, cnt = J.cnt, ord = J.ord, dep = J.dep, oname = J.O.name, size = J.size, os0 = J.os0, tot = J.tot, clock = J.clock;
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rt = r.tot, q = J.q, md = J.md, o, d, k;
+  for (k = 1; q < cnt; q++, k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; return false; }
     o = ord[q]; d = dep[o];
     rn[q] = oname[o]; rd[q] = d; re[q] = q + size[o]; rs0[q] = os0[o]; rt[q] = tot[o];
     if (d > md) md = d;
   }
-  if (rs1) for (q = 0; q < cnt; q++) { o = ord[q]; rs1[q] = os1[o]; rt0[q] = tot0[o]; }
-  r.maxDepth = md;
+  J.md = md;
+  return true;
+}
+function writeEnd(J) {
+  var r = J.r, q, o, ord = J.ord, os1 = J.os1, tot0 = J.tot0;
+  if (r.self1) for (q = 0; q < r.n; q++) { o = ord[q]; r.self1[q] = os1[o]; r.tot0[q] = tot0[o]; }
+  r.maxDepth = J.md;
   r.maxdelta = maxDelta(r);
   r.kids = new Map();
-  return r;
 }
 
 /* Each name's place in the library's order of names (bytewise), made once for the names. */
@@ -383,11 +430,11 @@ Viewer.prototype.applyTransforms = function (now) {
       if (V.job !== job) return;
       job.end = performance.now() + V.sliceMs;
       for (;;) {
-        if (!job.steps) job.steps = transformSteps(job.t, V.names, V.nameRank(), transformAct(V, job.t, list[job.k][0], list[job.k][1]), clock);
-        var r = job.steps.next();
+        if (!job.steps) job.steps = new TransformJob(job.t, V.names, V.nameRank(), transformAct(V, job.t, list[job.k][0], list[job.k][1]), clock);
+        var r = job.steps.run();
         if (V.job !== job) return;
-        if (!r.done) { setTimeout(slice, 0); return; }
-        job.t = r.value; job.steps = null;
+        if (!r) { setTimeout(slice, 0); return; }
+        job.t = r; job.steps = null;
         chain.keys.push(JSON.stringify(list[job.k]));
         chain.trees.push(job.t);
         if (++job.k === list.length) break;
