@@ -1,7 +1,7 @@
 // async.js - a transform of a large tree does not freeze the page, and the page never shows
 // a stale tree: in headless Chromium at device pixel ratios 1 and 2. The viewer transforms
-// trees of asyncMin nodes or more in slices; here asyncMin is 0 (every tree) and the page's
-// setTimeout is held while a transform is pending, so the checks see the page mid-work
+// trees of asyncMin nodes or more in slices; here asyncMin is 0 (every tree) and the viewer's
+// next slice (V.later) is held while a transform is pending, so the checks see the page mid-work
 // whatever the machine's load (nothing is timed):
 //  - small trees (under the default asyncMin) are still transformed at once;
 //  - mid-work the page answers (a task queued after the transform runs before it is done,
@@ -21,15 +21,17 @@ function check(cond, what) { if (!cond) { console.log('FAIL: ' + what); failures
 const SHOTS = process.env.FK_SHOTS || '';
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
-// the page's timers held (the slices of a pending transform wait) or let go
+// the viewer's next slices held (a pending transform waits) or let go
 const hold = (page) => page.evaluate(() => {
+  const V = flamekit.viewer;
   window.fkHeld = [];
-  window.fkSetTimeout = window.fkSetTimeout || window.setTimeout;
-  window.setTimeout = (f) => { window.fkHeld.push(f); return 0; };
+  window.fkLater = window.fkLater || V.later;
+  V.later = (f) => { window.fkHeld.push(f); };
 });
 const release = (page) => page.evaluate(async () => {
-  window.setTimeout = window.fkSetTimeout;
-  window.fkHeld.forEach((f) => window.setTimeout(f, 0));
+  const V = flamekit.viewer;
+  V.later = window.fkLater;
+  window.fkHeld.forEach((f) => V.later(f));
   await flamekit.idle();
 });
 // the tree of a transform list made at once (no slices, no trees kept from before)
@@ -90,8 +92,10 @@ async function run(browser, file, dpr) {
   check(mid.working && mid.chips.length === 1 && /fkwork/.test(mid.chips[0]), dpr + 'x: the chip and "working" say the transform is pending: ' + JSON.stringify(mid.chips));
   // the page answers: a task queued now runs while the transform is pending
   const answered = await page.evaluate(() => new Promise((res) => {
-    window.fkSetTimeout(() => res(flamekit.view.working), 0);
-    window.fkHeld.splice(0).forEach((f) => window.fkSetTimeout(f, 0)); // one slice each
+    const V = flamekit.viewer;
+    V.sliceMs = -1; // a slice of STEP nodes: many slices, whatever the machine's speed
+    window.fkHeld.splice(0).forEach((f) => window.fkLater.call(V, f)); // one slice each
+    setTimeout(() => res(flamekit.view.working), 0);
   }));
   check(answered === true, dpr + 'x: a task queued during the transform ran before it was done');
   // and the mouse: the tooltip describes a frame of the tree on screen
@@ -102,6 +106,7 @@ async function run(browser, file, dpr) {
   check(tip.startsWith(fn), dpr + 'x: mid-work the tooltip follows the mouse over the graph on screen: ' + tip.slice(0, 80));
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'async-working-' + dpr + 'x.png') });
   await release(page);
+  await page.evaluate(() => { flamekit.viewer.sliceMs = 40; });
   await settle(page);
   const done = await state(page);
   check(done.view.working === false && !done.working && done.chips.length === 1 && !/fkwork/.test(done.chips[0]), dpr + 'x: done: no pending chip');
