@@ -82,7 +82,7 @@ function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
     scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
-    for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
+    for (var k = 0; k < 7; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
   return scratch;
@@ -98,16 +98,19 @@ function transformTree(t, names, rank, act) { return new TransformJob(t, names, 
 function TransformJob(t, names, rank, act, clock) {
   var n = t.n, W = work(n), J = this;
   J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = 0; J.r = null;
-  // nk: each frame's count of children (in the places' nxt, written there before it is read)
-  J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
-    shared: W.u8.subarray(0, n).fill(0), hash: new PairHash(), nk: W.i32[5].subarray(0, n).fill(0) };
+  // nk: each frame's count of children (in the places' nxt, written there before it is
+  // read). A frame's entries are set when it is made (not the whole arrays cleared first:
+  // a transform that keeps few frames touches few)
+  J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n), next: W.i32[2].subarray(0, n),
+    shared: W.u8.subarray(0, n), hash: new PairHash(), nk: W.i32[5].subarray(0, n) };
   J.opar = W.i32[3].subarray(0, n);
-  J.os0 = W.f64[0].subarray(0, n).fill(0);
-  J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
+  J.os0 = W.f64[0].subarray(0, n);
+  J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n) : null;
   J.outAt = new Int32Array(t.maxDepth + 2);
-  J.O.name[0] = t.name[0]; J.opar[0] = -1;
+  J.O.name[0] = t.name[0]; J.opar[0] = -1; J.O.first[0] = -1; J.O.shared[0] = 0; J.O.nk[0] = 0;
   // the root's own count: stacks that end there hold no frame to focus on
-  if (!act.dropRoot) { J.os0[0] = t.self0[0]; if (J.os1) J.os1[0] = t.self1[0]; }
+  J.os0[0] = act.dropRoot ? 0 : t.self0[0];
+  if (J.os1) J.os1[0] = act.dropRoot ? 0 : t.self1[0];
   J.m = 1; J.i = 1;
 }
 TransformJob.prototype.run = function () {
@@ -142,6 +145,8 @@ function walkPass(J) {
       if (o === m) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
+        ofirst[o] = -1; shared[o] = 0; nk[o] = 0; os0[o] = 0;
+        if (os1) os1[o] = 0;
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
       } else if (!shared[o]) promote(O, o);
     }
@@ -191,12 +196,12 @@ function sizesPass(J) {
 function placesStart(J) {
   var m = J.m, W = work(m);
   J.cnt = J.size[0];
-  J.nxt = W.i32[5].subarray(0, m); J.dep = W.i32[6].subarray(0, m); J.ord = W.i32[7].subarray(0, J.cnt);
-  J.dep[0] = 0; J.o = 0; J.tmp = []; J.keys = null;
+  J.nxt = W.i32[5].subarray(0, m); J.ord = W.i32[6].subarray(0, J.cnt);
+  J.o = 0; J.tmp = []; J.keys = null;
 }
 function placesPass(J) {
   var m = J.m, size = J.size, opar = J.opar, shared = J.O.shared, ofirst = J.O.first, onext = J.O.next, oname = J.O.name;
-  var nxt = J.nxt, dep = J.dep, ord = J.ord, rank = J.rank, tmp = J.tmp, clock = J.clock, o = J.o;
+  var nxt = J.nxt, ord = J.ord, rank = J.rank, tmp = J.tmp, clock = J.clock, o = J.o;
   var c, cur, j, q = 0, sz, p, k, y0, ry, z0, ks;
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
   for (k = 1; o < m; o++, k++) {
@@ -208,7 +213,6 @@ function placesPass(J) {
       p = opar[o];
       if (shared[p]) q = nxt[o];
       else { q = nxt[p]; nxt[p] = q + sz; }
-      dep[o] = dep[p] + 1;
     }
     nxt[o] = q + 1;
     if (shared[o]) {
@@ -247,16 +251,20 @@ function writeStart(J) {
     depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
     self0: ints ? new Int32Array(cnt) : new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null,
     tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: J.tot0 ? new Float64Array(cnt) : null };
-  J.q = 0; J.md = 0;
+  // a frame's depth: how many frames before it are still open (their ends on a stack)
+  J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
 }
 function writePass(J) {
-  var r = J.r, cnt = J.cnt, ord = J.ord, dep = J.dep, oname = J.O.name, size = J.size, os0 = J.os0, tot = J.tot, clock = J.clock;
-  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rt = r.tot, q = J.q, md = J.md, o, d, k;
+  var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, tot = J.tot, clock = J.clock;
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rt = r.tot, q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, k;
   for (k = 1; q < cnt; q++, k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; return false; }
-    o = ord[q]; d = dep[o];
-    rn[q] = oname[o]; rd[q] = d; re[q] = q + size[o]; rs0[q] = os0[o]; rt[q] = tot[o];
-    if (d > md) md = d;
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; }
+    o = ord[q];
+    while (sp && st[sp - 1] <= q) sp--;
+    e = q + size[o];
+    rn[q] = oname[o]; rd[q] = sp; re[q] = e; rs0[q] = os0[o]; rt[q] = tot[o];
+    if (sp > md) md = sp;
+    st[sp++] = e;
   }
   J.md = md;
   return true;
