@@ -10,7 +10,7 @@
 //  - when done: the tree on screen is the transformed one (no frame of the merged function
 //    drawn, the selection bar cleared as its frame is gone), equal to the same transform
 //    made at once; a second transform asked mid-work, and an undo mid-work (a cancel), end
-//    on the tree of the list asked for.
+//    on the tree of the list asked for (a library collapsed among them: a name added).
 // usage: node async.js PAGE.html   (FK_SHOTS=DIR keeps screenshots)
 'use strict';
 const path = require('path');
@@ -119,12 +119,13 @@ async function run(browser, file, dpr) {
   // a second transform asked mid-work: the tree of both
   await page.evaluate(() => flamekit.set({ transforms: [] }));
   await hold(page);
-  await page.evaluate((f) => { flamekit.viewer.chain = null; flamekit.transform('rec', ''); flamekit.transform('drop', f); }, fn);
+  await page.evaluate((f) => { flamekit.viewer.chain = null; flamekit.transform('rec', ''); flamekit.transform('lib', 'std::'); flamekit.transform('drop', f); }, fn);
   const two = await state(page);
-  check(two.view.working && two.chips.length === 2 && two.chips.every((c) => /fkwork/.test(c)), dpr + 'x: two pending chips: ' + JSON.stringify(two.chips));
+  check(two.view.working && two.chips.length === 3 && two.chips.every((c) => /fkwork/.test(c)), dpr + 'x: three pending chips: ' + JSON.stringify(two.chips));
   await release(page);
   const got2 = await page.evaluate(() => flamekit.folded());
-  check(!(await page.evaluate(() => flamekit.view.working)) && JSON.stringify(got2) === JSON.stringify(await atOnce(page, [['rec', ''], ['drop', fn]])), dpr + 'x: a transform asked mid-work: the tree of both');
+  const want2 = await atOnce(page, [['rec', ''], ['lib', 'std::'], ['drop', fn]]);
+  check(!(await page.evaluate(() => flamekit.view.working)) && JSON.stringify(got2) === JSON.stringify(want2), dpr + 'x: transforms asked mid-work: the tree of all three (' + got2.length + ' vs ' + want2.length + ' stacks)');
 
   // an undo mid-work cancels: the tree before, and nothing pending
   await page.evaluate(() => { flamekit.set({ transforms: [] }); flamekit.viewer.chain = null; });

@@ -247,12 +247,24 @@ function placesPass(J) {
 function writeStart(J) {
   var cnt = J.cnt, os1 = J.os1, t = J.t, md0 = t.maxDepth;
   var ints = t.self0 instanceof Int32Array && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
-  J.r = { n: cnt, cols: t.cols, name: J.names.length <= 65536 ? new Uint16Array(cnt) : new Int32Array(cnt),
-    depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
-    self0: ints ? new Int32Array(cnt) : new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null,
-    tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: J.tot0 ? new Float64Array(cnt) : null };
+  J.r = { n: cnt, cols: t.cols, name: spare(J.names.length <= 65536 ? Uint16Array : Int32Array, cnt),
+    depth: spare(md0 < 256 ? Uint8Array : md0 < 65535 ? Uint16Array : Int32Array, cnt), end: spare(Int32Array, cnt),
+    self0: spare(ints ? Int32Array : Float64Array, cnt), self1: os1 ? spare(Float64Array, cnt) : null,
+    tot: spare(ints ? Uint32Array : Float64Array, cnt), tot0: J.tot0 ? spare(Float64Array, cnt) : null };
   // a frame's depth: how many frames before it are still open (their ends on a stack)
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
+}
+/* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
+ * next trees: fresh arrays cost the page faults of their first touch (a third of the write
+ * on 10M nodes). spare(C, n): one of type C and n numbers, from there if one is as long. */
+var spares = [];
+function spare(C, n) {
+  var b = -1, i;
+  for (i = 0; i < spares.length; i++) if (spares[i].constructor === C && spares[i].length >= n && (b < 0 || spares[i].length < spares[b].length)) b = i;
+  if (b < 0) return new C(n);
+  var a = spares[b];
+  spares.splice(b, 1);
+  return a.length === n ? a : a.subarray(0, n);
 }
 function writePass(J) {
   var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, tot = J.tot, clock = J.clock;
@@ -430,6 +442,8 @@ Viewer.prototype.applyTransforms = function (now) {
   var k = 0, t = V.base;
   V.job = null; // a pending one is cancelled: its clock stops it at its next slice
   while (k < list.length && k < chain.keys.length && chain.keys[k] === JSON.stringify(list[k])) t = chain.trees[k++];
+  // trees left out of the chain: their arrays are spares once another tree is on screen
+  V.dropped = (V.dropped || []).concat(chain.trees.slice(k));
   chain.keys.length = chain.trees.length = k;
   if (k < list.length && !now && t.n >= V.asyncMin) {
     var job = V.job = { list: list, k0: k, k: k, t: t, steps: null, end: 0 };
@@ -438,7 +452,11 @@ Viewer.prototype.applyTransforms = function (now) {
       if (V.job !== job) return;
       job.end = performance.now() + V.sliceMs;
       for (;;) {
-        if (!job.steps) job.steps = new TransformJob(job.t, V.names, V.nameRank(), transformAct(V, job.t, list[job.k][0], list[job.k][1]), clock);
+        if (!job.steps) {
+          // the act first: it may add a name (lib, proc), which the ranks must hold
+          var act = transformAct(V, job.t, list[job.k][0], list[job.k][1]);
+          job.steps = new TransformJob(job.t, V.names, V.nameRank(), act, clock);
+        }
         var r = job.steps.run();
         if (V.job !== job) return;
         if (!r) { V.later(slice); return; }
@@ -470,9 +488,15 @@ Viewer.prototype.showTree = function (t) {
   var V = /** @type {FkV} */ (this);
   V.tree = t;
   V.tableCache = null;
-  // the working arrays (65 bytes a node) are let go a few seconds after the last transform
+  new Set(V.dropped || []).forEach(function (d) {
+    if (d === t || d === V.base || V.chain.trees.indexOf(d) >= 0) return;
+    ['name', 'depth', 'end', 'self0', 'self1', 'tot', 'tot0'].forEach(function (k) { if (d[k]) spares.push(d[k]); });
+  });
+  V.dropped = [];
+  // the working arrays (45 bytes a node) and spares are let go a few seconds after the last
+  // transform
   clearTimeout(V.scratchTimer);
-  V.scratchTimer = setTimeout(function () { if (!V.job) scratch = null; }, 5000);
+  V.scratchTimer = setTimeout(function () { if (!V.job) { scratch = null; spares = []; } }, 5000);
   if (V.selected) {
     var n = V.findPath(V.selected.path);
     if (n <= 0) V.selected = null;
