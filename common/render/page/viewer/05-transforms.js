@@ -106,8 +106,11 @@ function TransformJob(t, names, rank, act, clock) {
   J.opar = W.i32[3].subarray(0, n);
   J.os0 = W.f64[0].subarray(0, n);
   J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n) : null;
+  // the sizes' arrays too, cleared frame by frame as frames are made (in the walk's slices)
+  J.size = W.i32[4].subarray(0, n); J.tot = W.f64[2].subarray(0, n); J.tot0 = J.os1 ? W.f64[3].subarray(0, n) : null;
   J.outAt = new Int32Array(t.maxDepth + 2);
   J.O.name[0] = t.name[0]; J.opar[0] = -1; J.O.first[0] = -1; J.O.shared[0] = 0; J.O.nk[0] = 0;
+  J.size[0] = 0; J.tot[0] = 0; if (J.tot0) J.tot0[0] = 0;
   // the root's own count: stacks that end there hold no frame to focus on
   J.os0[0] = act.dropRoot ? 0 : t.self0[0];
   if (J.os1) J.os1[0] = act.dropRoot ? 0 : t.self1[0];
@@ -126,7 +129,7 @@ TransformJob.prototype.run = function () {
 function walkPass(J) {
   var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
-  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, m = J.m, i = J.i, k, c, sh, d, a, P, o;
+  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, size = J.size, tot = J.tot, tot0 = J.tot0, m = J.m, i = J.i, k, c, sh, d, a, P, o;
   for (k = 1; i < n; k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; return false; }
     d = tdep[i];
@@ -145,8 +148,8 @@ function walkPass(J) {
       if (o === m) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
-        ofirst[o] = -1; shared[o] = 0; nk[o] = 0; os0[o] = 0;
-        if (os1) os1[o] = 0;
+        ofirst[o] = -1; shared[o] = 0; nk[o] = 0; os0[o] = 0; size[o] = 0; tot[o] = 0;
+        if (os1) { os1[o] = 0; tot0[o] = 0; }
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
       } else if (!shared[o]) promote(O, o);
     }
@@ -164,11 +167,7 @@ function walkPass(J) {
  * from their sizes, in the order of the list (made by prepending: last first) or, under a
  * shared frame, by name. One forward pass writes every array of the tree. */
 function sizesStart(J) {
-  var m = J.m, W = work(m);
-  J.size = W.i32[4].subarray(0, m).fill(0);
-  J.tot = W.f64[2].subarray(0, m).fill(0);
-  J.tot0 = J.os1 ? W.f64[3].subarray(0, m).fill(0) : null;
-  J.lo = 0; J.hi = 0; J.o = m - 1;
+  J.lo = 0; J.hi = 0; J.o = J.m - 1;
 }
 function sizesPass(J) {
   var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, clock = J.clock;
