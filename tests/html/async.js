@@ -32,7 +32,8 @@ const release = (page) => page.evaluate(async () => {
   const V = flamekit.viewer;
   V.later = window.fkLater;
   window.fkHeld.forEach((f) => V.later(f));
-  await flamekit.idle();
+  // a guard against a hang (a job that never ends), not a timing: 10 minutes
+  await Promise.race([flamekit.idle(), new Promise((res, rej) => setTimeout(() => rej(new Error('the transform never ended')), 600000))]);
 });
 // the tree of a transform list made at once (no slices, no trees kept from before)
 const atOnce = (page, list) => page.evaluate((l) => {

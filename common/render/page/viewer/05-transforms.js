@@ -87,7 +87,7 @@ function work(n) {
   }
   return scratch;
 }
-/* A transform of tree t as a job of four passes over arrays (walk, sizes, places, write),
+/* A transform of tree t as a job of passes over arrays (clear, walk, sizes, places, write),
  * each able to stop and go on: job.run() goes on to the end (and returns the tree made) or
  * until clock() says its slice of time is over (and returns null; it is asked every STEP
  * nodes, after STEP nodes of work at least). applyTransforms runs a large tree's transform
@@ -97,27 +97,37 @@ function transformTree(t, names, rank, act) { return new TransformJob(t, names, 
 /** @constructor */
 function TransformJob(t, names, rank, act, clock) {
   var n = t.n, W = work(n), J = this;
-  J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = 0; J.r = null;
+  J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = -1; J.r = null;
   // nk: each frame's count of children (in the places' nxt, written there before it is
-  // read). A frame's entries are set when it is made (not the whole arrays cleared first:
-  // a transform that keeps few frames touches few)
+  // read). The arrays are cleared first (clearPass, in slices: a fill is quicker than
+  // clearing each frame's entries as it is made)
   J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n), next: W.i32[2].subarray(0, n),
     shared: W.u8.subarray(0, n), hash: new PairHash(), nk: W.i32[5].subarray(0, n) };
   J.opar = W.i32[3].subarray(0, n);
   J.os0 = W.f64[0].subarray(0, n);
   J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n) : null;
-  // the sizes' arrays too, cleared frame by frame as frames are made (in the walk's slices)
+  // the sizes' arrays too
   J.size = W.i32[4].subarray(0, n); J.tot = W.f64[2].subarray(0, n); J.tot0 = J.os1 ? W.f64[3].subarray(0, n) : null;
   J.outAt = new Int32Array(t.maxDepth + 2);
-  J.O.name[0] = t.name[0]; J.opar[0] = -1; J.O.first[0] = -1; J.O.shared[0] = 0; J.O.nk[0] = 0;
-  J.size[0] = 0; J.tot[0] = 0; if (J.tot0) J.tot0[0] = 0;
+  J.m = 1; J.i = 1; J.c = 0;
+}
+/* The working arrays cleared, STEP x 8 entries a slice (then the root is set). */
+function clearPass(J) {
+  var n = J.t.n, O = J.O, t = J.t, a, b, k;
+  for (k = 0; J.c < n; J.c = b, k++) {
+    if (k && J.clock && J.clock()) return false; // (one chunk a call at least)
+    a = J.c; b = Math.min(n, a + 8 * STEP);
+    O.first.fill(-1, a, b); O.shared.fill(0, a, b); O.nk.fill(0, a, b); J.os0.fill(0, a, b); J.size.fill(0, a, b); J.tot.fill(0, a, b);
+    if (J.os1) { J.os1.fill(0, a, b); J.tot0.fill(0, a, b); }
+  }
+  O.name[0] = t.name[0]; J.opar[0] = -1;
   // the root's own count: stacks that end there hold no frame to focus on
-  J.os0[0] = act.dropRoot ? 0 : t.self0[0];
-  if (J.os1) J.os1[0] = act.dropRoot ? 0 : t.self1[0];
-  J.m = 1; J.i = 1;
+  if (!J.act.dropRoot) { J.os0[0] = t.self0[0]; if (J.os1) J.os1[0] = t.self1[0]; }
+  return true;
 }
 TransformJob.prototype.run = function () {
   var J = this;
+  if (J.pass === -1) { if (!clearPass(J)) return null; J.pass = 0; }
   if (J.pass === 0) { if (!walkPass(J)) return null; J.pass = 1; sizesStart(J); }
   if (J.pass === 1) { if (!sizesPass(J)) return null; J.pass = 2; placesStart(J); }
   if (J.pass === 2) { if (!placesPass(J)) return null; J.pass = 3; writeStart(J); }
@@ -129,7 +139,7 @@ TransformJob.prototype.run = function () {
 function walkPass(J) {
   var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
-  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, size = J.size, tot = J.tot, tot0 = J.tot0, m = J.m, i = J.i, k, c, sh, d, a, P, o;
+  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, m = J.m, i = J.i, k, c, sh, d, a, P, o;
   for (k = 1; i < n; k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; return false; }
     d = tdep[i];
@@ -148,8 +158,6 @@ function walkPass(J) {
       if (o === m) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
-        ofirst[o] = -1; shared[o] = 0; nk[o] = 0; os0[o] = 0; size[o] = 0; tot[o] = 0;
-        if (os1) { os1[o] = 0; tot0[o] = 0; }
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
       } else if (!shared[o]) promote(O, o);
     }
