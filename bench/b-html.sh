@@ -5,7 +5,8 @@
 # inferno-flamegraph), page bytes per tree node, and in headless Chromium (html-page.js):
 # first paint, exact search, redraw after zoom and after search (p50/p95, timed until the
 # canvas pixels can be read; in each of three loads, medians over them), JS heap and the
-# tree's typed arrays, the transforms and their undo. Then a 1M-node profile's first paint,
+# tree's typed arrays, the transforms (until the tree is on screen: large trees are made in
+# slices) with the longest stretch the page did not answer meanwhile, and their undo. Then a 1M-node profile's first paint,
 # and the transforms' CPU time in node (html-transforms.js). Output is checked
 # byte-identical over two runs. FK_BENCH_SHAPES=1 adds the transforms on wide, deep and
 # many-name profiles (gen-shapes.py). FK_BENCH_STACKS changes the size; FK_BENCH_DIR keeps the

@@ -55,10 +55,11 @@ function Viewer(root, opts) {
   V.nameIndex = null;
   V.build();
   if (V.useHash) V.readHash();
-  V.applyTransforms();
+  // a link's transforms at once: its zoom is a frame of the transformed tree
+  V.applyTransforms(true);
   V.resolveZoom();
   V.render();
-  if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(); V.resolveZoom(); V.render(); } });
+  if (V.useHash) window.addEventListener('hashchange', function () { if (location.hash !== V.lastHash) { V.readHash(); V.applyTransforms(true); V.resolveZoom(); V.render(); } });
   window.addEventListener('resize', function () { clearTimeout(V.rt); V.rt = setTimeout(function () { V.W = 0; V.availH = 0; V.draw(); }, 100); });
 }
 
@@ -203,12 +204,16 @@ Viewer.prototype.render = function () {
 
 /** @this {FkV} */
 Viewer.prototype.renderTransforms = function () {
-  var V = /** @type {FkV} */ (this), list = V.state.transforms;
+  var V = /** @type {FkV} */ (this), list = V.state.transforms, job = V.job;
+  // while transforms are worked on: theirs are the chips from the job's first one on (the
+  // job's list may begin with the thread split's transform, which has no chip)
+  var from = job ? job.k0 - (job.list.length - list.length) : list.length;
   V.tbar.textContent = '';
   if (!list.length) return;
   V.tbar.appendChild(el('span', 'fklabel', 'Transforms:'));
   list.forEach(function (x, k) {
-    var chip = el('span', 'fkchip', (TRANSFORMS[x[0]] || x[0]) + ' ' + (x[1] === '' ? '(all)' : x[1]) + ' ');
+    var chip = el('span', k >= from ? 'fkchip fkwork' : 'fkchip', (TRANSFORMS[x[0]] || x[0]) + ' ' + (x[1] === '' ? '(all)' : x[1]) + ' ');
+    if (k >= from) chip.title = 'being worked on: the graph shows the tree before it until it is done; \u00d7 cancels it';
     var b = el('button', null, '\u00d7');
     b.type = 'button';
     b.title = 'undo this transform';
@@ -216,6 +221,7 @@ Viewer.prototype.renderTransforms = function () {
     chip.appendChild(b);
     V.tbar.appendChild(chip);
   });
+  if (job) V.tbar.appendChild(el('span', 'fkworking', 'working\u2026'));
 };
 
 /* The flame graph pane: a wrapper the size of the visible area, the canvas behind it (the

@@ -82,23 +82,66 @@ function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
     scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
-    for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
+    for (var k = 0; k < 7; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
   return scratch;
 }
-function transformTree(t, names, rank, act) {
-  var n = t.n, cols = t.cols, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, W = work(n);
-  // nk: each frame's count of children (in layOut's nxt, written there before it is read)
-  var O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n).fill(-1), next: W.i32[2].subarray(0, n),
-    shared: W.u8.subarray(0, n).fill(0), hash: new PairHash(), nk: W.i32[5].subarray(0, n).fill(0) };
-  var oname = O.name, opar = W.i32[3].subarray(0, n), ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk, c, sh;
-  var os0 = W.f64[0].subarray(0, n).fill(0), os1 = cols > 1 ? W.f64[1].subarray(0, n).fill(0) : null;
-  var outAt = new Int32Array(t.maxDepth + 2), m = 1, i, d, a, P, o;
-  oname[0] = tn[0]; opar[0] = -1; outAt[0] = 0;
+/* A transform of tree t as a job of passes over arrays (clear, walk, sizes, places, write),
+ * each able to stop and go on: job.run() goes on to the end (and returns the tree made) or
+ * until clock() says its slice of time is over (and returns null; it is asked every STEP
+ * nodes, after STEP nodes of work at least). applyTransforms runs a large tree's transform
+ * in slices, between which the page draws and answers. clock null: to the end at once. */
+var STEP = 32768;
+function transformTree(t, names, rank, act) { return new TransformJob(t, names, rank, act, null).run(); }
+/** @constructor */
+function TransformJob(t, names, rank, act, clock) {
+  var n = t.n, W = work(n), J = this;
+  J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = -1; J.r = null;
+  // nk: each frame's count of children (in the places' nxt, written there before it is
+  // read). The arrays are cleared first (clearPass, in slices: a fill is quicker than
+  // clearing each frame's entries as it is made)
+  J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n), next: W.i32[2].subarray(0, n),
+    shared: W.u8.subarray(0, n), hash: new PairHash(), nk: W.i32[5].subarray(0, n) };
+  J.opar = W.i32[3].subarray(0, n);
+  J.os0 = W.f64[0].subarray(0, n);
+  J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n) : null;
+  // the sizes' arrays too
+  J.size = W.i32[4].subarray(0, n); J.tot = W.f64[2].subarray(0, n); J.tot0 = J.os1 ? W.f64[3].subarray(0, n) : null;
+  J.outAt = new Int32Array(t.maxDepth + 2);
+  J.m = 1; J.i = 1; J.c = 0;
+}
+/* The working arrays cleared, STEP x 8 entries a slice (then the root is set). */
+function clearPass(J) {
+  var n = J.t.n, O = J.O, t = J.t, a, b, k;
+  for (k = 0; J.c < n; J.c = b, k++) {
+    if (k && J.clock && J.clock()) return false; // (one chunk a call at least)
+    a = J.c; b = Math.min(n, a + 8 * STEP);
+    O.first.fill(-1, a, b); O.shared.fill(0, a, b); O.nk.fill(0, a, b); J.os0.fill(0, a, b); J.size.fill(0, a, b); J.tot.fill(0, a, b);
+    if (J.os1) { J.os1.fill(0, a, b); J.tot0.fill(0, a, b); }
+  }
+  O.name[0] = t.name[0]; J.opar[0] = -1;
   // the root's own count: stacks that end there hold no frame to focus on
-  if (!act.dropRoot) { os0[0] = ts0[0]; if (os1) os1[0] = ts1[0]; }
-  for (i = 1; i < n;) {
+  if (!J.act.dropRoot) { J.os0[0] = t.self0[0]; if (J.os1) J.os1[0] = t.self1[0]; }
+  return true;
+}
+TransformJob.prototype.run = function () {
+  var J = this;
+  if (J.pass === -1) { if (!clearPass(J)) return null; J.pass = 0; }
+  if (J.pass === 0) { if (!walkPass(J)) return null; J.pass = 1; sizesStart(J); }
+  if (J.pass === 1) { if (!sizesPass(J)) return null; J.pass = 2; placesStart(J); }
+  if (J.pass === 2) { if (!placesPass(J)) return null; J.pass = 3; writeStart(J); }
+  if (J.pass === 3) { if (!writePass(J)) return null; J.pass = 4; writeEnd(J); }
+  return J.r;
+};
+/* The walk: each node of the input asked what becomes of it (act), its frame found or made
+ * (transformTree's comment above says how). */
+function walkPass(J) {
+  var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
+  var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
+  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, m = J.m, i = J.i, k, c, sh, d, a, P, o;
+  for (k = 1; i < n; k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; return false; }
     d = tdep[i];
     a = act(i, d);
     if (a === CUT) { i = tend[i]; continue; }
@@ -122,21 +165,23 @@ function transformTree(t, names, rank, act) {
     if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  return layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, t.maxDepth, t.self0 instanceof Int32Array);
+  J.m = m;
+  return true;
 }
 
-/* The frames made by transformTree in preorder: those with a count below them (a frame is
- * made after its parent, so one backward pass gives each its subtree's size and totals),
- * then each frame's place from its parent's: its children's places follow from their
- * sizes, in the order of the list (made by prepending: last first) or, under a shared
- * frame, by name. One forward pass writes every array of the tree. */
-// md0: the input's depth, not exceeded; ints: its counts are one column of integers in
-// 32 bits (narrowCounts), which the tree made keeps where its sums fit
-function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, rank, md0, ints) {
-  var W = work(m), size = W.i32[4].subarray(0, m).fill(0), tot = W.f64[2].subarray(0, m).fill(0);
-  var tot0 = os1 ? W.f64[3].subarray(0, m).fill(0) : null, o, p, x, y;
-  var lo = 0, hi = 0;
-  for (o = m - 1; o >= 0; o--) {
+/* Then the frames made in preorder: those with a count below them (a frame is made after
+ * its parent, so one backward pass, the sizes, gives each its subtree's size and totals),
+ * then each frame's place from its parent's (the places): its children's places follow
+ * from their sizes, in the order of the list (made by prepending: last first) or, under a
+ * shared frame, by name. One forward pass writes every array of the tree. */
+function sizesStart(J) {
+  J.lo = 0; J.hi = 0; J.o = J.m - 1;
+}
+function sizesPass(J) {
+  var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, clock = J.clock;
+  var lo = J.lo, hi = J.hi, o = J.o, k, p, x, y;
+  for (k = 1; o >= 0; o--, k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; J.lo = lo; J.hi = hi; return false; }
     x = os1 ? os1[o] : os0[o];
     if (x < lo) lo = x; else if (x > hi) hi = x;
     tot[o] += x > 0 ? x : 0;
@@ -146,17 +191,28 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
       if (o > 0) { p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o]; }
     }
   }
-  // each frame's place from its parent's, in the order frames were made (parents first),
-  // noted as ord[place] = frame: the arrays of the tree are then written in one sequential
-  // pass (fresh arrays written at scattered places cost a cache miss and a page fault each).
-  // A frame's children follow it in the order they were made (the input's, by name), or by
-  // name under a shared frame. nxt[o]: before o is placed, its place when its parent is
-  // shared; after, where its next child goes.
-  var cnt = size[0], nxt = W.i32[5].subarray(0, m), dep = W.i32[6].subarray(0, m), ord = W.i32[7].subarray(0, cnt);
-  var c, cur, tmp = [], keys = null, j, q, md = 0, sz;
+  J.lo = lo; J.hi = hi;
+  return true;
+}
+// each frame's place from its parent's, in the order frames were made (parents first),
+// noted as ord[place] = frame: the arrays of the tree are then written in one sequential
+// pass (fresh arrays written at scattered places cost a cache miss and a page fault each).
+// A frame's children follow it in the order they were made (the input's, by name), or by
+// name under a shared frame. nxt[o]: before o is placed, its place when its parent is
+// shared; after, where its next child goes.
+function placesStart(J) {
+  var m = J.m, W = work(m);
+  J.cnt = J.size[0];
+  J.nxt = W.i32[5].subarray(0, m); J.ord = W.i32[6].subarray(0, J.cnt);
+  J.o = 0; J.tmp = []; J.keys = null;
+}
+function placesPass(J) {
+  var m = J.m, size = J.size, opar = J.opar, shared = J.O.shared, ofirst = J.O.first, onext = J.O.next, oname = J.O.name;
+  var nxt = J.nxt, ord = J.ord, rank = J.rank, tmp = J.tmp, clock = J.clock, o = J.o;
+  var c, cur, j, q = 0, sz, p, k, y0, ry, z0, ks;
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
-  dep[0] = 0;
-  for (o = 0; o < m; o++) {
+  for (k = 1; o < m; o++, k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; return false; }
     sz = size[o];
     if (!sz) continue;
     if (o === 0) q = 0;
@@ -164,7 +220,6 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
       p = opar[o];
       if (shared[p]) q = nxt[o];
       else { q = nxt[p]; nxt[p] = q + sz; }
-      dep[o] = dep[p] + 1;
     }
     nxt[o] = q + 1;
     if (shared[o]) {
@@ -173,8 +228,8 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
       if (tmp.length > 12) {
         // many: as numbers rank x 2^24 + frame (exact below 2^53), sorted natively
         if (m <= 16777216) {
-          if (!keys || keys.length < tmp.length) keys = new Float64Array(Math.max(tmp.length, 1024));
-          var ks = keys.subarray(0, tmp.length);
+          if (!J.keys || J.keys.length < tmp.length) J.keys = new Float64Array(Math.max(tmp.length, 1024));
+          ks = J.keys.subarray(0, tmp.length);
           for (j = 0; j < tmp.length; j++) ks[j] = rank[oname[tmp[j]]] * 16777216 + tmp[j];
           ks.sort();
           for (j = 0; j < tmp.length; j++) tmp[j] = ks[j] % 16777216;
@@ -182,7 +237,7 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
       } else {
         // few children (most shared frames): an insertion sort, no call per comparison
         for (j = 1; j < tmp.length; j++) {
-          var y0 = tmp[j], ry = rank[oname[y0]], z0 = j - 1;
+          y0 = tmp[j]; ry = rank[oname[y0]]; z0 = j - 1;
           for (; z0 >= 0 && rank[oname[tmp[z0]]] > ry; z0--) tmp[z0 + 1] = tmp[z0];
           tmp[z0 + 1] = y0;
         }
@@ -191,23 +246,54 @@ function layOut(m, cols, oname, opar, ofirst, onext, shared, os0, os1, names, ra
     }
     ord[q] = o;
   }
-  // the narrowest arrays that hold the numbers (memory, and fresh pages to fault in)
-  ints = ints && !os1 && lo >= -2147483648 && hi < 2147483648 && tot[0] < 4294967296;
-  var r = { n: cnt, cols: cols, name: names.length <= 65536 ? new Uint16Array(cnt) : new Int32Array(cnt),
-    depth: md0 < 256 ? new Uint8Array(cnt) : md0 < 65535 ? new Uint16Array(cnt) : new Int32Array(cnt), end: new Int32Array(cnt),
-    self0: ints ? new Int32Array(cnt) : new Float64Array(cnt), self1: os1 ? new Float64Array(cnt) : null,
-    tot: ints ? new Uint32Array(cnt) : new Float64Array(cnt), tot0: tot0 ? new Float64Array(cnt) : null };
-  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, d;
-  for (q = 0; q < cnt; q++) {
-    o = ord[q]; d = dep[o];
-    rn[q] = oname[o]; rd[q] = d; re[q] = q + size[o]; rs0[q] = os0[o]; rt[q] = tot[o];
-    if (d > md) md = d;
+  return true;
+}
+// the narrowest arrays that hold the numbers (memory, and fresh pages to fault in); ints:
+// the input's counts are one column of integers in 32 bits (narrowCounts), which the tree
+// made keeps where its sums fit; its depth is the input's at most
+function writeStart(J) {
+  var cnt = J.cnt, os1 = J.os1, t = J.t, md0 = t.maxDepth;
+  var ints = t.self0 instanceof Int32Array && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
+  J.r = { n: cnt, cols: t.cols, name: spare(J.names.length <= 65536 ? Uint16Array : Int32Array, cnt),
+    depth: spare(md0 < 256 ? Uint8Array : md0 < 65535 ? Uint16Array : Int32Array, cnt), end: spare(Int32Array, cnt),
+    self0: spare(ints ? Int32Array : Float64Array, cnt), self1: os1 ? spare(Float64Array, cnt) : null,
+    tot: spare(ints ? Uint32Array : Float64Array, cnt), tot0: J.tot0 ? spare(Float64Array, cnt) : null };
+  // a frame's depth: how many frames before it are still open (their ends on a stack)
+  J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
+}
+/* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
+ * next trees: fresh arrays cost the page faults of their first touch (a third of the write
+ * on 10M nodes). spare(C, n): one of type C and n numbers, from there if one is as long. */
+var spares = [];
+function spare(C, n) {
+  var b = -1, i;
+  for (i = 0; i < spares.length; i++) if (spares[i].constructor === C && spares[i].length >= n && (b < 0 || spares[i].length < spares[b].length)) b = i;
+  if (b < 0) return new C(n);
+  var a = spares[b];
+  spares.splice(b, 1);
+  return a.length === n ? a : a.subarray(0, n);
+}
+function writePass(J) {
+  var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, tot = J.tot, clock = J.clock;
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rt = r.tot, q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, k;
+  for (k = 1; q < cnt; q++, k++) {
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; }
+    o = ord[q];
+    while (sp && st[sp - 1] <= q) sp--;
+    e = q + size[o];
+    rn[q] = oname[o]; rd[q] = sp; re[q] = e; rs0[q] = os0[o]; rt[q] = tot[o];
+    if (sp > md) md = sp;
+    st[sp++] = e;
   }
-  if (rs1) for (q = 0; q < cnt; q++) { o = ord[q]; rs1[q] = os1[o]; rt0[q] = tot0[o]; }
-  r.maxDepth = md;
+  J.md = md;
+  return true;
+}
+function writeEnd(J) {
+  var r = J.r, q, o, ord = J.ord, os1 = J.os1, tot0 = J.tot0;
+  if (r.self1) for (q = 0; q < r.n; q++) { o = ord[q]; r.self1[q] = os1[o]; r.tot0[q] = tot0[o]; }
+  r.maxDepth = J.md;
   r.maxdelta = maxDelta(r);
   r.kids = new Map();
-  return r;
 }
 
 /* Each name's place in the library's order of names (bytewise), made once for the names. */
@@ -350,32 +436,104 @@ Viewer.prototype.threadRoots = function () {
 };
 
 /* The tree after the split and the transforms. Each prefix of the list keeps its tree, so
- * an undo of the last one is instant and adding one costs one pass. */
+ * an undo of the last one is instant and adding one costs one pass. On a tree of asyncMin
+ * nodes or more (now) the passes run in slices of sliceMs between which the page draws and
+ * answers: the graph, the selection and the tooltip stay those of the tree on screen (the
+ * one before), the pending transforms' chips say "working", and a change of the list (an
+ * undo, a chip's x, another transform) cancels the work (trees done so far are kept). */
 /** @this {FkV} */
-Viewer.prototype.applyTransforms = function () {
+Viewer.prototype.applyTransforms = function (now) {
   var V = /** @type {FkV} */ (this), list = V.state.transforms.slice(), split = V.state.split;
   if (split !== 'thread' && V.threadRoots()) list.unshift([split === 'process' ? 'proc' : 'nothread', '']);
   var chain = V.chain && V.chain.base === V.base ? V.chain : (V.chain = { base: V.base, keys: [], trees: [] });
   var k = 0, t = V.base;
+  V.job = null; // a pending one is cancelled: its clock stops it at its next slice
   while (k < list.length && k < chain.keys.length && chain.keys[k] === JSON.stringify(list[k])) t = chain.trees[k++];
+  // trees left out of the chain: their arrays are spares once another tree is on screen
+  V.dropped = (V.dropped || []).concat(chain.trees.slice(k));
   chain.keys.length = chain.trees.length = k;
+  if (k < list.length && !now && t.n >= V.asyncMin) {
+    var job = V.job = { list: list, k0: k, k: k, t: t, steps: null, end: 0 };
+    var clock = function () { return V.job !== job || performance.now() > job.end; };
+    var slice = function () {
+      if (V.job !== job) return;
+      job.end = performance.now() + V.sliceMs;
+      for (;;) {
+        if (!job.steps) {
+          // the act first: it may add a name (lib, proc), which the ranks must hold
+          var act = transformAct(V, job.t, list[job.k][0], list[job.k][1]);
+          job.steps = new TransformJob(job.t, V.names, V.nameRank(), act, clock);
+        }
+        var r = job.steps.run();
+        if (V.job !== job) return;
+        if (!r) { V.later(slice); return; }
+        job.t = r; job.steps = null;
+        chain.keys.push(JSON.stringify(list[job.k]));
+        chain.trees.push(job.t);
+        if (++job.k === list.length) break;
+      }
+      V.job = null;
+      V.showTree(job.t);
+      V.render();
+    };
+    V.later(slice);
+    V.renderTransforms();
+    return;
+  }
   for (; k < list.length; k++) {
     var act = transformAct(V, t, list[k][0], list[k][1]);
     t = transformTree(t, V.names, V.nameRank(), act);
     chain.keys.push(JSON.stringify(list[k]));
     chain.trees.push(t);
   }
+  V.showTree(t);
+};
+/* Tree t is the one on screen from now: the selection follows it (the same frame if its
+ * path is still there), and whoever waits for the transforms (flamekit.idle()) is told. */
+/** @this {FkV} */
+Viewer.prototype.showTree = function (t) {
+  var V = /** @type {FkV} */ (this);
   V.tree = t;
   V.tableCache = null;
-  // the working arrays (65 bytes a node) are let go a few seconds after the last transform
+  new Set(V.dropped || []).forEach(function (d) {
+    if (d === t || d === V.base || V.chain.trees.indexOf(d) >= 0) return;
+    ['name', 'depth', 'end', 'self0', 'self1', 'tot', 'tot0'].forEach(function (k) { if (d[k]) spares.push(d[k]); });
+  });
+  V.dropped = [];
+  // the working arrays (45 bytes a node) and spares are let go a few seconds after the last
+  // transform
   clearTimeout(V.scratchTimer);
-  V.scratchTimer = setTimeout(function () { scratch = null; }, 5000);
-  // the selection follows the tree: the same frame if its path is still there
+  V.scratchTimer = setTimeout(function () { if (!V.job) { scratch = null; spares = []; } }, 5000);
   if (V.selected) {
     var n = V.findPath(V.selected.path);
     if (n <= 0) V.selected = null;
   }
   if (V.sel) V.renderSelection();
+  var w = V.idleWaiters || [];
+  V.idleWaiters = [];
+  w.forEach(function (f) { f(); });
+};
+/* fn as a task of its own, soon: between two tasks the page draws and answers. A message
+ * to itself, not setTimeout(fn, 0): timers set from timers wait 4 ms at least from the
+ * fifth on (25 slices of a second's work: 0.1 s more). */
+/** @this {FkV} */
+Viewer.prototype.later = function (fn) {
+  var V = /** @type {FkV} */ (this);
+  if (!V.laterQ) {
+    var q = V.laterQ = [], ch = new MessageChannel();
+    ch.port1.onmessage = function () { var f = q.shift(); if (f) f(); };
+    V.laterPost = function () { ch.port2.postMessage(0); };
+  }
+  V.laterQ.push(fn);
+  V.laterPost();
+};
+Viewer.prototype.asyncMin = 1 << 20;
+Viewer.prototype.sliceMs = 40;
+/* A promise kept when the tree on screen is the one of the transforms listed. */
+/** @this {FkV} */
+Viewer.prototype.idle = function () {
+  var V = /** @type {FkV} */ (this);
+  return new Promise(function (f) { if (!V.job) f(); else (V.idleWaiters = V.idleWaiters || []).push(f); });
 };
 
 /** @this {FkV} */

@@ -8,7 +8,7 @@ function api(V) {
       var s = V.state, z = V.zoomNode(), t = V.tree;
       return { view: s.view, icicle: s.icicle, leftHeavy: s.left, dark: s.dark, split: s.split, zoom: s.zoom.slice(),
         zoomTotal: t.tot[z], total: t.tot[0], search: s.search, ignoreCase: s.ic, sandwich: s.sandwich,
-        nodes: t.n, transforms: s.transforms.map(function (x) { return x.slice(); }) };
+        nodes: t.n, transforms: s.transforms.map(function (x) { return x.slice(); }), working: !!V.job };
     },
     get transforms() { return V.state.transforms.map(function (x) { return x.slice(); }); },
     link: function () { V.flushHash(); return location.href; },
@@ -29,6 +29,8 @@ function api(V) {
     top: function (n, key) { return V.top(n, key).map(function (r) { return { name: r.name, self: r.self, total: r.total }; }); },
     transform: function (op, arg) { V.transform(op, arg === undefined ? '' : arg); return this.transforms; },
     undo: function (k) { V.undo(k); return this.transforms; },
+    // kept when the tree on screen is the transforms' (large trees are transformed in slices)
+    idle: function () { return V.idle(); },
     setView: function (v) { V.set({ view: v }); },
     set: function (o) { V.set(o); },
     folded: function () { return V.folded(); },
