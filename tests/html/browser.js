@@ -9,6 +9,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { transformFrames } = require('./reference');
 const { chromium } = require(path.join(__dirname, '../browser/node_modules/playwright-core'));
 
 let failures = 0;
@@ -89,30 +90,8 @@ function share(stacks, re) {
 function transform(stacks, op, arg) {
   const out = [];
   for (const s of stacks) {
-    let f = s.frames;
-    if (op === 'focus') {
-      const p = arg.split(';');
-      if (f.length < p.length || p.some((x, i) => f[i] !== x)) continue;
-      f = f.slice(p.length - 1);
-    } else if (op === 'focusfn') {
-      const i = f.indexOf(arg);
-      if (i < 0) continue;
-      f = f.slice(i);
-    } else if (op === 'merge') {
-      f = f.filter((x) => x !== arg);
-    } else if (op === 'drop') {
-      if (f.includes(arg)) continue;
-    } else if (op === 'rec') {
-      const i = f.indexOf(arg);
-      if (i >= 0) f = f.slice(0, i + 1).concat(f.slice(i + 1).filter((x) => x !== arg));
-    } else if (op === 'lib') {
-      const g = [];
-      for (const x of f) {
-        if (x.includes(arg)) { if (g[g.length - 1] !== arg) g.push(arg); } else g.push(x);
-      }
-      f = g;
-    }
-    out.push({ frames: f, n: s.n });
+    const f = transformFrames(s.frames, op, arg);
+    if (f) out.push({ frames: f, n: s.n });
   }
   return out;
 }

@@ -8,6 +8,7 @@
 // usage: node transforms-random.js PAGE-DIR (common/render/page)
 'use strict';
 const fs = require('fs'), path = require('path');
+const { transformFrames } = require('./reference');
 global.window = {}; global.document = {};
 const dir = process.argv[2], vdir = path.join(dir, 'viewer');
 new Function("'use strict';\n" + fs.readFileSync(path.join(dir, 'counts.js'), 'utf8') +
@@ -19,21 +20,8 @@ const rnd = (k) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return 
 function reference(stacks, op, arg) {
   const out = [];
   for (const s of stacks) {
-    let f = s.f;
-    if (op === 'focus') {
-      const p = arg.split(';');
-      if (f.length < p.length || p.some((x, i) => f[i] !== x)) continue;
-      f = f.slice(p.length - 1);
-    } else if (op === 'focusfn') {
-      const i = f.indexOf(arg);
-      if (i < 0) continue;
-      f = f.slice(i);
-    } else if (op === 'merge') f = f.filter((x) => x !== arg);
-    else if (op === 'drop') { if (f.includes(arg)) continue; }
-    else if (op === 'rec' && arg === '') f = f.filter((x, i) => f.indexOf(x) === i);
-    else if (op === 'rec') { const i = f.indexOf(arg); if (i >= 0) f = f.slice(0, i + 1).concat(f.slice(i + 1).filter((x) => x !== arg)); }
-    else if (op === 'lib') { const g = []; for (const x of f) { if (x.includes(arg)) { if (g[g.length - 1] !== arg) g.push(arg); } else g.push(x); } f = g; }
-    out.push({ f, a: s.a, b: s.b });
+    const f = transformFrames(s.f, op, arg);
+    if (f) out.push({ f, a: s.a, b: s.b });
   }
   return out;
 }
