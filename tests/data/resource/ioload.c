@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include "handshake.h"
 
 #define CHUNK (64 * 1024)
 static char buf[CHUNK];
@@ -49,17 +50,7 @@ __attribute__((noinline)) int read_small(int fd, long bytes)
 
 int main(int argc, char **argv)
 {
-	bool wait = argc > 1 && !strcmp(argv[1], "wait");
-	sigset_t s;
-	int sig;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	if (wait) {
-		sigprocmask(SIG_BLOCK, &s, NULL);
-		printf("ready\n");
-		fflush(stdout);
-		sigwait(&s, &sig);
-	}
+	handshake_begin(argc, argv);
 	int fd = open("/dev/zero", O_RDONLY);
 	/* `ioload loop`: rounds of 192 KiB in read_big and 64 KiB in read_small,
 	 * until killed (a tracer started at any time sees 75/25 but for one round) */
@@ -70,10 +61,6 @@ int main(int argc, char **argv)
 		perror("ioload: /dev/zero");
 		return 1;
 	}
-	printf("done\n");
-	fflush(stdout);
-	/* still there while a tracer resolves its symbols */
-	if (wait)
-		sigwait(&s, &sig);
+	handshake_end(); /* still there while a tracer resolves its symbols */
 	return 0;
 }

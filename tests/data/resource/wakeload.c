@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include "handshake.h"
 
 static volatile int go, back;
 static volatile unsigned long sink;
@@ -65,17 +66,7 @@ static void *sleeper(void *arg)
 
 int main(int argc, char **argv)
 {
-	bool wait = argc > 1 && !strcmp(argv[1], "wait");
-	sigset_t s;
-	int sig;
-	sigemptyset(&s);
-	sigaddset(&s, SIGUSR1);
-	if (wait) {
-		sigprocmask(SIG_BLOCK, &s, NULL);
-		printf("ready\n");
-		fflush(stdout);
-		sigwait(&s, &sig);
-	}
+	handshake_begin(argc, argv);
 	pthread_t t;
 	if (pthread_create(&t, NULL, sleeper, argc > 1 && !strcmp(argv[1], "loop") ? "" : NULL))
 		return 1;
@@ -86,13 +77,10 @@ int main(int argc, char **argv)
 		wake_sleeper(&go);
 		wait_for_signal(&back, i);
 	}
-	printf("done\n");
-	fflush(stdout);
 	/* both threads still there while a tracer resolves its symbols (a user
 	 * stack of a thread that has ended no longer resolves: bpftrace reads
 	 * the maps of the thread it was taken in) */
-	if (wait)
-		sigwait(&s, &sig);
+	handshake_end();
 	wake_sleeper(&go);
 	pthread_join(t, NULL);
 	return 0;
