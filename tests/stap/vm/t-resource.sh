@@ -24,13 +24,7 @@ fk() {
 	local name=$1 pid=$2 bin=$3 secs=$4; shift 4
 	local args=(stap -p "$pid" --remote "unix:$VM_SOCK" -r "$KVER" --kallsyms "$KALLSYMS"
 		--stap-opt="$VM_STAP_OPTS" -d "$bin" --stap-opt=--ldd -t "$secs" "$@" --folded -o "$TMP/$name.folded")
-	"$FLAMEKIT" "${args[@]}" --print-command > "$TMP/$name.cmd" 2> "$TMP/$name.err" ||
-		{ cat "$TMP/$name.err"; fail "flamekit stap $name --print-command"; }
-	vm_build_cmd "$(cat "$TMP/$name.cmd")" 2> "$TMP/$name.build.err" ||
-		{ cat "$TMP/$name.build.err"; fail "flamekit stap $name: compiling its stap command"; }
-	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
-	timeout -k 5 "$VM_LIMIT" "$FLAMEKIT" "${args[@]}" 2> "$TMP/$name.err" ||
-		{ cat "$TMP/$name.err"; fail "flamekit stap $name"; }
+	vm_flamekit "$name" "${args[@]}"
 	! grep -i 'transport failure' "$TMP/$name.err" || fail "$name: stap lost output"
 	vm_log "flamekit stap $name done ($secs s)"
 }

@@ -41,14 +41,7 @@ fk() {  # fk NAME SECONDS ARGS...: flamekit stap against burn in the guest; outp
 	local name=$1 secs=$2; shift 2
 	local args=(stap -p "$burn_pid" --remote "unix:$VM_SOCK" -r "$KVER" --kallsyms "$KALLSYMS"
 		--stap-opt="$VM_STAP_OPTS" -t "$secs" "$@")
-	# its stap command compiled first (vm-lib.sh: VM_BUILD_LIMIT), then run
-	"$FLAMEKIT" "${args[@]}" --print-command > "$TMP/$name.cmd" 2> "$TMP/$name.err" ||
-		{ cat "$TMP/$name.err"; fail "flamekit stap $name --print-command"; }
-	vm_build_cmd "$(cat "$TMP/$name.cmd")" 2> "$TMP/$name.build.err" ||
-		{ cat "$TMP/$name.build.err"; fail "flamekit stap $name: compiling its stap command"; }
-	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
-	timeout -k 5 "$VM_LIMIT" "$FLAMEKIT" "${args[@]}" 2> "$TMP/$name.err" ||
-		{ cat "$TMP/$name.err"; fail "flamekit stap $name"; }
+	vm_flamekit "$name" "${args[@]}" # (compiled first, then run)
 	no_loss "$name"   # (the runtime fix relay_header: no print data lost)
 	vm_log "flamekit stap $name done ($secs s)"
 }

@@ -218,6 +218,19 @@ vm_build_cmd() {
 	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
 	eval "timeout -k 5 $VM_BUILD_LIMIT ${cmd/"$KALLSYMS stap "/"$KALLSYMS stap -p4 "}" > /dev/null
 }
+# vm_flamekit NAME ARGS...: `flamekit ARGS` (a `flamekit stap --remote` run against the
+# guest): its stap command printed and compiled first (vm_build_cmd), then run under
+# VM_LIMIT; its messages in $TMP/NAME.err, the command in $TMP/NAME.cmd
+vm_flamekit() {
+	local name=$1; shift
+	"$FLAMEKIT" "$@" --print-command > "$TMP/$name.cmd" 2> "$TMP/$name.err" ||
+		{ cat "$TMP/$name.err"; fail "flamekit stap $name --print-command"; }
+	vm_build_cmd "$(cat "$TMP/$name.cmd")" 2> "$TMP/$name.build.err" ||
+		{ cat "$TMP/$name.build.err"; fail "flamekit stap $name: compiling its stap command"; }
+	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
+	timeout -k 5 "$VM_LIMIT" "$FLAMEKIT" "$@" 2> "$TMP/$name.err" ||
+		{ cat "$TMP/$name.err"; fail "flamekit stap $name"; }
+}
 
 # Set up and boot; the EXIT trap powers the guest off.
 vm_start() {
