@@ -253,7 +253,6 @@ static int out_stack(struct bt *t, const struct elem *e)
 
 /* The off-wake separator (FK_OFFWAKE_SEP, docs/resource-graphs.md): a scalar in a key
  * that splits the blocked thread's part from the waker's. */
-
 static bool is_sep(struct bt *t, const struct elem *e)
 {
 	size_t len;
