@@ -46,9 +46,9 @@ FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
-/* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits; an LSD
- * radix sort, 11 bits a pass, a pass skipped where every key has the same digit. k2 and tmp
- * are scratch of n elements. */
+/* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
+ * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that
+ * vary between keys, their counts taken in one read. k2 and tmp are scratch of n elements. */
 FK_HIDDEN void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
 			  uint32_t *tmp);
 

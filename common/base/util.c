@@ -144,29 +144,61 @@ int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+/* One stable pass of fk_radix64 by the digit at bit sh, whose counts are cnt. */
+static void radix_pass(uint64_t *key, uint32_t *ord, size_t n, unsigned sh, uint32_t *cnt,
+		       uint64_t *k2, uint32_t *tmp)
+{
+	uint32_t sum = 0;
+	for (size_t b = 0; b < 2048; b++) {
+		uint32_t c = cnt[b];
+		cnt[b] = sum;
+		sum += c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t o = cnt[key[i] >> sh & 2047]++;
+		k2[o] = key[i];
+		tmp[o] = ord[i];
+	}
+	memcpy(key, k2, n * sizeof(*key));
+	memcpy(ord, tmp, n * sizeof(*ord));
+}
+
 void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2, uint32_t *tmp)
 {
-	uint32_t cnt[2048];
-	for (unsigned sh = 0; sh < bits && n; sh += 11) {
-		memset(cnt, 0, sizeof(cnt));
-		for (size_t i = 0; i < n; i++)
-			cnt[key[i] >> sh & 2047]++;
-		if (cnt[key[0] >> sh & 2047] == n)
-			continue; /* every key has this digit: the order stands */
-		uint32_t sum = 0;
-		for (size_t b = 0; b < 2048; b++) {
-			uint32_t c = cnt[b];
-			cnt[b] = sum;
-			sum += c;
+	if (n < 2)
+		return;
+	/* the bits that differ between keys, then every varying digit's counts in one pass:
+	 * keys that share most of their bytes (names with common first bytes) cost a pass
+	 * for each digit that varies, not one for each digit */
+	uint64_t diff = 0, k0 = key[0];
+	for (size_t i = 1; i < n; i++)
+		diff |= key[i] ^ k0;
+	if (bits < 64)
+		diff &= (1ULL << bits) - 1;
+	enum { D = 11, B = 1 << D, NDIG = (64 + D - 1) / D };
+	unsigned dig[NDIG], nd = 0;
+	for (unsigned sh = 0; sh < 64; sh += D)
+		if (diff >> sh & (B - 1))
+			dig[nd++] = sh;
+	if (!nd)
+		return;
+	uint32_t (*cnt)[B] = calloc(nd, sizeof(*cnt));
+	if (!cnt) { /* (48 KB at most) one digit's counts at a time */
+		uint32_t one[B];
+		for (unsigned d = 0; d < nd; d++) {
+			memset(one, 0, sizeof(one));
+			for (size_t i = 0; i < n; i++)
+				one[key[i] >> dig[d] & (B - 1)]++;
+			radix_pass(key, ord, n, dig[d], one, k2, tmp);
 		}
-		for (size_t i = 0; i < n; i++) {
-			uint32_t o = cnt[key[i] >> sh & 2047]++;
-			k2[o] = key[i];
-			tmp[o] = ord[i];
-		}
-		memcpy(key, k2, n * sizeof(*key));
-		memcpy(ord, tmp, n * sizeof(*ord));
+		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		for (unsigned d = 0; d < nd; d++)
+			cnt[d][key[i] >> dig[d] & (B - 1)]++;
+	for (unsigned d = 0; d < nd; d++)
+		radix_pass(key, ord, n, dig[d], cnt[d], k2, tmp);
+	free(cnt);
 }
 
 /* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */

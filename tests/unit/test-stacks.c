@@ -124,8 +124,45 @@ static void quiet(enum fk_level level, const char *msg, void *ctx)
 	++*(int *)ctx; /* the negative counts' warnings: both modes say them alike */
 }
 
+/* fk_radix64 against a stable insertion sort: keys that vary in few bits (one digit, a
+ * digit's edge, the top bit, none) and in all, with ord carried along; bits < 64: keys of
+ * that many bits (as the callers' are). */
+static void test_radix(void)
+{
+	enum { N = 3000 };
+	static uint64_t key[N], k2[N], want[N];
+	static uint32_t ord[N], tmp[N], word[N];
+	const uint64_t masks[] = { 0, 0x7ff, 0x800, 0x8000000000000000ULL, 0x3ff800,
+				   0x00ff00ff00000000ULL, ~0ULL, 0xfff };
+	for (size_t m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
+		for (unsigned bits = 12; bits <= 64; bits += 52) {
+			uint64_t base = next(), lim = bits < 64 ? (1ULL << bits) - 1 : ~0ULL;
+			size_t n = m % 3 == 2 ? 17 : N;
+			for (size_t i = 0; i < n; i++) {
+				key[i] = (base ^ (next() & masks[m])) & lim;
+				ord[i] = (uint32_t)i;
+			}
+			/* the expected order: by insertion, stable */
+			for (size_t i = 0; i < n; i++) {
+				size_t q = i;
+				for (; q > 0 && want[q - 1] > key[i]; q--) {
+					want[q] = want[q - 1];
+					word[q] = word[q - 1];
+				}
+				want[q] = key[i];
+				word[q] = (uint32_t)i;
+			}
+			fk_radix64(key, ord, n, bits, k2, tmp);
+			bool ok = true;
+			for (size_t i = 0; i < n; i++)
+				ok &= key[i] == want[i] && ord[i] == word[i];
+			CHECK(ok);
+		}
+}
+
 int main(void)
 {
+	test_radix();
 	int said = 0;
 	fk_set_print(quiet, &said);
 	for (int round = 0; round < 40; round++) {
