@@ -154,6 +154,7 @@ int fk_model_tree(fk_profile *p)
 struct rank_ctx {
 	const fk_profile *p;
 	int order;
+	size_t n;       /* entries in all */
 };
 
 /* The entry's text from byte `at` on, 8 bytes big-endian, zero past its end; in FK_ORDER_TEXT
@@ -207,66 +208,121 @@ static int entry_cmp(const void *a, const void *b, void *arg)
 	return (int)(x & 1) > (int)(y & 1) ? -1 : (x & 1) != (y & 1);
 }
 
-/* ord[0..n) sorted by their keys at byte `at` (key[] holds them): each run of equal keys is
- * sorted by the next 8 bytes (radix passes, or insertion for a few), and so on, so names
- * that share long first bytes (namespaces, packages, import paths) are ordered without
- * comparisons that read the shared bytes again each time; runs whose texts all end here
- * are compared whole. */
-/* Entries are met in key order, at random in memory: the entries of ord[.. upto + 32) and
- * the text at byte at + 8 of ord[.. upto + 16) are fetched ahead (*pe, *ps: how far). */
-static inline void fetch_ahead(const struct rank_ctx *c, const uint32_t *ord, size_t n, size_t at,
-			       size_t upto, size_t *pe, size_t *ps)
+/* A stretch ord[at .. at + len) whose entries have equal keys so far. */
+struct run {
+	uint32_t at, len;
+};
+
+/* key[k] := the key at byte `at` of entry ord[k], for k in each run. Entries come in key
+ * order, at random in memory; when the runs hold many of them (names after the shared bytes
+ * of a namespace, level by level), every entry's key is taken in id order, where the names
+ * lie one after another, into byid (scratch of c->n), and each run picks its own from there. */
+static void level_keys(const struct rank_ctx *c, const uint32_t *ord, uint64_t *key,
+		       const struct run *runs, size_t nruns, size_t total, size_t at, uint64_t *byid)
 {
 	const fk_profile *p = c->p;
+	if (total >= 4096 && total >= c->n / 8) {
+		for (size_t e = 0; e < c->n; e++)
+			byid[e] = entry_key(p, c->order, (uint32_t)e, at);
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t k = runs[r].at; k < (size_t)runs[r].at + runs[r].len; k++)
+				key[k] = byid[ord[k]];
+		return;
+	}
 	unsigned sh = c->order == FK_ORDER_TEXT;
-	size_t e = upto + 32 < n ? upto + 32 : n, t = upto + 16 < n ? upto + 16 : n;
-	for (; *pe < e; ++*pe)
-		__builtin_prefetch(&p->names[ord[*pe] >> sh]);
-	for (; *ps < t; ++*ps) {
-		const struct name_ent *ne = &p->names[ord[*ps] >> sh];
-		if (at + 8 < ne->len)
-			__builtin_prefetch(p->str + ne->off + at + 8);
+	for (size_t r = 0; r < nruns; r++) {
+		size_t i = runs[r].at, j = i + runs[r].len;
+		for (size_t k = i; k < j; k++) {
+			/* the entry 16 ahead and its text 8 ahead: fetched before they are read */
+			if (k + 16 < j)
+				__builtin_prefetch(&p->names[ord[k + 16] >> sh]);
+			if (k + 8 < j) {
+				const struct name_ent *ne = &p->names[ord[k + 8] >> sh];
+				if (at < ne->len)
+					__builtin_prefetch(p->str + ne->off + at);
+			}
+			key[k] = entry_key(p, c->order, ord[k], at);
+		}
 	}
 }
 
-static void rank_runs(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, size_t n,
-		      size_t at, uint64_t *k2, uint32_t *tmp)
+/* ord[i..j) by key[i..j), stably: radix passes, or insertion for a few (not a comparison
+ * of all their bytes again). */
+static void sort_run(uint32_t *ord, uint64_t *key, size_t i, size_t j, uint64_t *k2, uint32_t *tmp)
 {
-	size_t pe = 0, ps = 0;
-	for (size_t i = 0; i < n;) {
-		size_t j = i + 1;
-		while (j < n && key[j] == key[i])
-			j++;
-		size_t m = j - i;
-		fetch_ahead(c, ord, n, at, j, &pe, &ps);
-		if (m > 1) {
-			bool go_on = false;
-			for (size_t k = i; k < j && !go_on; k++)
-				go_on = !entry_ends(c->p, c->order, ord[k], at);
-			if (!go_on) {
-				qsort_r(ord + i, m, sizeof(*ord), entry_cmp, (void *)c);
-			} else {
-				for (size_t k = i; k < j; k++)
-					key[k] = entry_key(c->p, c->order, ord[k], at + 8);
-				if (m > 16)
-					fk_radix64(key + i, ord + i, m, 64, k2, tmp);
-				else /* a few: by insertion, not a comparison of all their bytes again */
-					for (size_t k = i + 1; k < j; k++) {
-						uint64_t kk = key[k];
-						uint32_t o = ord[k];
-						size_t q = k;
-						for (; q > i && key[q - 1] > kk; q--) {
-							key[q] = key[q - 1];
-							ord[q] = ord[q - 1];
-						}
-						key[q] = kk;
-						ord[q] = o;
-					}
-				rank_runs(c, ord + i, key + i, m, at + 8, k2, tmp);
+	if (j - i > 16) {
+		fk_radix64(key + i, ord + i, j - i, 64, k2, tmp);
+		return;
+	}
+	for (size_t k = i + 1; k < j; k++) {
+		uint64_t kk = key[k];
+		uint32_t o = ord[k];
+		size_t q = k;
+		for (; q > i && key[q - 1] > kk; q--) {
+			key[q] = key[q - 1];
+			ord[q] = ord[q - 1];
+		}
+		key[q] = kk;
+		ord[q] = o;
+	}
+}
+
+/* ord[0..n), sorted by their keys at byte 0 (key[] holds them), put in order: level by
+ * level, the runs of equal keys are sorted by their next 8 bytes, so names that share long
+ * first bytes (namespaces, packages, import paths) are ordered without comparisons that
+ * read the shared bytes again each time; a run whose texts all end is compared whole.
+ * 0 or -FK_E_NOMEM. */
+static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, uint64_t *k2,
+		       uint32_t *tmp)
+{
+	size_t n = c->n, cap = n / 2 + 1, ncur = 0, total = 0;
+	struct run *cur = malloc(cap * sizeof(*cur)), *next = malloc(cap * sizeof(*next));
+	if (!cur || !next) {
+		free(cur);
+		free(next);
+		return -FK_E_NOMEM;
+	}
+	/* the runs at level at (their keys from byte at) that go on: into next */
+	size_t at = 0;
+	struct run all = { 0, (uint32_t)n };
+	const struct run *from = &all;
+	size_t nfrom = 1;
+	for (;;) {
+		ncur = 0;
+		total = 0;
+		for (size_t r = 0; r < nfrom; r++) {
+			size_t end = (size_t)from[r].at + from[r].len;
+			for (size_t i = from[r].at; i < end;) {
+				size_t j = i + 1;
+				while (j < end && key[j] == key[i])
+					j++;
+				bool go_on = false;
+				for (size_t k = i; k < j && j - i > 1 && !go_on; k++)
+					go_on = !entry_ends(c->p, c->order, ord[k], at);
+				if (go_on) {
+					next[ncur++] = (struct run){ (uint32_t)i, (uint32_t)(j - i) };
+					total += j - i;
+				} else if (j - i > 1) {
+					qsort_r(ord + i, j - i, sizeof(*ord), entry_cmp, (void *)c);
+				}
+				i = j;
 			}
 		}
-		i = j;
+		if (!ncur)
+			break;
+		struct run *t = cur;
+		cur = next;
+		next = t;
+		at += 8;
+		level_keys(c, ord, key, cur, ncur, total, at, k2);
+		for (size_t r = 0; r < ncur; r++)
+			sort_run(ord, key, cur[r].at, (size_t)cur[r].at + cur[r].len, k2, tmp);
+		from = cur;
+		nfrom = ncur;
 	}
+	free(cur);
+	free(next);
+	return 0;
 }
 
 /* rank[e] for every entry: a radix sort by key, run by run deeper where keys are equal. */
@@ -283,8 +339,9 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 		key[i] = entry_key(p, order, (uint32_t)i, 0);
 	}
 	fk_radix64(key, ord, n, 64, k2, tmp);
-	struct rank_ctx c = { p, order };
-	rank_runs(&c, ord, key, n, 0, k2, tmp);
+	struct rank_ctx c = { p, order, n };
+	if (rank_levels(&c, ord, key, k2, tmp))
+		goto out;
 	rank = tmp; /* reuse: rank[entry] = place */
 	tmp = NULL;
 	for (size_t i = 0; i < n; i++)

@@ -226,9 +226,10 @@ static void test_sort_order_shared(void)
 	srand(99);
 	for (int round = 0; round < 40; round++) {
 		FILE *f = fopen(path, "w");
-		char *keys[400];
+		static char *keys[6000];
 		int nkeys = 0;
-		int n = round % 2 ? 40 : 300; /* short runs, and runs past 16 */
+		/* short runs, runs past 16, and (thousands of names) levels read in id order */
+		int n = round < 2 ? 6000 : round % 2 ? 40 : 300;
 		for (int i = 0; i < n; i++) {
 			char stack[512] = "";
 			int depth = 1 + rand() % 3;
@@ -237,7 +238,8 @@ static void test_sort_order_shared(void)
 				const char *t = tails[rand() % (int)(sizeof(tails) / sizeof(tails[0]))];
 				snprintf(name, sizeof(name), "%s%s%s%d",
 					 heads[rand() % (int)(sizeof(heads) / sizeof(heads[0]))],
-					 strchr(t, ';') ? "h~" : t, rand() % 2 ? "" : "_", rand() % 12);
+					 strchr(t, ';') ? "h~" : t, rand() % 2 ? "" : "_",
+					 rand() % (round < 2 ? 100000 : 12));
 				if (d)
 					strcat(stack, ";");
 				strcat(stack, name);
