@@ -118,6 +118,16 @@ FK_HIDDEN const char *fk_profile_unit_source(const fk_profile *p, const char **f
  * at once, then looked up. 0 or a negative error. */
 FK_HIDDEN int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end,
 				      const uint64_t *hash, size_t from, size_t n, uint32_t *ids);
+/* A name met in the input, for fk_profile_intern_toks: its bytes and fk_name_hash. */
+typedef struct fk_name_tok {
+	const char *s;
+	uint64_t hash;
+	size_t len;
+} fk_name_tok;
+/* The ids of names t[0..n), from anywhere in memory, interned in order: each name's table
+ * slot is fetched 2 * FK_TOK_AHEAD names before it is compared, its bytes FK_TOK_AHEAD before,
+ * so the lookups of names of many lines overlap. 0 or a negative error. */
+FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids);
 /* Intern with a precomputed fk_name_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
 /* Folded text of the path root->node into a growable buffer (no count). */

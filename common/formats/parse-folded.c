@@ -343,7 +343,7 @@ static void *half_run(void *arg)
 static const char *split_map(fk_parse_ctx *c, size_t *size, size_t *start)
 {
 	fk_reader *r = c->r;
-	if (c->o->threads < 2 || r->mem || r->unzip || r->fd < 0)
+	if (r->mem || r->unzip || r->fd < 0)
 		return NULL;
 	struct stat sb;
 	off_t cur = lseek(r->fd, 0, SEEK_CUR);
@@ -402,12 +402,13 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	return rc;
 }
 
-/* Whether the text from pos on looks like a collapse tool's output, each stack once: its
- * first lines (up to 1 MB, at least 64 of them) well formed, and under 1 in 100 of them a
- * stack a line before it had. Such a file's second half holds stacks and names of its own
- * that the merge would add all over again, costing more than the half saves (bench/b-wide.sh:
- * two threads 1.0-1.3x slower, sorted or not); where stacks repeat, as in uncollapsed text
- * or a merge of many hosts' lines, two threads pay. */
+/* Whether the text from pos on looks like a collapse tool's output, each stack once: of its
+ * first lines (up to 1 MB) at least 64 well formed, and under 1 in 100 of those a stack a
+ * line before it had. Such a file's second half holds stacks and names of its own that a
+ * merge of two halves would add all over again, costing more than the half saves (bench/
+ * b-wide.sh: two threads 1.0-1.3x slower, sorted or not): it is read in batches instead
+ * (parse_batches); where stacks repeat, as in uncollapsed text or a merge of many hosts'
+ * lines, two halves pay. */
 static bool looks_collapsed(const char *buf, size_t pos, size_t end)
 {
 	enum { SLOTS = 1 << 16 };  /* 1 MB holds fewer lines than half of it */
@@ -426,10 +427,8 @@ static bool looks_collapsed(const char *buf, size_t pos, size_t end)
 			continue;
 		double c, c2;
 		bool two;
-		if (len > FK_MAX_LINE || split_line(line, len, &sl, &c, &c2, &two)) {
-			ok = false;
-			break;
-		}
+		if (len > FK_MAX_LINE || split_line(line, len, &sl, &c, &c2, &two))
+			continue; /* (malformed: said in its turn, whichever way the file is read) */
 		uint64_t h = fk_hash(line, sl) | 1;
 		size_t i = h & (SLOTS - 1);
 		while (seen[i] && seen[i] != h)
@@ -442,6 +441,287 @@ static bool looks_collapsed(const char *buf, size_t pos, size_t end)
 	return ok && lines >= 64 && repeats * 100 < lines;
 }
 
+/* ---- a big regular file of unique stacks (collapse output: names met few times each, so
+ * nearly every name is a lookup that misses the caches), in batches of lines: a batch's
+ * lines are split and their new names hashed first, then all those names looked up at once
+ * (fk_profile_intern_toks: the lookups of many lines overlap), then the stacks added in line
+ * order. With two threads the second splits the next batches meanwhile. Messages come in
+ * line order from the thread that adds. */
+enum { BATCH_TOKS = 8192, BATCH_LINES = 1024, NBUF = 3 };
+enum { BL_STACK, BL_NONE, BL_BAD, BL_LONG };
+
+struct bline {
+	uint64_t lineno;
+	double count, count2;
+	uint64_t seqhash;
+	const char *why;  /* BL_BAD: why */
+	size_t first;     /* its first new name in the batch's toks */
+	uint32_t n, k;    /* names in the stack, and those it shares with the stack before */
+	uint8_t what;
+	bool two;
+};
+
+struct batch {
+	struct bline *line;
+	size_t nline, lcap;
+	fk_name_tok *tok;
+	size_t ntok, tcap;
+	uint32_t *id;
+	size_t icap;
+	size_t start;     /* where its text begins in the file */
+	int rc;           /* the split's error (out of memory) */
+};
+
+/* Where the splitting is, and the stack line before: its text, its names' ends and hashes. */
+struct splitter {
+	const char *buf;
+	size_t pos, end;
+	uint64_t lineno;
+	const char *prev;
+	size_t prev_sl;
+	size_t *pend, *cend;
+	uint64_t *phash, *chash;
+	size_t pn, pcap, ccap, phcap, chcap;
+};
+
+/* One stack line into b: the names it shares with the stack before (their ids come from
+ * there when it is added), then its new names as tokens. 0 or -FK_E_NOMEM. */
+static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, const char *s,
+		       size_t sl, size_t len)
+{
+	size_t m = 0, lim = sl < sp->prev_sl ? sl : sp->prev_sl;
+	while (m + 8 <= lim) {
+		uint64_t x, y;
+		memcpy(&x, s + m, 8);
+		memcpy(&y, sp->prev + m, 8);
+		if (x != y)
+			break;
+		m += 8;
+	}
+	while (m < lim && s[m] == sp->prev[m])
+		m++;
+	size_t k = 0;
+	while (k < sp->pn && (sp->pend[k] < m || (sp->pend[k] == m && (m == sl || s[m] == ';'))))
+		k++;
+	size_t pos = k ? sp->pend[k - 1] + 1 : 0, n = k;
+	if (FK_GROW(sp->cend, sp->ccap, k + 1) || FK_GROW(sp->chash, sp->chcap, k + 1))
+		return -FK_E_NOMEM;
+	if (k) {
+		memcpy(sp->cend, sp->pend, k * sizeof(*sp->cend));
+		memcpy(sp->chash, sp->phash, k * sizeof(*sp->chash));
+	}
+	bl->first = b->ntok;
+	while (pos <= sl) {
+		if (FK_UNLIKELY(n >= sp->ccap || n >= sp->chcap || b->ntok >= b->tcap) &&
+		    (FK_GROW(sp->cend, sp->ccap, n + 1) || FK_GROW(sp->chash, sp->chcap, n + 1) ||
+		     FK_GROW(b->tok, b->tcap, b->ntok + 1)))
+			return -FK_E_NOMEM;
+		size_t e = scan_name(s, pos, sl, len, &sp->chash[n]);
+		b->tok[b->ntok++] = (fk_name_tok){ s + pos, sp->chash[n], e - pos };
+		sp->cend[n++] = e;
+		pos = e + 1;
+	}
+	uint64_t h = FK_SEQ_SEED;
+	for (size_t i = 0; i < n; i++)
+		h = fk_seq_step(h, (uint32_t)sp->chash[i]);
+	bl->seqhash = fk_seq_hash(h, n);
+	bl->n = (uint32_t)n;
+	bl->k = (uint32_t)k;
+	/* this line is the one before for the next */
+	size_t *te = sp->pend, tc = sp->pcap;
+	uint64_t *th = sp->phash;
+	size_t thc = sp->phcap;
+	sp->pend = sp->cend, sp->pcap = sp->ccap, sp->phash = sp->chash, sp->phcap = sp->chcap;
+	sp->cend = te, sp->ccap = tc, sp->chash = th, sp->chcap = thc;
+	sp->pn = n;
+	sp->prev = s;
+	sp->prev_sl = sl;
+	return 0;
+}
+
+/* The next batch of lines into b (emptied first). */
+static void split_batch(struct splitter *sp, struct batch *b)
+{
+	b->nline = b->ntok = 0;
+	b->start = sp->pos;
+	b->rc = 0;
+	while (sp->pos < sp->end && b->ntok < BATCH_TOKS && b->nline < BATCH_LINES) {
+		const char *line = sp->buf + sp->pos;
+		const char *nl = memchr(line, '\n', sp->end - sp->pos);
+		size_t len = nl ? (size_t)(nl - line) : sp->end - sp->pos;
+		if (FK_GROW(b->line, b->lcap, b->nline + 1)) {
+			b->rc = -FK_E_NOMEM;
+			return;
+		}
+		struct bline *bl = &b->line[b->nline++];
+		*bl = (struct bline){ .lineno = ++sp->lineno, .what = BL_NONE };
+		sp->pos += len + (nl != NULL);
+		if (len > FK_MAX_LINE) {
+			bl->what = BL_LONG;
+			continue;
+		}
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (len == 0 || line[0] == '#')
+			continue;
+		size_t sl;
+		bl->why = split_line(line, len, &sl, &bl->count, &bl->count2, &bl->two);
+		if (bl->why) {
+			bl->what = BL_BAD;
+			continue;
+		}
+		bl->what = BL_STACK;
+		if ((b->rc = split_stack(sp, b, bl, line, sl, len)))
+			return;
+	}
+}
+
+/* What the adding side keeps: the ids of the stack before and of this one. */
+struct adder {
+	uint32_t *prev, *cur;
+	size_t pcap, ccap;
+	size_t done;      /* the file's pages let go up to here */
+};
+
+/* Batch b's names looked up, then its lines taken in order. 0 or a negative error. */
+static int add_batch(fk_parse_ctx *c, struct adder *a, struct batch *b, const char *buf)
+{
+	if (b->rc)
+		return b->rc;
+	if (FK_GROW(b->id, b->icap, b->ntok + 1))
+		return -FK_E_NOMEM;
+	int rc = fk_profile_intern_toks(c->p, b->tok, b->ntok, b->id);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < b->nline; i++) {
+		struct bline *bl = &b->line[i];
+		c->st->lines++;
+		if (i + 4 < b->nline && b->line[i + 4].what == BL_STACK)
+			fk_profile_seq_prefetch(c->p, b->line[i + 4].seqhash);
+		if (bl->what == BL_LONG) {
+			fk_reader_long_line(c->r, bl->lineno);
+			continue;
+		}
+		if (bl->what == BL_BAD)
+			fk_bad_line(c, bl->lineno, "%s", bl->why);
+		if (bl->what != BL_STACK)
+			continue;
+		if (FK_GROW(a->cur, a->ccap, bl->n + 1))
+			return -FK_E_NOMEM;
+		if (bl->k)
+			memcpy(a->cur, a->prev, bl->k * sizeof(*a->cur));
+		memcpy(a->cur + bl->k, b->id + bl->first, (bl->n - bl->k) * sizeof(*a->cur));
+		if ((rc = fk_profile_add_seq_h(c->p, a->cur, bl->n, 0, bl->count, bl->seqhash)) ||
+		    (bl->two && (rc = fk_profile_add_seq(c->p, a->cur, bl->n, 1, bl->count2))))
+			return rc;
+		c->st->samples++;
+		uint32_t *t = a->prev;
+		size_t tc = a->pcap;
+		a->prev = a->cur, a->pcap = a->ccap, a->cur = t, a->ccap = tc;
+	}
+	let_go(buf, b->start, &a->done);
+	return 0;
+}
+
+/* The second thread: splits batches ahead of the adding one, NBUF at most. */
+struct relay {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct splitter sp;
+	struct batch b[NBUF];
+	uint64_t split, added;  /* batches split, and added */
+	bool over, stop;        /* the text is all split; the adder gave up */
+};
+
+static void *split_run(void *arg)
+{
+	struct relay *r = arg;
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		while (!r->stop && r->split - r->added >= NBUF)
+			pthread_cond_wait(&r->cv, &r->mu);
+		bool stop = r->stop || r->sp.pos >= r->sp.end;
+		if (stop)
+			r->over = true;
+		struct batch *b = &r->b[r->split % NBUF];
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		if (stop)
+			return NULL;
+		split_batch(&r->sp, b);
+		pthread_mutex_lock(&r->mu);
+		r->split++;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+	}
+}
+
+static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t start)
+{
+	struct relay r = { .sp = { .buf = buf, .pos = start, .end = size, .lineno = c->r->lineno } };
+	struct adder a = { .done = start & ~(size_t)4095 };
+	int rc = 0;
+	bool two = c->o->threads >= 2 && !pthread_mutex_init(&r.mu, NULL);
+	pthread_t th;
+	if (two && pthread_cond_init(&r.cv, NULL)) {
+		pthread_mutex_destroy(&r.mu);
+		two = false;
+	}
+	if (two && pthread_create(&th, NULL, split_run, &r)) {
+		pthread_cond_destroy(&r.cv);
+		pthread_mutex_destroy(&r.mu);
+		two = false;
+	}
+	while (!rc) {
+		struct batch *b = &r.b[r.added % NBUF];
+		if (two) {
+			pthread_mutex_lock(&r.mu);
+			while (r.split == r.added && !r.over)
+				pthread_cond_wait(&r.cv, &r.mu);
+			bool more = r.split > r.added;
+			pthread_mutex_unlock(&r.mu);
+			if (!more)
+				break;
+		} else {
+			if (r.sp.pos >= r.sp.end)
+				break;
+			split_batch(&r.sp, b);
+		}
+		rc = add_batch(c, &a, b, buf);
+		if (two) {
+			pthread_mutex_lock(&r.mu);
+			r.added++;
+			if (rc)
+				r.stop = true;
+			pthread_cond_broadcast(&r.cv);
+			pthread_mutex_unlock(&r.mu);
+		} else {
+			r.added++;
+		}
+	}
+	if (two) {
+		pthread_join(th, NULL);
+		pthread_cond_destroy(&r.cv);
+		pthread_mutex_destroy(&r.mu);
+	}
+	c->r->lineno = r.sp.lineno;
+	c->r->bytes += size - start;
+	c->r->pos = c->r->end;
+	lseek(c->r->fd, (off_t)size, SEEK_SET);
+	for (size_t i = 0; i < NBUF; i++) {
+		free(r.b[i].line);
+		free(r.b[i].tok);
+		free(r.b[i].id);
+	}
+	free(r.sp.pend);
+	free(r.sp.cend);
+	free(r.sp.phash);
+	free(r.sp.chash);
+	free(a.prev);
+	free(a.cur);
+	return rc;
+}
+
 static int parse(fk_parse_ctx *c)
 {
 	const char *line;
@@ -452,12 +732,13 @@ static int parse(fk_parse_ctx *c)
 	bool seqs = fk_profile_takes_seqs(c->p);
 	size_t size, start;
 	const char *map = seqs ? split_map(c, &size, &start) : NULL;
-	if (map && looks_collapsed(map, start, size)) {
+	bool batches = map && looks_collapsed(map, start, size) && !fk_name_rules_on(c->o);
+	if (map && !batches && c->o->threads < 2) {
 		munmap((void *)map, size);
 		map = NULL;
 	}
 	if (map) {
-		rc = parse_split(c, map, size, start);
+		rc = batches ? parse_batches(c, map, size, start) : parse_split(c, map, size, start);
 		munmap((void *)map, size);
 		return rc;
 	}

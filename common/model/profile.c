@@ -333,6 +333,45 @@ int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, con
 	return 0;
 }
 
+#define FK_TOK_AHEAD 12
+int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids)
+{
+	enum { RING = 16 }; /* >= FK_TOK_AHEAD, a power of two */
+	const struct name_slot *cand[RING];
+	const struct name_slot *seen[RING]; /* the table cand[] was found in */
+	for (size_t i = 0; i < n + 2 * FK_TOK_AHEAD; i++) {
+		const struct name_slot *tab = p->name_tab;
+		size_t mask = p->name_tab_mask;
+		if (i < n)
+			__builtin_prefetch(&tab[(t[i].hash >> 32) & mask]);
+		if (i >= FK_TOK_AHEAD && i - FK_TOK_AHEAD < n) {
+			size_t j = i - FK_TOK_AHEAD;
+			uint32_t tag = (uint32_t)(t[j].hash >> 32);
+			size_t k = tag & mask;
+			while (tab[k].id1 && tab[k].tag != tag)
+				k = (k + 1) & mask;
+			cand[j % RING] = tab[k].id1 ? &tab[k] : NULL;
+			seen[j % RING] = tab;
+			if (tab[k].id1 && tab[k].at != NAME_AT_FAR)
+				__builtin_prefetch(p->str + (tab[k].at >> 24));
+		}
+		if (i < 2 * FK_TOK_AHEAD)
+			continue;
+		size_t j = i - 2 * FK_TOK_AHEAD;
+		const struct name_slot *c = cand[j % RING];
+		/* (a name interned since may have grown the table: c is stale then) */
+		if (c && seen[j % RING] == p->name_tab && slot_is(p, c, t[j].s, t[j].len)) {
+			ids[j] = c->id1 - 1;
+			continue;
+		}
+		int64_t r = fk_profile_intern_h(p, t[j].s, t[j].len, t[j].hash);
+		if (r < 0)
+			return (int)r;
+		ids[j] = (uint32_t)r;
+	}
+	return 0;
+}
+
 const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len)
 {
 	if (id >= p->nnames) {
