@@ -128,6 +128,25 @@ typedef struct fk_name_tok {
  * slot is fetched 2 * FK_TOK_AHEAD names before it is compared, its bytes FK_TOK_AHEAD before,
  * so the lookups of names of many lines overlap. 0 or a negative error. */
 FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids);
+/* A batch of names interned by two threads at once: one thread makes room for n new
+ * names (fk_profile_names_room); then each thread looks up the names of one parity (of their
+ * hash's bit 32) with fk_profile_intern_parity, into arrays of its own (ids, first: n each;
+ * fresh: as many), the table's slots of that parity its alone meanwhile; then one thread
+ * gives the new names their ids in the order they first come, as one thread interning the
+ * batch in order would (fk_profile_intern_settle), into ids. */
+typedef struct fk_parity_out {
+	uint32_t *ids;    /* ids[j]: name j's id, when found */
+	uint32_t *first;  /* first[j]: 1 + the first name of the batch like name j, when new */
+	uint32_t *fresh;  /* the first of each new name, in order... */
+	size_t *slot;     /* ...and its table slot */
+	size_t nfresh;
+	uint32_t *mine;   /* scratch: the names of its parity */
+} fk_parity_out;
+FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n);
+FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, unsigned parity,
+					fk_parity_out *o);
+FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n,
+				       fk_parity_out o[2], uint32_t *ids);
 /* Intern with a precomputed fk_name_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
 /* Folded text of the path root->node into a growable buffer (no count). */

@@ -468,9 +468,56 @@ struct batch {
 	size_t ntok, tcap;
 	uint32_t *id;
 	size_t icap;
+	fk_parity_out par[2]; /* two threads: each one's lookups (room for pcap names) */
+	size_t pcap;
 	size_t start;     /* where its text begins in the file */
 	int rc;           /* the split's error (out of memory) */
 };
+
+static int par_room(struct batch *b)
+{
+	if (b->ntok <= b->pcap)
+		return 0;
+	size_t cap = b->pcap ? b->pcap : 1024;
+	while (cap < b->ntok)
+		cap *= 2;
+	for (int k = 0; k < 2; k++) {
+		fk_parity_out *o = &b->par[k];
+		uint32_t *ids = realloc(o->ids, cap * sizeof(*ids));
+		if (ids)
+			o->ids = ids;
+		uint32_t *first = realloc(o->first, cap * sizeof(*first));
+		if (first)
+			o->first = first;
+		uint32_t *fresh = realloc(o->fresh, cap * sizeof(*fresh));
+		if (fresh)
+			o->fresh = fresh;
+		size_t *slot = realloc(o->slot, cap * sizeof(*slot));
+		if (slot)
+			o->slot = slot;
+		uint32_t *mine = realloc(o->mine, cap * sizeof(*mine));
+		if (mine)
+			o->mine = mine;
+		if (!ids || !first || !fresh || !slot || !mine)
+			return -FK_E_NOMEM;
+	}
+	b->pcap = cap;
+	return 0;
+}
+
+static void batch_free(struct batch *b)
+{
+	free(b->line);
+	free(b->tok);
+	free(b->id);
+	for (int k = 0; k < 2; k++) {
+		free(b->par[k].ids);
+		free(b->par[k].first);
+		free(b->par[k].fresh);
+		free(b->par[k].slot);
+		free(b->par[k].mine);
+	}
+}
 
 /* Where the splitting is, and the stack line before: its text, its names' ends and hashes. */
 struct splitter {
@@ -583,16 +630,10 @@ struct adder {
 	size_t done;      /* the file's pages let go up to here */
 };
 
-/* Batch b's names looked up, then its lines taken in order. 0 or a negative error. */
-static int add_batch(fk_parse_ctx *c, struct adder *a, struct batch *b, const char *buf)
+/* Batch b's lines taken in order, its names' ids in b->id. 0 or a negative error. */
+static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const char *buf)
 {
-	if (b->rc)
-		return b->rc;
-	if (FK_GROW(b->id, b->icap, b->ntok + 1))
-		return -FK_E_NOMEM;
-	int rc = fk_profile_intern_toks(c->p, b->tok, b->ntok, b->id);
-	if (rc)
-		return rc;
+	int rc;
 	for (size_t i = 0; i < b->nline; i++) {
 		struct bline *bl = &b->line[i];
 		c->st->lines++;
@@ -623,42 +664,136 @@ static int add_batch(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 	return 0;
 }
 
-/* The second thread: splits batches ahead of the adding one, NBUF at most. */
+/* Two threads: the second splits batches ahead of the first (NBUF at most) and looks up the
+ * odd names of each batch the first posts, while the first looks up the even ones; the
+ * first then settles the batch's new names, posts the next batch and adds this one's lines
+ * (which touch no name) while the second looks up the next one's. */
 struct relay {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct splitter sp;
 	struct batch b[NBUF];
+	fk_profile *p;
 	uint64_t split, added;  /* batches split, and added */
-	bool over, stop;        /* the text is all split; the adder gave up */
+	uint64_t posted, odd;   /* batches whose names may be looked up; whose odd ones are */
+	bool over, stop;        /* the text is all split; the first thread gave up */
+	uint64_t gen;           /* changes with each of the above */
 };
+
+/* (locked) Something above changed: the other thread is told. */
+static void changed(struct relay *r)
+{
+	__atomic_store_n(&r->gen, r->gen + 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&r->cv);
+}
+
+/* (locked) Wait for a change: spinning a while first (the other thread is usually a few
+ * microseconds from it, and a sleep and a wake-up cost more, batch after batch). */
+static void relax(struct relay *r)
+{
+	uint64_t g = r->gen;
+	pthread_mutex_unlock(&r->mu);
+	for (int k = 0; k < 1000 && __atomic_load_n(&r->gen, __ATOMIC_ACQUIRE) == g; k++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&r->mu);
+	if (r->gen == g)
+		pthread_cond_wait(&r->cv, &r->mu);
+}
 
 static void *split_run(void *arg)
 {
 	struct relay *r = arg;
+	pthread_mutex_lock(&r->mu);
 	for (;;) {
-		pthread_mutex_lock(&r->mu);
-		while (!r->stop && r->split - r->added >= NBUF)
-			pthread_cond_wait(&r->cv, &r->mu);
-		bool stop = r->stop || r->sp.pos >= r->sp.end;
-		if (stop)
-			r->over = true;
-		struct batch *b = &r->b[r->split % NBUF];
-		pthread_cond_broadcast(&r->cv);
-		pthread_mutex_unlock(&r->mu);
-		if (stop)
-			return NULL;
-		split_batch(&r->sp, b);
-		pthread_mutex_lock(&r->mu);
-		r->split++;
-		pthread_cond_broadcast(&r->cv);
-		pthread_mutex_unlock(&r->mu);
+		if (r->stop)
+			break;
+		if (r->odd < r->posted) {
+			struct batch *b = &r->b[r->odd % NBUF];
+			pthread_mutex_unlock(&r->mu);
+			fk_profile_intern_parity(r->p, b->tok, b->ntok, 1, &b->par[1]);
+			pthread_mutex_lock(&r->mu);
+			r->odd++;
+			changed(r);
+			continue;
+		}
+		if (!r->over && r->split - r->added < NBUF) {
+			struct batch *b = &r->b[r->split % NBUF];
+			pthread_mutex_unlock(&r->mu);
+			split_batch(&r->sp, b);
+			if (!b->rc)
+				b->rc = par_room(b);
+			pthread_mutex_lock(&r->mu);
+			r->split++;
+			r->over = r->sp.pos >= r->sp.end || b->rc;
+			changed(r);
+			continue;
+		}
+		if (r->over && r->odd == r->split)
+			break;
+		relax(r);
 	}
+	pthread_mutex_unlock(&r->mu);
+	return NULL;
+}
+
+/* (locked) Batch i's names may be looked up once it is split: room made for them first. */
+static int post(struct relay *r, uint64_t i)
+{
+	if (r->posted > i || r->split <= i)
+		return 0;
+	int rc = r->b[i % NBUF].rc ? r->b[i % NBUF].rc
+				   : fk_profile_names_room(r->p, r->b[i % NBUF].ntok);
+	if (!rc) {
+		r->posted = i + 1;
+		changed(r);
+	}
+	return rc;
+}
+
+static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char *buf)
+{
+	int rc = 0;
+	pthread_mutex_lock(&r->mu);
+	for (uint64_t i = 0; !rc; i++) {
+		while (r->split <= i && !r->over)
+			relax(r);
+		if (r->split <= i)
+			break;
+		struct batch *b = &r->b[i % NBUF];
+		if ((rc = post(r, i)))
+			break;
+		pthread_mutex_unlock(&r->mu);
+		fk_profile_intern_parity(c->p, b->tok, b->ntok, 0, &b->par[0]);
+		pthread_mutex_lock(&r->mu);
+		while (r->odd <= i)
+			relax(r);
+		if (!(rc = FK_GROW(b->id, b->icap, b->ntok + 1)))
+			rc = fk_profile_intern_settle(c->p, b->tok, b->ntok, b->par, b->id);
+		if (!rc)
+			rc = post(r, i + 1);
+		pthread_mutex_unlock(&r->mu);
+		if (!rc)
+			rc = add_lines(c, a, b, buf);
+		pthread_mutex_lock(&r->mu);
+		r->added = i + 1;
+		changed(r);
+	}
+	if (rc) {
+		/* (a batch posted is looked up before the second thread sees the stop) */
+		r->stop = true;
+		changed(r);
+	}
+	pthread_mutex_unlock(&r->mu);
+	return rc;
 }
 
 static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t start)
 {
-	struct relay r = { .sp = { .buf = buf, .pos = start, .end = size, .lineno = c->r->lineno } };
+	struct relay r = { .sp = { .buf = buf, .pos = start, .end = size, .lineno = c->r->lineno },
+			   .p = c->p };
 	struct adder a = { .done = start & ~(size_t)4095 };
 	int rc = 0;
 	bool two = c->o->threads >= 2 && !pthread_mutex_init(&r.mu, NULL);
@@ -672,47 +807,26 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 		pthread_mutex_destroy(&r.mu);
 		two = false;
 	}
-	while (!rc) {
-		struct batch *b = &r.b[r.added % NBUF];
-		if (two) {
-			pthread_mutex_lock(&r.mu);
-			while (r.split == r.added && !r.over)
-				pthread_cond_wait(&r.cv, &r.mu);
-			bool more = r.split > r.added;
-			pthread_mutex_unlock(&r.mu);
-			if (!more)
-				break;
-		} else {
-			if (r.sp.pos >= r.sp.end)
-				break;
-			split_batch(&r.sp, b);
-		}
-		rc = add_batch(c, &a, b, buf);
-		if (two) {
-			pthread_mutex_lock(&r.mu);
-			r.added++;
-			if (rc)
-				r.stop = true;
-			pthread_cond_broadcast(&r.cv);
-			pthread_mutex_unlock(&r.mu);
-		} else {
-			r.added++;
-		}
-	}
 	if (two) {
+		rc = run_two(c, &r, &a, buf);
 		pthread_join(th, NULL);
 		pthread_cond_destroy(&r.cv);
 		pthread_mutex_destroy(&r.mu);
+	} else {
+		struct batch *b = &r.b[0];
+		while (!rc && r.sp.pos < r.sp.end) {
+			split_batch(&r.sp, b);
+			if (!(rc = b->rc) && !(rc = FK_GROW(b->id, b->icap, b->ntok + 1)) &&
+			    !(rc = fk_profile_intern_toks(c->p, b->tok, b->ntok, b->id)))
+				rc = add_lines(c, &a, b, buf);
+		}
 	}
 	c->r->lineno = r.sp.lineno;
 	c->r->bytes += size - start;
 	c->r->pos = c->r->end;
 	lseek(c->r->fd, (off_t)size, SEEK_SET);
-	for (size_t i = 0; i < NBUF; i++) {
-		free(r.b[i].line);
-		free(r.b[i].tok);
-		free(r.b[i].id);
-	}
+	for (size_t i = 0; i < NBUF; i++)
+		batch_free(&r.b[i]);
 	free(r.sp.pend);
 	free(r.sp.cend);
 	free(r.sp.phash);

@@ -45,6 +45,7 @@ struct fk_profile {
 	size_t nnames, names_cap;
 	struct name_slot *name_tab; /* size a power of two, indexed by the tag's low bits */
 	size_t name_tab_mask;
+	size_t name_par[2];     /* names in the table's even and odd slots (each fills on its own) */
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;
 	bool nodes_mapped;      /* nodes is an mmap (big arrays grow by mremap, never copied) */

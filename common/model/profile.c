@@ -45,6 +45,11 @@ static int nodes_reserve(fk_profile *p, size_t need)
 	return 0;
 }
 
+/* The name table's even and odd slots are two tables: a name's slots are those of its tag's
+ * parity, probed two by two, so two threads can intern names of either parity at once
+ * (fk_profile_intern_parity). */
+#define NAME_NEXT(i, mask) (((i) + 2) & (mask))
+
 static int name_tab_rehash(fk_profile *p, size_t size)
 {
 	if (size - 1 > UINT32_MAX)
@@ -57,7 +62,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 			continue;
 		size_t i = p->name_tab[k].tag & (size - 1);
 		while (tab[i].id1)
-			i = (i + 1) & (size - 1);
+			i = NAME_NEXT(i, size - 1);
 		tab[i] = p->name_tab[k];
 	}
 	free(p->name_tab);
@@ -242,11 +247,28 @@ static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint6
 	uint32_t tag = (uint32_t)(h >> 32);
 	size_t i = tag & p->name_tab_mask;
 	/* the tag rules out most other names without reading their bytes */
-	for (; p->name_tab[i].id1; i = (i + 1) & p->name_tab_mask)
+	for (; p->name_tab[i].id1; i = NAME_NEXT(i, p->name_tab_mask))
 		if (p->name_tab[i].tag == tag && slot_is(p, &p->name_tab[i], s, len))
 			return p->name_tab[i].id1 - 1;
 	*slot = i;
 	return -1;
+}
+
+/* Room for `more` new names of either parity: the table grown while a parity's half would
+ * be over half full. 0, or -FK_E_TOOBIG once a half of the biggest table is 3/4 full (a
+ * table of 2^32 slots), or -FK_E_NOMEM. */
+static int names_room(fk_profile *p, size_t more)
+{
+	size_t most = (p->name_par[0] > p->name_par[1] ? p->name_par[0] : p->name_par[1]) + more;
+	while (most * 4 > p->name_tab_mask + 1) {
+		size_t size = p->name_tab_mask + 1;
+		int err = name_tab_rehash(p, size * 2);
+		if (err)
+			return err;
+		if (p->name_tab_mask + 1 == size) /* (it grows no more) */
+			return most * 4 > size * 3 ? -FK_E_TOOBIG : 0;
+	}
+	return 0;
 }
 
 int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
@@ -275,13 +297,10 @@ int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h
 	uint64_t off = p->names[id].off;
 	p->name_tab[i] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
 		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
-	if (p->nnames >= p->name_tab_mask) /* (a table of 2^32 slots, full) */
-		return -FK_E_TOOBIG;
-	if (p->nnames * 2 > p->name_tab_mask + 1) {
-		int err = name_tab_rehash(p, (p->name_tab_mask + 1) * 2);
-		if (err)
-			return err; /* the name is interned; the table is merely full-ish */
-	}
+	p->name_par[i & 1]++;
+	int err = names_room(p, 0);
+	if (err)
+		return err; /* (the name is interned; the table is merely full-ish) */
 	return id;
 }
 
@@ -311,7 +330,7 @@ int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, con
 			uint32_t tag = (uint32_t)(hash[i] >> 32);
 			size_t k = tag & mask;
 			while (tab[k].id1 && tab[k].tag != tag)
-				k = (k + 1) & mask;
+				k = NAME_NEXT(k, mask);
 			cand[i - c0] = tab[k].id1 ? &tab[k] : NULL;
 			if (tab[k].id1 && tab[k].at != NAME_AT_FAR)
 				__builtin_prefetch(p->str + (tab[k].at >> 24));
@@ -349,7 +368,7 @@ int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32
 			uint32_t tag = (uint32_t)(t[j].hash >> 32);
 			size_t k = tag & mask;
 			while (tab[k].id1 && tab[k].tag != tag)
-				k = (k + 1) & mask;
+				k = NAME_NEXT(k, mask);
 			cand[j % RING] = tab[k].id1 ? &tab[k] : NULL;
 			seen[j % RING] = tab;
 			if (tab[k].id1 && tab[k].at != NAME_AT_FAR)
@@ -368,6 +387,120 @@ int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32
 		if (r < 0)
 			return (int)r;
 		ids[j] = (uint32_t)r;
+	}
+	return 0;
+}
+
+/* A slot claimed by fk_profile_intern_parity for a name new in its batch: id1 NAME_PENDING,
+ * at the batch's index of the name, until fk_profile_intern_settle gives it its id. */
+#define NAME_PENDING UINT32_MAX
+
+int fk_profile_names_room(fk_profile *p, size_t n)
+{
+	if (p->nnames + n >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	return names_room(p, n);
+}
+
+/* Name t[j] in its parity's slots, pending names of this batch too: o->ids[j] or o->first[j]
+ * set, a slot claimed when it is new. */
+static void parity_lookup(fk_profile *p, const fk_name_tok *t, size_t j, fk_parity_out *o)
+{
+	struct name_slot *tab = p->name_tab;
+	size_t mask = p->name_tab_mask;
+	uint32_t tag = (uint32_t)(t[j].hash >> 32);
+	size_t k = tag & mask;
+	for (; tab[k].id1; k = NAME_NEXT(k, mask)) {
+		if (tab[k].tag != tag)
+			continue;
+		if (tab[k].id1 == NAME_PENDING) {
+			const fk_name_tok *f = &t[tab[k].at];
+			if (f->len == t[j].len && same_bytes(f->s, t[j].s, f->len)) {
+				o->first[j] = (uint32_t)tab[k].at + 1;
+				return;
+			}
+		} else if (slot_is(p, &tab[k], t[j].s, t[j].len)) {
+			o->ids[j] = tab[k].id1 - 1;
+			o->first[j] = 0;
+			return;
+		}
+	}
+	tab[k] = (struct name_slot){ .tag = tag, .id1 = NAME_PENDING, .at = j };
+	o->first[j] = (uint32_t)j + 1;
+	o->fresh[o->nfresh] = (uint32_t)j;
+	o->slot[o->nfresh++] = k;
+}
+
+void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, unsigned parity,
+			      fk_parity_out *o)
+{
+	const struct name_slot *tab = p->name_tab;
+	size_t mask = p->name_tab_mask, m = 0;
+	for (size_t j = 0; j < n; j++)
+		if ((t[j].hash >> 32 & 1) == parity)
+			o->mine[m++] = (uint32_t)j;
+	o->nfresh = 0;
+	/* as fk_profile_intern_toks: slots fetched 2 * FK_TOK_AHEAD names ahead, bytes FK_TOK_AHEAD */
+	enum { RING = 16 };
+	const struct name_slot *cand[RING];
+	for (size_t i = 0; i < m + 2 * FK_TOK_AHEAD; i++) {
+		if (i < m)
+			__builtin_prefetch(&tab[(t[o->mine[i]].hash >> 32) & mask]);
+		if (i >= FK_TOK_AHEAD && i - FK_TOK_AHEAD < m) {
+			const fk_name_tok *x = &t[o->mine[i - FK_TOK_AHEAD]];
+			uint32_t tag = (uint32_t)(x->hash >> 32);
+			size_t k = tag & mask;
+			while (tab[k].id1 && tab[k].tag != tag)
+				k = NAME_NEXT(k, mask);
+			bool real = tab[k].id1 && tab[k].id1 != NAME_PENDING;
+			cand[(i - FK_TOK_AHEAD) % RING] = real ? &tab[k] : NULL;
+			if (real && tab[k].at != NAME_AT_FAR)
+				__builtin_prefetch(p->str + (tab[k].at >> 24));
+		}
+		if (i < 2 * FK_TOK_AHEAD)
+			continue;
+		size_t q = i - 2 * FK_TOK_AHEAD, j = o->mine[q];
+		const struct name_slot *c = cand[q % RING];
+		if (c && slot_is(p, c, t[j].s, t[j].len)) {
+			o->ids[j] = c->id1 - 1;
+			o->first[j] = 0;
+			continue;
+		}
+		parity_lookup(p, t, j, o);
+	}
+}
+
+int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_parity_out o[2],
+			     uint32_t *ids)
+{
+	/* the new names in the order they first come: the two lists merged */
+	size_t a = 0, b = 0;
+	while (a < o[0].nfresh || b < o[1].nfresh) {
+		bool zero = b == o[1].nfresh || (a < o[0].nfresh && o[0].fresh[a] < o[1].fresh[b]);
+		fk_parity_out *x = zero ? &o[0] : &o[1];
+		size_t q = zero ? a++ : b++, j = x->fresh[q], len = t[j].len;
+		if (len > UINT32_MAX - 1)
+			return -FK_E_TOOBIG;
+		if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
+		    FK_GROW(p->str, p->str_cap, p->str_len + len + 1))
+			return -FK_E_NOMEM;
+		uint32_t id = (uint32_t)p->nnames++;
+		uint64_t off = p->str_len;
+		p->names[id] = (struct name_ent){ .off = off, .len = (uint32_t)len,
+						  .hash = (uint32_t)t[j].hash };
+		if (len)
+			memcpy(p->str + off, t[j].s, len);
+		p->str[off + len] = 0;
+		p->str_len += len + 1;
+		struct name_slot *sl = &p->name_tab[x->slot[q]];
+		sl->id1 = id + 1;
+		sl->at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR;
+		p->name_par[zero ? 0 : 1]++;
+		x->ids[j] = id;
+	}
+	for (size_t j = 0; j < n; j++) {
+		const fk_parity_out *x = &o[t[j].hash >> 32 & 1];
+		ids[j] = x->first[j] ? x->ids[x->first[j] - 1] : x->ids[j];
 	}
 	return 0;
 }
