@@ -667,15 +667,19 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 /* Two threads: the second splits batches ahead of the first (NBUF at most) and looks up the
  * odd names of each batch the first posts, while the first looks up the even ones; the
  * first then settles the batch's new names, posts the next batch and adds this one's lines
- * (which touch no name) while the second looks up the next one's. */
+ * (which touch no name) while the second looks up the next one's. Whichever thread gets to
+ * a task first does it: when the second is slow to run (a busy machine), the first splits
+ * and looks up on its own rather than wait. */
 struct relay {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct splitter sp;
 	struct batch b[NBUF];
+	uint8_t odd[NBUF];      /* a posted batch's odd names: 0 to look up, 1 being, 2 done */
 	fk_profile *p;
 	uint64_t split, added;  /* batches split, and added */
-	uint64_t posted, odd;   /* batches whose names may be looked up; whose odd ones are */
+	uint64_t posted;        /* batches whose names may be looked up */
+	bool splitting;         /* a thread is splitting the next batch */
 	bool over, stop;        /* the text is all split; the first thread gave up */
 	uint64_t gen;           /* changes with each of the above */
 };
@@ -703,43 +707,62 @@ static void relax(struct relay *r)
 		pthread_cond_wait(&r->cv, &r->mu);
 }
 
+/* (locked) Split the next batch, when one is due and nobody is at it: true if done. */
+static bool do_split(struct relay *r)
+{
+	if (r->over || r->splitting || r->split - r->added >= NBUF)
+		return false;
+	size_t k = r->split % NBUF;
+	struct batch *b = &r->b[k];
+	r->splitting = true;
+	r->odd[k] = 0;
+	pthread_mutex_unlock(&r->mu);
+	split_batch(&r->sp, b);
+	if (!b->rc)
+		b->rc = par_room(b);
+	pthread_mutex_lock(&r->mu);
+	r->splitting = false;
+	r->split++;
+	r->over = r->sp.pos >= r->sp.end || b->rc;
+	changed(r);
+	return true;
+}
+
+/* (locked) Look up the odd names of posted batch i, unless a thread has: true if done. */
+static bool do_odd(struct relay *r, uint64_t i)
+{
+	size_t k = i % NBUF;
+	if (i >= r->posted || r->odd[k])
+		return false;
+	r->odd[k] = 1;
+	pthread_mutex_unlock(&r->mu);
+	fk_profile_intern_parity(r->p, r->b[k].tok, r->b[k].ntok, 1, &r->b[k].par[1]);
+	pthread_mutex_lock(&r->mu);
+	r->odd[k] = 2;
+	changed(r);
+	return true;
+}
+
 static void *split_run(void *arg)
 {
 	struct relay *r = arg;
 	pthread_mutex_lock(&r->mu);
-	for (;;) {
-		if (r->stop)
-			break;
-		if (r->odd < r->posted) {
-			struct batch *b = &r->b[r->odd % NBUF];
-			pthread_mutex_unlock(&r->mu);
-			fk_profile_intern_parity(r->p, b->tok, b->ntok, 1, &b->par[1]);
-			pthread_mutex_lock(&r->mu);
-			r->odd++;
-			changed(r);
+	while (!r->stop) {
+		bool did = false;
+		for (uint64_t i = r->added; i < r->posted && !did; i++)
+			did = do_odd(r, i);
+		if (did || do_split(r))
 			continue;
-		}
-		if (!r->over && r->split - r->added < NBUF) {
-			struct batch *b = &r->b[r->split % NBUF];
-			pthread_mutex_unlock(&r->mu);
-			split_batch(&r->sp, b);
-			if (!b->rc)
-				b->rc = par_room(b);
-			pthread_mutex_lock(&r->mu);
-			r->split++;
-			r->over = r->sp.pos >= r->sp.end || b->rc;
-			changed(r);
-			continue;
-		}
-		if (r->over && r->odd == r->split)
-			break;
+		if (r->over && !r->splitting && r->posted == r->split)
+			break; /* (the first thread takes what is left) */
 		relax(r);
 	}
 	pthread_mutex_unlock(&r->mu);
 	return NULL;
 }
 
-/* (locked) Batch i's names may be looked up once it is split: room made for them first. */
+/* (locked) Batch i's names may be looked up once it is split: room made for them first
+ * (no lookup runs then: those of batch i - 1 are done). */
 static int post(struct relay *r, uint64_t i)
 {
 	if (r->posted > i || r->split <= i)
@@ -758,8 +781,9 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 	int rc = 0;
 	pthread_mutex_lock(&r->mu);
 	for (uint64_t i = 0; !rc; i++) {
-		while (r->split <= i && !r->over)
-			relax(r);
+		while (r->split <= i && !(r->over && !r->splitting))
+			if (!do_split(r))
+				relax(r);
 		if (r->split <= i)
 			break;
 		struct batch *b = &r->b[i % NBUF];
@@ -768,8 +792,9 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		pthread_mutex_unlock(&r->mu);
 		fk_profile_intern_parity(c->p, b->tok, b->ntok, 0, &b->par[0]);
 		pthread_mutex_lock(&r->mu);
-		while (r->odd <= i)
-			relax(r);
+		while (r->odd[i % NBUF] != 2)
+			if (!do_odd(r, i))
+				relax(r);
 		if (!(rc = FK_GROW(b->id, b->icap, b->ntok + 1)))
 			rc = fk_profile_intern_settle(c->p, b->tok, b->ntok, b->par, b->id);
 		if (!rc)
@@ -782,7 +807,6 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		changed(r);
 	}
 	if (rc) {
-		/* (a batch posted is looked up before the second thread sees the stop) */
 		r->stop = true;
 		changed(r);
 	}
