@@ -49,6 +49,9 @@ FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 /* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
  * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that
  * vary between keys, their counts taken in one read. k2 and tmp are scratch of n elements. */
+/* fn(arg, 1) on a second thread while fn(arg, 0) runs on this one (both on this one, in
+ * turn, when no thread can be made); returns once both are done. */
+FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
 FK_HIDDEN void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
 			  uint32_t *tmp);
 
@@ -107,6 +110,9 @@ static inline uint64_t fk_name_hash(const void *p, size_t len)
  * profile takes no more names or stacks after it; it is still read (names, stacks, merged
  * into another) and freed. For a scratch profile before it is merged (parse-folded.c). */
 FK_HIDDEN void fk_profile_seal(fk_profile *p);
+/* Threads the profile's own work may use (ranking its names): those its reading was given
+ * (fk_parse_*: the most any reading gave). */
+FK_HIDDEN void fk_profile_use_threads(fk_profile *p, unsigned threads);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* The input (name, format) that gave the profile its unit, for the mixed-units warning

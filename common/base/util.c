@@ -1,6 +1,7 @@
 /* util.c - errors, the print callback, growable arrays, hashing and count
  * formatting shared by every part of the core. */
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,30 @@ void fk_log(enum fk_level level, const char *fmt, ...)
 	if (held.on && hold(level, msg))
 		return;
 	print_fn(level, msg, print_ctx);
+}
+
+struct run2 {
+	void (*fn)(void *arg, unsigned part);
+	void *arg;
+};
+
+static void *run2_second(void *v)
+{
+	struct run2 *r = v;
+	r->fn(r->arg, 1);
+	return NULL;
+}
+
+void fk_run2(void (*fn)(void *arg, unsigned part), void *arg)
+{
+	struct run2 r = { fn, arg };
+	pthread_t th;
+	bool two = pthread_create(&th, NULL, run2_second, &r) == 0;
+	fn(arg, 0);
+	if (two)
+		pthread_join(th, NULL);
+	else
+		fn(arg, 1);
 }
 
 void fk_touch_pages(void *p, size_t size)

@@ -234,6 +234,8 @@ static int run_held(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_par
 	if (!fk_profile_blank(p) && late && !(into = fk_profile_new(fk_profile_flags(p))))
 		return -FK_E_NOMEM;
 	fk_parse_ctx c = { .p = into, .o = in, .st = stats, .r = r, .name = name };
+	fk_profile_use_threads(p, in->threads);
+	fk_profile_use_threads(into, in->threads);
 	double before = fk_profile_total(p, 0) + fk_profile_total(p, 1);
 	int rc = f->parse(&c);
 	free(c.name_buf);

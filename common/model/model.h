@@ -69,6 +69,7 @@ struct fk_profile {
 				 * the mixed-units warning names them */
 	char unit_format[32];
 	int kind;               /* enum fk_profile_kind */
+	unsigned threads;       /* fk_profile_use_threads */
 };
 
 /* Room for n more nodes, with every node already there indexed. */

@@ -153,6 +153,11 @@ void fk_profile_seal(fk_profile *p)
 }
 
 unsigned fk_profile_flags(const fk_profile *p) { return p->flags; }
+void fk_profile_use_threads(fk_profile *p, unsigned threads)
+{
+	if (threads > p->threads)
+		p->threads = threads;
+}
 
 int fk_profile_set_unit(fk_profile *p, const char *unit)
 {

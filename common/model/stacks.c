@@ -213,41 +213,8 @@ struct run {
 	uint32_t at, len;
 };
 
-/* key[k] := the key at byte `at` of entry ord[k], for k in each run. Entries come in key
- * order, at random in memory; when the runs hold many of them (names after the shared bytes
- * of a namespace, level by level), every entry's key is taken in id order, where the names
- * lie one after another, into byid (scratch of c->n), and each run picks its own from there. */
-static void level_keys(const struct rank_ctx *c, const uint32_t *ord, uint64_t *key,
-		       const struct run *runs, size_t nruns, size_t total, size_t at, uint64_t *byid)
-{
-	const fk_profile *p = c->p;
-	if (total >= 4096 && total >= c->n / 8) {
-		for (size_t e = 0; e < c->n; e++)
-			byid[e] = entry_key(p, c->order, (uint32_t)e, at);
-		for (size_t r = 0; r < nruns; r++)
-			for (size_t k = runs[r].at; k < (size_t)runs[r].at + runs[r].len; k++)
-				key[k] = byid[ord[k]];
-		return;
-	}
-	unsigned sh = c->order == FK_ORDER_TEXT;
-	for (size_t r = 0; r < nruns; r++) {
-		size_t i = runs[r].at, j = i + runs[r].len;
-		for (size_t k = i; k < j; k++) {
-			/* the entry 16 ahead and its text 8 ahead: fetched before they are read */
-			if (k + 16 < j)
-				__builtin_prefetch(&p->names[ord[k + 16] >> sh]);
-			if (k + 8 < j) {
-				const struct name_ent *ne = &p->names[ord[k + 8] >> sh];
-				if (at < ne->len)
-					__builtin_prefetch(p->str + ne->off + at);
-			}
-			key[k] = entry_key(p, c->order, ord[k], at);
-		}
-	}
-}
-
 /* ord[i..j) by key[i..j), stably: radix passes, or insertion for a few (not a comparison
- * of all their bytes again). */
+ * of all their bytes again). k2 and tmp: scratch of j - i. */
 static void sort_run(uint32_t *ord, uint64_t *key, size_t i, size_t j, uint64_t *k2, uint32_t *tmp)
 {
 	if (j - i > 16) {
@@ -265,6 +232,90 @@ static void sort_run(uint32_t *ord, uint64_t *key, size_t i, size_t j, uint64_t 
 		key[q] = kk;
 		ord[q] = o;
 	}
+}
+
+/* One level's work on its runs, in steps, each in two parts (done by two threads at once
+ * where the profile may use them): the key at byte `at` of every entry ord[k] of the runs,
+ * then each run sorted by them. Entries come in key order, at random in memory; when the
+ * runs hold many of them (names after the shared bytes of a namespace, level by level),
+ * every entry's key is first taken in id order, where the names lie one after another, into
+ * byid (k2, scratch of c->n), and each run picks its own from there. */
+struct level {
+	const struct rank_ctx *c;
+	uint32_t *ord, *tmp;
+	uint64_t *key, *k2;
+	const struct run *runs;
+	size_t nruns, half;  /* runs [0, half) are part 0's, the others part 1's */
+	size_t at;
+	bool byid;
+	int step;            /* 0: keys by id; 1: each run's keys; 2: each run sorted */
+};
+
+static void level_part(void *arg, unsigned part)
+{
+	struct level *l = arg;
+	const struct rank_ctx *c = l->c;
+	const fk_profile *p = c->p;
+	if (l->step == 0) {
+		size_t e = part ? c->n / 2 : 0, end = part ? c->n : c->n / 2;
+		for (; e < end; e++)
+			l->k2[e] = entry_key(p, c->order, (uint32_t)e, l->at);
+		return;
+	}
+	unsigned sh = c->order == FK_ORDER_TEXT;
+	size_t r0 = part ? l->half : 0, r1 = part ? l->nruns : l->half;
+	for (size_t r = r0; r < r1; r++) {
+		size_t i = l->runs[r].at, j = i + l->runs[r].len;
+		if (l->step == 2) {
+			/* (each run's scratch is its own stretch of k2 and tmp) */
+			sort_run(l->ord, l->key, i, j, l->k2 + i, l->tmp + i);
+			continue;
+		}
+		if (l->byid) {
+			for (size_t k = i; k < j; k++)
+				l->key[k] = l->k2[l->ord[k]];
+			continue;
+		}
+		for (size_t k = i; k < j; k++) {
+			/* the entry 16 ahead and its text 8 ahead: fetched before they are read */
+			if (k + 16 < j)
+				__builtin_prefetch(&p->names[l->ord[k + 16] >> sh]);
+			if (k + 8 < j) {
+				const struct name_ent *ne = &p->names[l->ord[k + 8] >> sh];
+				if (l->at < ne->len)
+					__builtin_prefetch(p->str + ne->off + l->at);
+			}
+			l->key[k] = entry_key(p, c->order, l->ord[k], l->at);
+		}
+	}
+}
+
+static void level_step(struct level *l, int step, bool two)
+{
+	l->step = step;
+	if (two) {
+		fk_run2(level_part, l);
+	} else {
+		level_part(l, 0);
+		level_part(l, 1);
+	}
+}
+
+/* The runs' keys at byte at, then each run sorted by them. */
+static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, const struct run *runs,
+		       size_t nruns, size_t total, size_t at, uint64_t *k2, uint32_t *tmp)
+{
+	struct level l = { .c = c, .ord = ord, .tmp = tmp, .key = key, .k2 = k2, .runs = runs,
+			   .nruns = nruns, .at = at, .byid = total >= 4096 && total >= c->n / 8 };
+	/* the runs halved by entries */
+	size_t sum = 0;
+	while (l.half < nruns && sum < total / 2)
+		sum += runs[l.half++].len;
+	bool two = c->p->threads >= 2 && total >= 65536;
+	if (l.byid)
+		level_step(&l, 0, two);
+	level_step(&l, 1, two);
+	level_step(&l, 2, two);
 }
 
 /* ord[0..n), sorted by their keys at byte 0 (key[] holds them), put in order: level by
@@ -314,9 +365,7 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 		cur = next;
 		next = t;
 		at += 8;
-		level_keys(c, ord, key, cur, ncur, total, at, k2);
-		for (size_t r = 0; r < ncur; r++)
-			sort_run(ord, key, cur[r].at, (size_t)cur[r].at + cur[r].len, k2, tmp);
+		level_sort(c, ord, key, cur, ncur, total, at, k2, tmp);
 		from = cur;
 		nfrom = ncur;
 	}

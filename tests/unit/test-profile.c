@@ -226,10 +226,11 @@ static void test_sort_order_shared(void)
 	srand(99);
 	for (int round = 0; round < 40; round++) {
 		FILE *f = fopen(path, "w");
-		static char *keys[6000];
+		static char *keys[50000];
 		int nkeys = 0;
-		/* short runs, runs past 16, and (thousands of names) levels read in id order */
-		int n = round < 2 ? 6000 : round % 2 ? 40 : 300;
+		/* short runs, runs past 16, and (tens of thousands of names) levels read in id
+		 * order, by one thread and by two */
+		int n = round < 2 ? 50000 : round % 2 ? 40 : 300;
 		for (int i = 0; i < n; i++) {
 			char stack[512] = "";
 			int depth = 1 + rand() % 3;
@@ -239,36 +240,46 @@ static void test_sort_order_shared(void)
 				snprintf(name, sizeof(name), "%s%s%s%d",
 					 heads[rand() % (int)(sizeof(heads) / sizeof(heads[0]))],
 					 strchr(t, ';') ? "h~" : t, rand() % 2 ? "" : "_",
-					 rand() % (round < 2 ? 100000 : 12));
+					 rand() % (round < 2 ? 1000000 : 12));
 				if (d)
 					strcat(stack, ";");
 				strcat(stack, name);
 			}
-			int dup = 0;
-			for (int k = 0; k < nkeys; k++)
-				dup |= !strcmp(keys[k], stack);
 			fprintf(f, "%s 1\n", stack);
-			if (!dup)
-				keys[nkeys++] = strdup(stack);
+			keys[nkeys++] = strdup(stack);
 		}
 		fclose(f);
-		fk_profile *p = fk_profile_new(0);
-		CHECK(fk_parse_file(p, path, NULL, NULL) == 0);
 		qsort(keys, (size_t)nkeys, sizeof(char *), cmp_str);
-		char *out = folded(p), *pos = out;
+		int u = 0; /* each stack once */
 		for (int k = 0; k < nkeys; k++) {
-			size_t l = strlen(keys[k]);
-			if (failures == 0 && (strncmp(pos, keys[k], l) || pos[l] != ' ')) {
-				fprintf(stderr, "shared-prefix order at key %d: want '%s', got '%.60s'\n", k,
-					keys[k], pos);
-				failures++;
-			}
-			char *nl = strchr(pos, '\n');
-			pos = nl ? nl + 1 : pos;
-			free(keys[k]);
+			if (u && !strcmp(keys[u - 1], keys[k]))
+				free(keys[k]);
+			else
+				keys[u++] = keys[k];
 		}
-		free(out);
-		fk_profile_free(p);
+		nkeys = u;
+		for (unsigned threads = 1; threads <= (round < 2 ? 2u : 1u); threads++) {
+			fk_parse_opts o;
+			fk_parse_opts_init(&o);
+			o.threads = threads;
+			fk_profile *p = fk_profile_new(0);
+			CHECK(fk_parse_file(p, path, &o, NULL) == 0);
+			char *out = folded(p), *pos = out;
+			for (int k = 0; k < nkeys; k++) {
+				size_t l = strlen(keys[k]);
+				if (failures == 0 && (strncmp(pos, keys[k], l) || pos[l] != ' ')) {
+					fprintf(stderr, "shared-prefix order (%u threads) at key %d: want '%s', got '%.60s'\n",
+						threads, k, keys[k], pos);
+					failures++;
+				}
+				char *nl = strchr(pos, '\n');
+				pos = nl ? nl + 1 : pos;
+			}
+			free(out);
+			fk_profile_free(p);
+		}
+		for (int k = 0; k < nkeys; k++)
+			free(keys[k]);
 	}
 	unlink(path);
 }
