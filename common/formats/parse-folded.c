@@ -135,27 +135,47 @@ static inline size_t scan_name(const char *s, size_t i, size_t sl, size_t len, u
 	return e;
 }
 
+/* The hash of a stack whose names' hashes are hash[0..n) (fk_seq_hash). */
+static inline uint64_t stack_hash(const uint64_t *hash, size_t n)
+{
+	uint64_t h = FK_SEQ_SEED;
+	for (size_t i = 0; i < n; i++)
+		h = fk_seq_step(h, (uint32_t)hash[i]);
+	return fk_seq_hash(h, n);
+}
+
+/* How many whole names stack s (sl bytes) shares with the stack before (prev, whose names
+ * end at pend[0..pn)): of their first bytes in common (*common, when asked), those up to
+ * a name's end in both. */
+static size_t names_shared(const char *s, size_t sl, const char *prev, size_t prev_sl,
+			   const size_t *pend, size_t pn, size_t *common)
+{
+	size_t m = 0, lim = sl < prev_sl ? sl : prev_sl;
+	while (m + 8 <= lim) {
+		uint64_t x, y;
+		memcpy(&x, s + m, 8);
+		memcpy(&y, prev + m, 8);
+		if (x != y)
+			break;
+		m += 8;
+	}
+	while (m < lim && s[m] == prev[m])
+		m++;
+	size_t k = 0;
+	while (k < pn && (pend[k] < m || (pend[k] == m && (m == sl || s[m] == ';'))))
+		k++;
+	if (common)
+		*common = m;
+	return k;
+}
+
 /* seqs: the profile keeps unique stacks (fk_profile_add_seq): pc->node holds the ids and
  * the caller adds pc->node[0 .. pc->n); else the node reached is returned. */
 static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s, size_t sl,
 				size_t len, bool seqs)
 {
 	fk_profile *p = c->p;
-	size_t m = 0, lim = sl < pc->len ? sl : pc->len;
-	while (m + 8 <= lim) {
-		uint64_t x, y;
-		memcpy(&x, s + m, 8);
-		memcpy(&y, pc->text + m, 8);
-		if (x != y)
-			break;
-		m += 8;
-	}
-	while (m < lim && s[m] == pc->text[m])
-		m++;
-	size_t k = 0;
-	while (k < pc->n && (pc->end[k] < m ||
-			     (pc->end[k] == m && (m == sl || s[m] == ';'))))
-		k++;
+	size_t m, k = names_shared(s, sl, pc->text, pc->len, pc->end, pc->n, &m);
 	uint32_t node = k ? pc->node[k - 1] : 0;
 	size_t pos = k ? pc->end[k - 1] + 1 : 0;
 	pc->n = k;
@@ -172,10 +192,7 @@ static int64_t add_stack_cached(fk_parse_ctx *c, prefix_cache *pc, const char *s
 			pc->end[n++] = e;
 			pos = e + 1;
 		}
-		uint64_t sh = FK_SEQ_SEED;
-		for (size_t i = 0; i < n; i++)
-			sh = fk_seq_step(sh, (uint32_t)pc->hash[i]);
-		pc->seqhash = fk_seq_hash(sh, n);
+		pc->seqhash = stack_hash(pc->hash, n);
 		fk_profile_seq_prefetch(p, pc->seqhash);
 		int rc = fk_profile_intern_names(p, s, pc->end, pc->hash, k, n, pc->node);
 		if (rc)
@@ -474,6 +491,18 @@ struct batch {
 	int rc;           /* the split's error (out of memory) */
 };
 
+/* *pptr (a pointer to any array) reallocated to n elements of elem bytes: 0, or -1 (kept). */
+static int regrow(void *pptr, size_t n, size_t elem)
+{
+	void *old;
+	memcpy(&old, pptr, sizeof(old));
+	void *q = realloc(old, n * elem);
+	if (!q)
+		return -1;
+	memcpy(pptr, &q, sizeof(q));
+	return 0;
+}
+
 static int par_room(struct batch *b)
 {
 	if (b->ntok <= b->pcap)
@@ -483,22 +512,9 @@ static int par_room(struct batch *b)
 		cap *= 2;
 	for (int k = 0; k < 2; k++) {
 		fk_parity_out *o = &b->par[k];
-		uint32_t *ids = realloc(o->ids, cap * sizeof(*ids));
-		if (ids)
-			o->ids = ids;
-		uint32_t *first = realloc(o->first, cap * sizeof(*first));
-		if (first)
-			o->first = first;
-		uint32_t *fresh = realloc(o->fresh, cap * sizeof(*fresh));
-		if (fresh)
-			o->fresh = fresh;
-		size_t *slot = realloc(o->slot, cap * sizeof(*slot));
-		if (slot)
-			o->slot = slot;
-		uint32_t *mine = realloc(o->mine, cap * sizeof(*mine));
-		if (mine)
-			o->mine = mine;
-		if (!ids || !first || !fresh || !slot || !mine)
+		if (regrow(&o->ids, cap, sizeof(*o->ids)) || regrow(&o->first, cap, sizeof(*o->first)) ||
+		    regrow(&o->fresh, cap, sizeof(*o->fresh)) || regrow(&o->slot, cap, sizeof(*o->slot)) ||
+		    regrow(&o->mine, cap, sizeof(*o->mine)))
 			return -FK_E_NOMEM;
 	}
 	b->pcap = cap;
@@ -536,20 +552,7 @@ struct splitter {
 static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, const char *s,
 		       size_t sl, size_t len)
 {
-	size_t m = 0, lim = sl < sp->prev_sl ? sl : sp->prev_sl;
-	while (m + 8 <= lim) {
-		uint64_t x, y;
-		memcpy(&x, s + m, 8);
-		memcpy(&y, sp->prev + m, 8);
-		if (x != y)
-			break;
-		m += 8;
-	}
-	while (m < lim && s[m] == sp->prev[m])
-		m++;
-	size_t k = 0;
-	while (k < sp->pn && (sp->pend[k] < m || (sp->pend[k] == m && (m == sl || s[m] == ';'))))
-		k++;
+	size_t k = names_shared(s, sl, sp->prev, sp->prev_sl, sp->pend, sp->pn, NULL);
 	size_t pos = k ? sp->pend[k - 1] + 1 : 0, n = k;
 	if (FK_GROW(sp->cend, sp->ccap, k + 1) || FK_GROW(sp->chash, sp->chcap, k + 1))
 		return -FK_E_NOMEM;
@@ -568,10 +571,7 @@ static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, c
 		sp->cend[n++] = e;
 		pos = e + 1;
 	}
-	uint64_t h = FK_SEQ_SEED;
-	for (size_t i = 0; i < n; i++)
-		h = fk_seq_step(h, (uint32_t)sp->chash[i]);
-	bl->seqhash = fk_seq_hash(h, n);
+	bl->seqhash = stack_hash(sp->chash, n);
 	bl->n = (uint32_t)n;
 	bl->k = (uint32_t)k;
 	/* this line is the one before for the next */
