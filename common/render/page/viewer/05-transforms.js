@@ -130,6 +130,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.m = 1; J.i = 1;
   // the hits, in preorder (then n): from the scan
   J.blocks = !!act.hits && liveTree(t);
+  J.byHits = act.onHit !== undefined;
   J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1; J.rpd = 0;
   J.rpath = null; J.ropen = null;
   // the root frame; its own count: stacks that end there hold no frame to focus on
@@ -158,7 +159,7 @@ function roomFor(a, k) {
 function scanPass(J) {
   var t = J.t, n = t.n, tn = t.name, h = J.act.hits, clock = J.clock, hits = J.hits, nh = J.nh, i = J.si;
   var b, k, id, mt, tdep, path, open, pd, x, d;
-  if (!J.blocks) return true;
+  if (!J.blocks && !J.byHits) return true;
   if (h.kind === 'rec' && !J.rpath) { J.rpath = new Int32Array(t.maxDepth + 2); J.ropen = new Int32Array(J.names.length); }
   if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
     for (k = 0; i < n; k++) {
@@ -205,10 +206,16 @@ function walkPass(J) {
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
   var os0 = J.os0, os1 = J.os1, size = J.size, tot = J.tot, tot0 = J.tot0, blk = J.blk, outAt = J.outAt;
   var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
+  var byHits = J.byHits, hitA = act.onHit, hit;
   for (k = 1; i < n; k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; return false; }
     d = tdep[i];
-    a = act(i, d);
+    if (byHits) {
+      // what becomes of a node is whether it is a hit
+      while (hits[hc] < i) hc++;
+      hit = hits[hc] === i;
+      a = hit ? hitA : tn[i];
+    } else a = act(i, d);
     if (a === CUT) { i = tend[i]; continue; }
     e = tend[i];
     clean = false;
@@ -307,8 +314,11 @@ function placesPass(J) {
     }
     nxt[o] = q + 1;
     if (shared[o]) {
+      c = ofirst[o];
+      // one child (a frame merged into its only child's parent): its place is the next
+      if (c < 0 || onext[c] < 0) { if (c >= 0) nxt[c] = q + 1; ord[q] = o; continue; }
       tmp.length = 0;
-      for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
+      for (; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
       if (tmp.length > 12) {
         // many: as numbers rank x 2^24 + frame (exact below 2^53), sorted natively
         if (m <= 16777216) {
@@ -395,9 +405,11 @@ function writePass(J) {
 /* Input nodes a..b of the block being copied, to their places in the tree made. */
 function copyNodes(J, a, b) {
   var t = J.t, r = J.r, off = J.boff, dd = J.bdd, tdep = t.depth, tend = t.end, rd = r.depth, re = r.end, x, mx = 0, j;
-  r.name.set(t.name.subarray(a, b), a + off);
-  r.self0.set(t.self0.subarray(a, b), a + off);
-  r.tot.set(t.tot.subarray(a, b), a + off);
+  var rn = r.name, rs0 = r.self0, rt = r.tot, tn = t.name, ts0 = t.self0, tt = t.tot;
+  if (b - a < 64) {
+    // (a few: a loop; subarrays cost more)
+    for (j = a; j < b; j++) { rn[j + off] = tn[j]; rs0[j + off] = ts0[j]; rt[j + off] = tt[j]; }
+  } else { rn.set(tn.subarray(a, b), a + off); rs0.set(ts0.subarray(a, b), a + off); rt.set(tt.subarray(a, b), a + off); }
   if (r.self1 && t.self1 && r.tot0 && t.tot0) { r.self1.set(t.self1.subarray(a, b), a + off); r.tot0.set(t.tot0.subarray(a, b), a + off); }
   for (j = a; j < b; j++) { x = tdep[j]; if (x > mx) mx = x; rd[j + off] = x + dd; re[j + off] = tend[j] + off; }
   if (mx + dd > J.md) J.md = mx + dd;
@@ -452,9 +464,10 @@ Viewer.prototype.nameRank = function () {
 };
 
 function focusAct(f) { f.dropRoot = true; return f; }
-/* act f with what it acts on (the blocks' hits) and whether all below a kept node is kept
- * as it is (whole). */
-function acting(f, hits, whole) { f.hits = hits; f.whole = whole; return f; }
+/* act f with what it acts on (the blocks' hits), whether all below a kept node is kept as it
+ * is (whole) and, when the hits alone say what becomes of a node, what becomes of a hit
+ * (onHit: every other node is kept as it is; the walk then asks the hits, not f). */
+function acting(f, hits, whole, onHit) { f.hits = hits; f.whole = whole; if (onHit !== undefined) f.onHit = onHit; return f; }
 /* What transform op does to each node (transformTree's act), over tree t. Per-depth
  * stacks hold what a node needs to know of its ancestors. */
 function transformAct(V, t, op, arg) {
@@ -462,10 +475,10 @@ function transformAct(V, t, op, arg) {
   switch (op) {
   case 'merge':
     id = V.nameId(arg);
-    return acting(function (i) { return name[i] === id ? SKIP : name[i]; }, { kind: 'name', id: id }, false);
+    return acting(function (i) { return name[i] === id ? SKIP : name[i]; }, { kind: 'name', id: id }, false, SKIP);
   case 'drop':
     id = V.nameId(arg);
-    return acting(function (i) { return name[i] === id ? CUT : name[i]; }, { kind: 'name', id: id }, false);
+    return acting(function (i) { return name[i] === id ? CUT : name[i]; }, { kind: 'name', id: id }, false, CUT);
   case 'focus':
     // the node at the path, rooted under the root; its ancestors left out, all else cut
     z = V.findPathIn(t, arg.split(';'));
@@ -489,7 +502,7 @@ function transformAct(V, t, op, arg) {
         path[pd++] = r === SKIP ? -1 : x;
         if (r !== SKIP) open[x]++;
         return r;
-      }, { kind: 'rec' }, false);
+      }, { kind: 'rec' }, false, SKIP);
     }
     id = V.nameId(arg);
     above = new Int32Array(md);
