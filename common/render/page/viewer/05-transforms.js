@@ -137,7 +137,7 @@ function TransformJob(t, names, rank, act, clock) {
   var O = J.O;
   O.name[0] = t.name[0]; J.opar[0] = -1; O.first[0] = -1; O.shared[0] = 0; O.nk[0] = 0; J.blk[0] = 0;
   J.size[0] = 0; J.tot[0] = 0; if (J.tot0) J.tot0[0] = 0;
-  J.os0[0] = act.dropRoot ? 0 : t.self0[0]; if (J.os1) J.os1[0] = act.dropRoot ? 0 : t.self1[0];
+  J.os0[0] = act.dropRoot ? 0 : selfAt(t, 0); if (J.os1) J.os1[0] = act.dropRoot ? 0 : t.self1[0];
 }
 TransformJob.prototype.run = function () {
   var J = this;
@@ -194,7 +194,7 @@ function openBlock(J, o, m) {
   for (c = i0 + 1; c < e; c = tend[c], m++) {
     O.name[m] = tn[c]; J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
     O.first[m] = -1; O.shared[m] = 0; O.nk[m] = 0; J.size[m] = 0; J.tot[m] = 0; if (J.tot0) J.tot0[m] = 0;
-    J.os0[m] = ts0[c]; if (J.os1) J.os1[m] = ts1[c];
+    J.os0[m] = ts0 ? ts0[c] : selfAt(t, c); if (J.os1) J.os1[m] = ts1[c];
     blk[m] = c + 1;
   }
   return m;
@@ -236,7 +236,7 @@ function walkPass(J) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
         ofirst[o] = -1; shared[o] = 0; nk[o] = 0; size[o] = 0; tot[o] = 0; if (tot0) tot0[o] = 0;
-        os0[o] = ts0[i]; if (os1) os1[o] = ts1[i];
+        os0[o] = ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] = ts1[i];
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
         if (clean || whole) { blk[o] = i + 1; i = e; continue; }
         blk[o] = 0; outAt[d] = o; i++;
@@ -246,7 +246,7 @@ function walkPass(J) {
       if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
-    if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
+    if (o >= 0) { os0[o] += ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] += ts1[i]; }
     i++;
   }
   J.m = m; J.hc = hc;
@@ -347,10 +347,11 @@ function placesPass(J) {
 // made keeps where its sums fit; its depth is the input's at most
 function writeStart(J) {
   var cnt = J.cnt, os1 = J.os1, t = J.t, md0 = t.maxDepth;
-  var ints = t.self0 instanceof Int32Array && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
+  // (a tree without own counts, selfAt: its totals are in 32 bits, and so the tree made)
+  var ints = (t.self0 instanceof Int32Array || (!t.self0 && t.tot instanceof Uint32Array)) && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
   J.r = { n: cnt, cols: t.cols, name: spare(J.names.length <= 65536 ? Uint16Array : Int32Array, cnt),
     depth: spare(md0 < 256 ? Uint8Array : md0 < 65535 ? Uint16Array : Int32Array, cnt), end: spare(Int32Array, cnt),
-    self0: spare(ints ? Int32Array : Float64Array, cnt), self1: os1 ? spare(Float64Array, cnt) : null,
+    self0: t.self0 ? spare(ints ? Int32Array : Float64Array, cnt) : null, self1: os1 ? spare(Float64Array, cnt) : null,
     tot: spare(ints ? Uint32Array : Float64Array, cnt), tot0: J.tot0 ? spare(Float64Array, cnt) : null };
   // a frame's depth: how many frames before it are still open (their ends on a stack)
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
@@ -387,7 +388,8 @@ function writePass(J) {
     o = ord[q];
     while (sp && st[sp - 1] <= q) sp--;
     e = q + size[o];
-    rn[q] = oname[o]; rd[q] = sp; re[q] = e; rs0[q] = os0[o]; rt[q] = tot[o];
+    rn[q] = oname[o]; rd[q] = sp; re[q] = e; rt[q] = tot[o];
+    if (rs0) rs0[q] = os0[o];
     if (rs1 && os1 && rt0 && tot0) { rs1[q] = os1[o]; rt0[q] = tot0[o]; }
     if (sp > md) md = sp;
     if (blk[o]) {
@@ -408,8 +410,12 @@ function copyNodes(J, a, b) {
   var rn = r.name, rs0 = r.self0, rt = r.tot, tn = t.name, ts0 = t.self0, tt = t.tot;
   if (b - a < 64) {
     // (a few: a loop; subarrays cost more)
-    for (j = a; j < b; j++) { rn[j + off] = tn[j]; rs0[j + off] = ts0[j]; rt[j + off] = tt[j]; }
-  } else { rn.set(tn.subarray(a, b), a + off); rs0.set(ts0.subarray(a, b), a + off); rt.set(tt.subarray(a, b), a + off); }
+    for (j = a; j < b; j++) { rn[j + off] = tn[j]; rt[j + off] = tt[j]; }
+    if (rs0 && ts0) for (j = a; j < b; j++) rs0[j + off] = ts0[j];
+  } else {
+    rn.set(tn.subarray(a, b), a + off); rt.set(tt.subarray(a, b), a + off);
+    if (rs0 && ts0) rs0.set(ts0.subarray(a, b), a + off);
+  }
   if (r.self1 && t.self1 && r.tot0 && t.tot0) { r.self1.set(t.self1.subarray(a, b), a + off); r.tot0.set(t.tot0.subarray(a, b), a + off); }
   for (j = a; j < b; j++) { x = tdep[j]; if (x > mx) mx = x; rd[j + off] = x + dd; re[j + off] = tend[j] + off; }
   if (mx + dd > J.md) J.md = mx + dd;
