@@ -84,7 +84,11 @@ function promote(o, p) {
  * under a shared frame), it is opened: its children become blocks of their own. act.hits
  * says what the transform acts on, act.whole that every node kept keeps its subtree whole
  * (focus, focus-function: all below a kept node is kept as it is). Blocks need every node
- * of the input to have a count below it (else such nodes are dropped, one by one). */
+ * of the input to have a count below it (else such nodes are dropped, one by one).
+ * Where the hits are merged into their parents (merge, collapse recursion of all) in a tree
+ * without own counts (selfAt), a hit that is its parent's only child merges nothing: the
+ * blocks (filtered) may hold such hits, left out as the block is copied (depths below them
+ * one less); only the other hits ("bad") make their ancestors walked. */
 function liveTree(t) {
   if (t.live === undefined) {
     var tot = t.tot, t0 = t.tot0, i, n = t.n;
@@ -132,6 +136,11 @@ function TransformJob(t, names, rank, act, clock) {
   J.blocks = !!act.hits && liveTree(t);
   J.byHits = act.onHit !== undefined;
   J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1; J.rpd = 0;
+  // filtered blocks: the bad hits (J.bad, then n) say where blocks may be; bsz: each block's
+  // size in the tree made
+  J.filter = J.blocks && act.onHit === SKIP && !t.self0 && t.cols === 1;
+  J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null;
+  J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null; J.ostk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
   J.rpath = null; J.ropen = null;
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
@@ -185,13 +194,38 @@ function scanPass(J) {
   hits = roomFor(hits, nh + 1);
   hits[nh++] = n;
   J.hits = hits; J.nh = nh; J.si = n;
+  if (J.filter) {
+    // the hits that are not their parent's only child (the node before is the parent, and
+    // both subtrees end together)
+    var bad = new Int32Array(nh), nb = 0, tend = t.end;
+    for (tdep = t.depth, k = 0; k < nh - 1; k++) {
+      x = hits[k];
+      if (tdep[x - 1] !== tdep[x] - 1 || tend[x - 1] !== tend[x]) bad[nb++] = x;
+    }
+    bad[nb++] = n;
+    J.bad = bad;
+  }
   return true;
+}
+/* The first of the hits from the one at from on that is x or more (the last, n, is). */
+function atLeast(J, from, x) {
+  var a = J.hits, last = J.nh - 1, lo = from, hi = from, step = 1, mid;
+  while (a[hi] < x) { lo = hi + 1; hi = Math.min(last, hi + step); step *= 2; }
+  // a[lo - 1] < x <= a[hi]
+  while (lo < hi) { mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
+  return lo;
 }
 /* Frame o, a block, opened: its input node's children become blocks under it. */
 function openBlock(J, o, m) {
-  var t = J.t, tn = t.name, tend = t.end, ts0 = t.self0, ts1 = t.self1, O = J.O, blk = J.blk, i0 = blk[o] - 1, c, e = tend[i0];
+  var t = J.t, tn = t.name, tend = t.end, ts0 = t.self0, ts1 = t.self1, O = J.O, blk = J.blk, i0 = blk[o] - 1, c, e = tend[i0], h;
   blk[o] = 0;
-  for (c = i0 + 1; c < e; c = tend[c], m++) {
+  c = i0 + 1;
+  if (J.filter) {
+    // hits at its top, each an only child: left out, their own counts its frame's
+    for (h = atLeast(J, 0, c); c < e && J.hits[h] === c; c++, h++) J.os0[o] += selfAt(t, c);
+  }
+  for (; c < e; c = tend[c], m++) {
+    if (J.filter) { h = atLeast(J, h, c); J.bsz[m] = tend[c] - c - (atLeast(J, h, tend[c]) - h); }
     O.name[m] = tn[c]; J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
     O.first[m] = -1; O.shared[m] = 0; O.nk[m] = 0; J.size[m] = 0; J.tot[m] = 0; if (J.tot0) J.tot0[m] = 0;
     J.os0[m] = ts0 ? ts0[c] : selfAt(t, c); if (J.os1) J.os1[m] = ts1[c];
@@ -206,9 +240,9 @@ function walkPass(J) {
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
   var os0 = J.os0, os1 = J.os1, size = J.size, tot = J.tot, tot0 = J.tot0, blk = J.blk, outAt = J.outAt;
   var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
-  var byHits = J.byHits, hitA = act.onHit, hit;
+  var byHits = J.byHits, hitA = act.onHit, hit, filter = J.filter, bad = J.bad, bc = J.bc, bsz = J.bsz;
   for (k = 1; i < n; k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; return false; }
     d = tdep[i];
     if (byHits) {
       // what becomes of a node is whether it is a hit
@@ -219,7 +253,10 @@ function walkPass(J) {
     if (a === CUT) { i = tend[i]; continue; }
     e = tend[i];
     clean = false;
-    if (blocks) { while (hits[hc] <= i) hc++; clean = hits[hc] >= e; }
+    if (blocks) {
+      while (hits[hc] <= i) hc++;
+      if (filter) { while (bad[bc] <= i) bc++; clean = bad[bc] >= e; } else clean = hits[hc] >= e;
+    }
     P = outAt[d - 1];
     if (a === OUT) {
       if (clean) { i = e; continue; } // nothing below is kept
@@ -238,7 +275,12 @@ function walkPass(J) {
         ofirst[o] = -1; shared[o] = 0; nk[o] = 0; size[o] = 0; tot[o] = 0; if (tot0) tot0[o] = 0;
         os0[o] = ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] = ts1[i];
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
-        if (clean || whole) { blk[o] = i + 1; i = e; continue; }
+        if (clean || whole) {
+          blk[o] = i + 1;
+          if (filter) bsz[o] = e - i - 1 - (atLeast(J, hc, e) - hc) + 1;
+          i = e;
+          continue;
+        }
         blk[o] = 0; outAt[d] = o; i++;
         continue;
       }
@@ -249,7 +291,7 @@ function walkPass(J) {
     if (o >= 0) { os0[o] += ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  J.m = m; J.hc = hc;
+  J.m = m; J.hc = hc; J.bc = bc;
   return true;
 }
 
@@ -271,7 +313,7 @@ function sizesPass(J) {
     if (x < lo) lo = x; else if (x > hi) hi = x;
     if (blk[o]) {
       // (its nodes' own counts are the input's: they fit its arrays)
-      b = blk[o] - 1; size[o] = tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
+      b = blk[o] - 1; size[o] = J.filter ? J.bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
       p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o];
       continue;
     }
@@ -356,6 +398,9 @@ function writeStart(J) {
   // a frame's depth: how many frames before it are still open (their ends on a stack)
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
   J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
+  // a filtered one's: the next hit (fh), the next place (bw), the ends of the hits open above
+  // (hstk) and the places of the nodes open (ostk, their ends set as they close)
+  J.bf = false; J.fh = 0; J.bw = 0; J.hsp = 0; J.osp = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -377,8 +422,9 @@ function writePass(J) {
     if (J.bi < J.be) {
       // a block's nodes, copied 8 x STEP a chunk
       b = Math.min(J.be, J.bi + 8 * STEP);
-      copyNodes(J, J.bi, b);
+      if (J.bf) copyFiltered(J, J.bi, b); else copyNodes(J, J.bi, b);
       J.bi = b;
+      if (J.bf && b === J.be) while (J.osp) re[J.ostk[--J.osp]] = J.bw; // the block's last ends
       if (J.md > md) md = J.md;
       if (clock && clock()) { J.q = q; J.sp = sp; J.md = md; return false; }
       continue;
@@ -395,6 +441,9 @@ function writePass(J) {
     if (blk[o]) {
       // its subtree's nodes below it, as they are in the input (depths and ends moved)
       i0 = blk[o] - 1; J.bi = i0 + 1; J.be = tend[i0]; J.boff = q - i0; J.bdd = sp - tdep[i0];
+      // (with hits left out: copied node by node)
+      J.bf = J.filter && e - q !== J.be - i0;
+      if (J.bf) { J.fh = atLeast(J, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; J.osp = 0; }
       q = e;
       continue;
     }
@@ -419,6 +468,22 @@ function copyNodes(J, a, b) {
   if (r.self1 && t.self1 && r.tot0 && t.tot0) { r.self1.set(t.self1.subarray(a, b), a + off); r.tot0.set(t.tot0.subarray(a, b), a + off); }
   for (j = a; j < b; j++) { x = tdep[j]; if (x > mx) mx = x; rd[j + off] = x + dd; re[j + off] = tend[j] + off; }
   if (mx + dd > J.md) J.md = mx + dd;
+}
+/* Input nodes a..b of a filtered block: its hits left out, the nodes below each one less
+ * deep; a node's end set when a node as shallow comes (or the block ends). */
+function copyFiltered(J, a, b) {
+  var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
+  var hits = J.hits, h = J.fh, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp, os = J.ostk, osp = J.osp, md = J.md, j, od;
+  for (j = a; j < b; j++) {
+    while (hsp && hs[hsp - 1] <= j) hsp--;
+    if (hits[h] === j) { h++; hs[hsp++] = tend[j]; continue; }
+    od = tdep[j] + dd - hsp;
+    while (osp && rd[os[osp - 1]] >= od) re[os[--osp]] = w;
+    rn[w] = tn[j]; rt[w] = tt[j]; rd[w] = od;
+    if (od > md) md = od;
+    os[osp++] = w++;
+  }
+  J.fh = h; J.bw = w; J.hsp = hsp; J.osp = osp; J.md = md;
 }
 function writeEnd(J) {
   var r = J.r;
