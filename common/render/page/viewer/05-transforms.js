@@ -85,10 +85,11 @@ function promote(o, p) {
  * says what the transform acts on, act.whole that every node kept keeps its subtree whole
  * (focus, focus-function: all below a kept node is kept as it is). Blocks need every node
  * of the input to have a count below it (else such nodes are dropped, one by one).
- * Where the hits are merged into their parents (merge, collapse recursion of all) in a tree
- * without own counts (selfAt), a hit that is its parent's only child merges nothing: the
- * blocks (filtered) may hold such hits, left out as the block is copied (depths below them
- * one less); only the other hits ("bad") make their ancestors walked. */
+ * Where the hits are merged into their parents (merge, collapse recursion of all) or renamed
+ * (a module's first frame; the next ones are merged into it) in a tree without own counts
+ * (selfAt), a hit that is its parent's only child merges nothing and needs no new order:
+ * the blocks (filtered) may hold such hits, left out (the nodes below one less deep) or
+ * renamed as the block is copied; only the other hits ("bad") make their ancestors walked. */
 function liveTree(t) {
   if (t.live === undefined) {
     var tot = t.tot, t0 = t.tot0, i, n = t.n;
@@ -138,8 +139,10 @@ function TransformJob(t, names, rank, act, clock) {
   J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1; J.rpd = 0;
   // filtered blocks: the bad hits (J.bad, then n) say where blocks may be; bsz: each block's
   // size in the tree made
-  J.filter = J.blocks && act.onHit === SKIP && !t.self0 && t.cols === 1;
-  J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null;
+  // (ren: the name of a hit kept, sk: the hits left out, in preorder, then n)
+  J.ren = act.hits && act.hits.rename !== undefined ? act.hits.rename : -1;
+  J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
+  J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
   J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null; J.ostk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
   J.rpath = null; J.ropen = null;
   // the root frame; its own count: stacks that end there hold no frame to focus on
@@ -196,37 +199,47 @@ function scanPass(J) {
   J.hits = hits; J.nh = nh; J.si = n;
   if (J.filter) {
     // the hits that are not their parent's only child (the node before is the parent, and
-    // both subtrees end together)
-    var bad = new Int32Array(nh), nb = 0, tend = t.end;
+    // both subtrees end together); of the others, those left out (all, or those whose parent
+    // is a hit: a module's frames after its first)
+    var bad = new Int32Array(nh), nb = 0, tend = t.end, sk = J.ren >= 0 ? new Int32Array(nh) : hits, ns = 0;
     for (tdep = t.depth, k = 0; k < nh - 1; k++) {
       x = hits[k];
       if (tdep[x - 1] !== tdep[x] - 1 || tend[x - 1] !== tend[x]) bad[nb++] = x;
+      else if (J.ren >= 0 && k && hits[k - 1] === x - 1) sk[ns++] = x;
     }
     bad[nb++] = n;
-    J.bad = bad;
+    if (J.ren >= 0) sk[ns++] = n; else ns = nh;
+    J.bad = bad; J.sk = sk; J.nsk = ns;
   }
   return true;
 }
-/* The first of the hits from the one at from on that is x or more (the last, n, is). */
-function atLeast(J, from, x) {
-  var a = J.hits, last = J.nh - 1, lo = from, hi = from, step = 1, mid;
+/* The first of a[from..last] (in order, a[last] = n) that is x or more. */
+function atLeast(a, last, from, x) {
+  var lo = from, hi = from, step = 1, mid;
   while (a[hi] < x) { lo = hi + 1; hi = Math.min(last, hi + step); step *= 2; }
   // a[lo - 1] < x <= a[hi]
   while (lo < hi) { mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
   return lo;
 }
+/* How many hits left out in input nodes a..b (k: the first left out at a or after). */
+function leftOut(J, k, b) { return atLeast(J.sk, J.nsk - 1, k, b) - k; }
 /* Frame o, a block, opened: its input node's children become blocks under it. */
 function openBlock(J, o, m) {
   var t = J.t, tn = t.name, tend = t.end, ts0 = t.self0, ts1 = t.self1, O = J.O, blk = J.blk, i0 = blk[o] - 1, c, e = tend[i0], h;
   blk[o] = 0;
   c = i0 + 1;
   if (J.filter) {
-    // hits at its top, each an only child: left out, their own counts its frame's
-    for (h = atLeast(J, 0, c); c < e && J.hits[h] === c; c++, h++) J.os0[o] += selfAt(t, c);
+    // hits at its top left out, each an only child: their own counts its frame's
+    for (h = atLeast(J.sk, J.nsk - 1, 0, c); c < e && J.sk[h] === c; c++, h++) J.os0[o] += selfAt(t, c);
   }
   for (; c < e; c = tend[c], m++) {
-    if (J.filter) { h = atLeast(J, h, c); J.bsz[m] = tend[c] - c - (atLeast(J, h, tend[c]) - h); }
-    O.name[m] = tn[c]; J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
+    O.name[m] = tn[c];
+    if (J.filter) {
+      h = atLeast(J.sk, J.nsk - 1, h, c); J.bsz[m] = tend[c] - c - leftOut(J, h, tend[c]);
+      // (a hit kept here is o's only child, renamed)
+      if (J.ren >= 0 && J.hits[atLeast(J.hits, J.nh - 1, 0, c)] === c) O.name[m] = J.ren;
+    }
+    J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
     O.first[m] = -1; O.shared[m] = 0; O.nk[m] = 0; J.size[m] = 0; J.tot[m] = 0; if (J.tot0) J.tot0[m] = 0;
     J.os0[m] = ts0 ? ts0[c] : selfAt(t, c); if (J.os1) J.os1[m] = ts1[c];
     blk[m] = c + 1;
@@ -240,9 +253,9 @@ function walkPass(J) {
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
   var os0 = J.os0, os1 = J.os1, size = J.size, tot = J.tot, tot0 = J.tot0, blk = J.blk, outAt = J.outAt;
   var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
-  var byHits = J.byHits, hitA = act.onHit, hit, filter = J.filter, bad = J.bad, bc = J.bc, bsz = J.bsz;
+  var byHits = J.byHits, hitA = act.onHit, hit, filter = J.filter, bad = J.bad, bc = J.bc, bsz = J.bsz, sk = J.sk, sc = J.sc;
   for (k = 1; i < n; k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
     d = tdep[i];
     if (byHits) {
       // what becomes of a node is whether it is a hit
@@ -255,7 +268,7 @@ function walkPass(J) {
     clean = false;
     if (blocks) {
       while (hits[hc] <= i) hc++;
-      if (filter) { while (bad[bc] <= i) bc++; clean = bad[bc] >= e; } else clean = hits[hc] >= e;
+      if (filter) { while (bad[bc] <= i) bc++; while (sk[sc] <= i) sc++; clean = bad[bc] >= e; } else clean = hits[hc] >= e;
     }
     P = outAt[d - 1];
     if (a === OUT) {
@@ -277,7 +290,7 @@ function walkPass(J) {
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
         if (clean || whole) {
           blk[o] = i + 1;
-          if (filter) bsz[o] = e - i - 1 - (atLeast(J, hc, e) - hc) + 1;
+          if (filter) bsz[o] = e - i - leftOut(J, sc, e);
           i = e;
           continue;
         }
@@ -291,7 +304,7 @@ function walkPass(J) {
     if (o >= 0) { os0[o] += ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  J.m = m; J.hc = hc; J.bc = bc;
+  J.m = m; J.hc = hc; J.bc = bc; J.sc = sc;
   return true;
 }
 
@@ -400,7 +413,7 @@ function writeStart(J) {
   J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
   // a filtered one's: the next hit (fh), the next place (bw), the ends of the hits open above
   // (hstk) and the places of the nodes open (ostk, their ends set as they close)
-  J.bf = false; J.fh = 0; J.bw = 0; J.hsp = 0; J.osp = 0;
+  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.osp = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -442,8 +455,9 @@ function writePass(J) {
       // its subtree's nodes below it, as they are in the input (depths and ends moved)
       i0 = blk[o] - 1; J.bi = i0 + 1; J.be = tend[i0]; J.boff = q - i0; J.bdd = sp - tdep[i0];
       // (with hits left out: copied node by node)
-      J.bf = J.filter && e - q !== J.be - i0;
-      if (J.bf) { J.fh = atLeast(J, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; J.osp = 0; }
+      J.fh = J.filter ? atLeast(J.hits, J.nh - 1, 0, i0 + 1) : 0;
+      J.bf = J.filter && J.hits[J.fh] < J.be;
+      if (J.bf) { J.fk = atLeast(J.sk, J.nsk - 1, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; J.osp = 0; }
       q = e;
       continue;
     }
@@ -469,21 +483,22 @@ function copyNodes(J, a, b) {
   for (j = a; j < b; j++) { x = tdep[j]; if (x > mx) mx = x; rd[j + off] = x + dd; re[j + off] = tend[j] + off; }
   if (mx + dd > J.md) J.md = mx + dd;
 }
-/* Input nodes a..b of a filtered block: its hits left out, the nodes below each one less
- * deep; a node's end set when a node as shallow comes (or the block ends). */
+/* Input nodes a..b of a filtered block: its hits left out (the nodes below each one less
+ * deep) or renamed; a node's end set when a node as shallow comes (or the block ends). */
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
-  var hits = J.hits, h = J.fh, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp, os = J.ostk, osp = J.osp, md = J.md, j, od;
+  var hits = J.hits, sk = J.sk, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp, os = J.ostk, osp = J.osp, md = J.md, j, od;
   for (j = a; j < b; j++) {
     while (hsp && hs[hsp - 1] <= j) hsp--;
-    if (hits[h] === j) { h++; hs[hsp++] = tend[j]; continue; }
+    if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; continue; }
     od = tdep[j] + dd - hsp;
     while (osp && rd[os[osp - 1]] >= od) re[os[--osp]] = w;
-    rn[w] = tn[j]; rt[w] = tt[j]; rd[w] = od;
+    if (hits[h] === j) { h++; rn[w] = ren; } else rn[w] = tn[j];
+    rt[w] = tt[j]; rd[w] = od;
     if (od > md) md = od;
     os[osp++] = w++;
   }
-  J.fh = h; J.bw = w; J.hsp = hsp; J.osp = osp; J.md = md;
+  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.osp = osp; J.md = md;
 }
 function writeEnd(J) {
   var r = J.r;
@@ -590,7 +605,7 @@ function transformAct(V, t, op, arg) {
       var x = match[name[i]];
       prev[d] = x;
       return !x ? name[i] : prev[d - 1] ? SKIP : id;
-    }, { kind: 'match', match: match }, false);
+    }, { kind: 'match', match: match, rename: id }, false);
   case 'proc':
     // comm-PID/TID -> comm-PID: a thread's root frame becomes its process's
     var to = new Map();
