@@ -143,7 +143,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.ren = act.hits && act.hits.rename !== undefined ? act.hits.rename : -1;
   J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
   J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
-  J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null; J.ostk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
+  J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
   J.rpath = null; J.ropen = null;
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
@@ -411,9 +411,9 @@ function writeStart(J) {
   // a frame's depth: how many frames before it are still open (their ends on a stack)
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
   J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
-  // a filtered one's: the next hit (fh), the next place (bw), the ends of the hits open above
-  // (hstk) and the places of the nodes open (ostk, their ends set as they close)
-  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.osp = 0;
+  // a filtered one's: the next hit (fh) and hit left out (fk), the next place (bw), the ends
+  // of the hits left out open above (hstk)
+  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -437,7 +437,6 @@ function writePass(J) {
       b = Math.min(J.be, J.bi + 8 * STEP);
       if (J.bf) copyFiltered(J, J.bi, b); else copyNodes(J, J.bi, b);
       J.bi = b;
-      if (J.bf && b === J.be) while (J.osp) re[J.ostk[--J.osp]] = J.bw; // the block's last ends
       if (J.md > md) md = J.md;
       if (clock && clock()) { J.q = q; J.sp = sp; J.md = md; return false; }
       continue;
@@ -457,7 +456,7 @@ function writePass(J) {
       // (with hits left out: copied node by node)
       J.fh = J.filter ? atLeast(J.hits, J.nh - 1, 0, i0 + 1) : 0;
       J.bf = J.filter && J.hits[J.fh] < J.be;
-      if (J.bf) { J.fk = atLeast(J.sk, J.nsk - 1, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; J.osp = 0; }
+      if (J.bf) { J.fk = atLeast(J.sk, J.nsk - 1, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; }
       q = e;
       continue;
     }
@@ -484,21 +483,24 @@ function copyNodes(J, a, b) {
   if (mx + dd > J.md) J.md = mx + dd;
 }
 /* Input nodes a..b of a filtered block: its hits left out (the nodes below each one less
- * deep) or renamed; a node's end set when a node as shallow comes (or the block ends). */
+ * deep: hs holds the ends of those open) or renamed; a node's end is its input end less the
+ * hits left out before it. */
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
-  var hits = J.hits, sk = J.sk, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp, os = J.ostk, osp = J.osp, md = J.md, j, od;
+  var hits = J.hits, sk = J.sk, last = J.nsk - 1, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
+  var md = J.md, j, od, e;
   for (j = a; j < b; j++) {
     while (hsp && hs[hsp - 1] <= j) hsp--;
-    if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; continue; }
+    e = tend[j];
+    if (sk[k] === j) { k++; h++; hs[hsp++] = e; continue; }
     od = tdep[j] + dd - hsp;
-    while (osp && rd[os[osp - 1]] >= od) re[os[--osp]] = w;
     if (hits[h] === j) { h++; rn[w] = ren; } else rn[w] = tn[j];
     rt[w] = tt[j]; rd[w] = od;
+    re[w] = e + w - j - (sk[k] < e ? atLeast(sk, last, k, e) - k : 0);
     if (od > md) md = od;
-    os[osp++] = w++;
+    w++;
   }
-  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.osp = osp; J.md = md;
+  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.md = md;
 }
 function writeEnd(J) {
   var r = J.r;
