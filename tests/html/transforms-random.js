@@ -12,10 +12,29 @@ const fs = require('fs'), path = require('path');
 const { transformFrames } = require('./reference');
 global.window = {}; global.document = {};
 const dir = process.argv[2], vdir = path.join(dir, 'viewer');
-new Function("'use strict';\n" + fs.readFileSync(path.join(dir, 'counts.js'), 'utf8') +
-  fs.readdirSync(vdir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(vdir, f), 'utf8')).join('\n') +
-  '\nwindow.T = { transformTree, transformAct, Viewer, Builder, eachStack, nameCmp };')();
+const src = "'use strict';\n" + fs.readFileSync(path.join(dir, 'counts.js'), 'utf8') +
+  fs.readdirSync(vdir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(vdir, f), 'utf8')).join('\n');
+new Function(src + '\nwindow.T = { transformTree, transformAct, Viewer, Builder, eachStack, nameCmp };')();
 const { transformTree, transformAct, Viewer, Builder, eachStack, nameCmp } = window.T;
+// the same code with passes that stop every 2 nodes (16 a chunk), as a large tree's
+// transform in slices does every 32,768: each transform is also made so, stopped at every
+// chance, and must give the same arrays
+if (!src.includes('var STEP = 32768;')) throw new Error('transforms-random: no STEP in the viewer code');
+new Function(src.replace('var STEP = 32768;', 'var STEP = 2;') + '\nwindow.S = { TransformJob };')();
+function sliced(t, names, rank, act) {
+  const job = new window.S.TransformJob(t, names, rank, act, () => true);
+  let r = null, k = 0;
+  while (!(r = job.run())) if (++k > 1e7) throw new Error('sliced transform does not end');
+  return r;
+}
+function sameArrays(a, b) {
+  if (a.n !== b.n) return 'n ' + a.n + ' != ' + b.n;
+  for (const k of ['name', 'depth', 'end', 'self0', 'self1', 'tot', 'tot0']) {
+    if (!a[k] !== !b[k]) return k + ' kept in one only';
+    if (a[k]) for (let i = 0; i < a.n; i++) if (a[k][i] !== b[k][i]) return k + '[' + i + '] ' + a[k][i] + ' != ' + b[k][i];
+  }
+  return a.maxDepth === b.maxDepth ? '' : 'maxDepth';
+}
 let seed = 4242;
 const rnd = (k) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % k; };
 function reference(stacks, op, arg) {
@@ -88,8 +107,10 @@ for (let trial = 0; trial < 160; trial++) {
     const shape = [];
     for (const [op, arg] of ch) {
       // the act first: it may add a name (lib), which the names' ranks then hold
-      const act = transformAct(V, t, op, arg);
+      const act = transformAct(V, t, op, arg), t0 = t;
       t = transformTree(t, V.names, V.nameRank(), act);
+      const s = sliced(t0, V.names, V.nameRank(), transformAct(V, t0, op, arg)), d = sameArrays(t, s);
+      if (d) shape.push('in slices: ' + d);
       want = reference(want, op, arg);
     }
     runs++;
