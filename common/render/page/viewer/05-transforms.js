@@ -136,7 +136,7 @@ function TransformJob(t, names, rank, act, clock) {
   // the hits, in preorder (then n): from the scan
   J.blocks = !!act.hits && liveTree(t);
   J.byHits = act.onHit !== undefined;
-  J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1; J.rpd = 0;
+  J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1;
   // filtered blocks: the bad hits (J.bad, then n) say where blocks may be; bsz: each block's
   // size in the tree made
   // (ren: the name of a hit kept, sk: the hits left out, in preorder, then n)
@@ -144,7 +144,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
   J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
   J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
-  J.rpath = null; J.ropen = null;
+  J.rat = null; // (collapse recursion of all: the scan's last node of each name)
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
   O.name[0] = t.name[0]; J.opar[0] = -1; O.first[0] = -1; O.shared[0] = 0; O.nk[0] = 0; J.blk[0] = 0;
@@ -170,9 +170,9 @@ function roomFor(a, k) {
  * marked in act.hits.match, named as an ancestor ('rec'), or the nodes listed (at). */
 function scanPass(J) {
   var t = J.t, n = t.n, tn = t.name, h = J.act.hits, clock = J.clock, hits = J.hits, nh = J.nh, i = J.si;
-  var b, k, id, mt, tdep, path, open, pd, x, d;
+  var b, k, id, mt, tdep, tend, at, a, x;
   if (!J.blocks && !J.byHits) return true;
-  if (h.kind === 'rec' && !J.rpath) { J.rpath = new Int32Array(t.maxDepth + 2); J.ropen = new Int32Array(J.names.length); }
+  if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length).fill(-1);
   if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
     for (k = 0; i < n; k++) {
       if (k && clock && clock()) { J.si = i; J.hits = hits; J.nh = nh; return false; }
@@ -181,13 +181,12 @@ function scanPass(J) {
       if (h.kind === 'name') { for (id = h.id; i < b; i++) if (tn[i] === id) hits[nh++] = i; } else if (h.kind === 'match') {
         for (mt = h.match; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
       } else {
-        for (tdep = t.depth, path = J.rpath, open = J.ropen, pd = J.rpd; i < b; i++) {
-          d = tdep[i]; x = tn[i];
-          while (pd >= d) open[path[--pd]]--;
-          if (open[x]) hits[nh++] = i;
-          path[pd++] = x; open[x]++;
+        // a node named as an ancestor: the last node of its name that was not such a hit
+        // (the outermost of its name on its path, if any) holds it in its subtree
+        for (tend = t.end, at = J.rat; i < b; i++) {
+          x = tn[i]; a = at[x];
+          if (a >= 0 && tend[a] > i) hits[nh++] = i; else at[x] = i;
         }
-        J.rpd = pd;
       }
     }
   } else if (h.kind === 'at') {
@@ -201,8 +200,8 @@ function scanPass(J) {
     // the hits that are not their parent's only child (the node before is the parent, and
     // both subtrees end together); of the others, those left out (all, or those whose parent
     // is a hit: a module's frames after its first)
-    var bad = new Int32Array(nh), nb = 0, tend = t.end, sk = J.ren >= 0 ? new Int32Array(nh) : hits, ns = 0;
-    for (tdep = t.depth, k = 0; k < nh - 1; k++) {
+    var bad = new Int32Array(nh), nb = 0, sk = J.ren >= 0 ? new Int32Array(nh) : hits, ns = 0;
+    for (tdep = t.depth, tend = t.end, k = 0; k < nh - 1; k++) {
       x = hits[k];
       if (tdep[x - 1] !== tdep[x] - 1 || tend[x - 1] !== tend[x]) bad[nb++] = x;
       else if (J.ren >= 0 && k && hits[k - 1] === x - 1) sk[ns++] = x;
