@@ -487,17 +487,23 @@ function copyNodes(J, a, b) {
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
   var hits = J.hits, sk = J.sk, last = J.nsk - 1, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
-  var md = J.md, j, od, e;
-  for (j = a; j < b; j++) {
+  var md = J.md, j, od, e, nx, ds, off, s;
+  for (j = a; j < b;) {
     while (hsp && hs[hsp - 1] <= j) hsp--;
-    e = tend[j];
-    if (sk[k] === j) { k++; h++; hs[hsp++] = e; continue; }
-    od = tdep[j] + dd - hsp;
-    if (hits[h] === j) { h++; rn[w] = ren; } else rn[w] = tn[j];
-    rt[w] = tt[j]; rd[w] = od;
-    re[w] = e + w - j - (sk[k] < e ? atLeast(sk, last, k, e) - k : 0);
-    if (od > md) md = od;
-    w++;
+    if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; j++; continue; }
+    // a run up to the next hit left out, or the end of one open: the same depth less
+    s = sk[k]; nx = s < b ? s : b;
+    if (hsp && hs[hsp - 1] < nx) nx = hs[hsp - 1];
+    ds = dd - hsp; off = w - j;
+    for (; j < nx; j++) {
+      e = tend[j]; od = tdep[j] + ds;
+      rn[j + off] = tn[j]; rt[j + off] = tt[j]; rd[j + off] = od;
+      re[j + off] = e + off - (s < e ? atLeast(sk, last, k, e) - k : 0);
+      if (od > md) md = od;
+    }
+    // its hits kept: renamed
+    for (; hits[h] < nx; h++) rn[hits[h] + off] = ren;
+    w = j + off;
   }
   J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.md = md;
 }
@@ -721,8 +727,8 @@ Viewer.prototype.showTree = function (t) {
     ['name', 'depth', 'end', 'self0', 'self1', 'tot', 'tot0'].forEach(function (k) { if (d[k]) spares.push(d[k]); });
   });
   V.dropped = [];
-  // the working arrays (45 bytes a node) and spares are let go a few seconds after the last
-  // transform
+  // the working arrays (65 bytes a frame made; most nodes are in blocks, not frames) and
+  // spares are let go a few seconds after the last transform
   clearTimeout(V.scratchTimer);
   V.scratchTimer = setTimeout(function () { if (!V.job) { scratch = null; spares = []; } }, 5000);
   if (V.selected) {
