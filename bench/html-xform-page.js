@@ -1,6 +1,6 @@
 // html-xform-page.js - the viewer's transforms in headless Chromium, page by page: each
 // transform (on the heaviest function below the roots, as html-transforms.js picks) timed
-// from the call to the pixels, split into the tree's transform (applyTransforms) and the
+// from the call to the pixels (focus: on its heaviest frame below a root), split into the tree's transform (applyTransforms) and the
 // rest (table, chips, drawing), then its undo; and the renderer's CPU time for it (read
 // from /proc: less stretched by a loaded machine); median of REPS (default 3) in one load.
 // usage: node html-xform-page.js PAGE.html...   (FK_REPS=n)
@@ -29,13 +29,17 @@ function setup() {
   for (let i = 1; i < t.n; i++) if (t.depth[i] === 2) tot[t.name[i]] += t.tot[i];
   let fn = 0; for (let k = 1; k < tot.length; k++) if (tot[k] > tot[fn]) fn = k;
   const fname = V.names[fn], mod = fname.indexOf('::') > 0 ? fname.slice(0, fname.indexOf('::') + 2) : fname.slice(0, 4);
+  // focus: on the heaviest frame of that function below a root (its path)
+  let z = -1, zp = '';
+  for (let i = 1; i < t.n; i++) if (t.depth[i] === 2 && t.name[i] === fn && (z < 0 || t.tot[i] > t.tot[z])) z = i;
+  for (let i = z; i > 0; i--) if (t.depth[i] === 1) { zp = V.names[t.name[i]] + ';' + fname; break; }
   // the tree's transform: from applyTransforms to the tree on screen (showTree; in slices
   // on a large tree, the page answering between them)
   const orig = V.applyTransforms, show = V.showTree;
   V.applyTransforms = function (now) { window.fkT0 = performance.now(); orig.call(this, now); if (!show) window.fkTa = performance.now() - window.fkT0; };
   // (pages made before transforms in slices: no showTree, applyTransforms does all)
   if (show) V.showTree = function (t) { show.call(this, t); window.fkTa = performance.now() - window.fkT0; };
-  return { nodes: t.n, fn: fname, mod };
+  return { nodes: t.n, fn: fname, mod, zp };
 }
 async function once([op, arg]) {
   const V = flamekit.viewer, flush = () => { const c = document.querySelector('.fkflame canvas'); if (c) c.getContext('2d').getImageData(0, 0, 1, 1); };
@@ -63,7 +67,7 @@ function undo() {
       await page.goto('file://' + path.resolve(f));
       await page.waitForSelector('body[data-ready]', { timeout: 300000 });
       const r = await page.evaluate(setup), ops = {};
-      for (const [op, arg] of [['merge', r.fn], ['drop', r.fn], ['rec', r.fn], ['rec', ''], ['lib', r.mod], ['focusfn', r.fn]]) {
+      for (const [op, arg] of [['merge', r.fn], ['drop', r.fn], ['rec', r.fn], ['rec', ''], ['lib', r.mod], ['focusfn', r.fn], ['focus', r.zp]]) {
         const x = [];
         for (let k = 0; k < reps; k++) {
           const c0 = rendererCpu(ud), y = await page.evaluate(once, [op, arg]), c1 = rendererCpu(ud);

@@ -139,16 +139,19 @@ function readTree(u8, pp, qp, rp, nraw, idw, alpha, NN, n, md, t, sv, sv1, lv, l
 
 /* Counts in 32-bit arrays where they hold the same numbers: one column of integer counts
  * (no floats table), totals below 2^32 (a node's total is at most the root's) as Uint32,
- * own counts within +-2^31 as Int32: 8 bytes a node less for most profiles. The tree read
- * from the page is never written after this; trees made from it have arrays of their own. */
+ * own counts within +-2^31 as Int32: 8 bytes a node less for most profiles; and where no own
+ * count is below zero, none kept (the totals say them: selfAt; 4 bytes a node less). The
+ * tree read from the page is never written after this; trees made from it have arrays of
+ * their own. */
 function narrowCounts(t, fl) {
   if (t.cols > 1 || (fl && fl.length) || !(t.tot[0] < 4294967296)) return;
-  var s = t.self0, n = t.n, i, v, ok = true, a;
-  for (i = 0; i < n; i++) { v = s[i]; if (v >= 2147483648 || v < -2147483648) { ok = false; break; } }
+  var s = t.self0, n = t.n, i, v, ok = true, neg = false, a;
+  for (i = 0; i < n; i++) { v = s[i]; if (v < 0) neg = true; if (v >= 2147483648 || v < -2147483648) { ok = false; break; } }
   a = new Uint32Array(n);
   a.set(t.tot);
   t.tot = a;
-  if (ok) { a = new Int32Array(n); a.set(s); t.self0 = a; }
+  if (ok && !neg) t.self0 = null;
+  else if (ok) { a = new Int32Array(n); a.set(s); t.self0 = a; }
 }
 
 /* The tree from the node streams (docs/html.md) in one forward pass: depth from the runs,

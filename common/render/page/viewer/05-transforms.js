@@ -75,19 +75,43 @@ function promote(o, p) {
   for (var c = o.first[p]; c >= 0; c = o.next[c]) o.hash.put(p, o.name[c], c);
 }
 
-/* The working arrays of transformTree and layOut, kept between transforms: fresh arrays of
- * this size cost the page faults of their first touch, more than clearing them again. */
+/* Whole subtrees kept as they are (blocks). Most nodes of a large tree lie in subtrees the
+ * transform leaves alone: a node whose subtree holds no node the transform acts on (a
+ * "hit": the merged, dropped or collapsed function, a module's frame, a name already on the
+ * path) becomes one frame, a block, that stands for its subtree: the passes below treat it
+ * as a leaf of the subtree's size and total, and the write copies the subtree's arrays
+ * (TypedArray set, depths and ends moved). Where a block's frame is reached again (a merge
+ * under a shared frame), it is opened: its children become blocks of their own. act.hits
+ * says what the transform acts on, act.whole that every node kept keeps its subtree whole
+ * (focus, focus-function: all below a kept node is kept as it is). Blocks need every node
+ * of the input to have a count below it (else such nodes are dropped, one by one).
+ * Where the hits are merged into their parents (merge, collapse recursion of all) or renamed
+ * (a module's first frame; the next ones are merged into it) in a tree without own counts
+ * (selfAt), a hit that is its parent's only child merges nothing and needs no new order:
+ * the blocks (filtered) may hold such hits, left out (the nodes below one less deep) or
+ * renamed as the block is copied; only the other hits ("bad") make their ancestors walked. */
+function liveTree(t) {
+  if (t.live === undefined) {
+    var tot = t.tot, t0 = t.tot0, i, n = t.n;
+    for (i = 0; i < n && (tot[i] > 0 || (t0 && t0[i] > 0)); i++);
+    t.live = i === n;
+  }
+  return t.live;
+}
+/* The working arrays of transformTree, kept between transforms: fresh arrays of this size
+ * cost the page faults of their first touch. A frame's entries are set as it is made (with
+ * blocks, frames are far fewer than nodes: no clearing of the whole arrays). */
 var scratch = null;
 function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
     scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
-    for (var k = 0; k < 7; k++) scratch.i32.push(new Int32Array(c));
+    for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
   return scratch;
 }
-/* A transform of tree t as a job of passes over arrays (clear, walk, sizes, places, write),
+/* A transform of tree t as a job of passes over arrays (hits, walk, sizes, places, write),
  * each able to stop and go on: job.run() goes on to the end (and returns the tree made) or
  * until clock() says its slice of time is over (and returns null; it is asked every STEP
  * nodes, after STEP nodes of work at least). applyTransforms runs a large tree's transform
@@ -98,56 +122,158 @@ function transformTree(t, names, rank, act) { return new TransformJob(t, names, 
 function TransformJob(t, names, rank, act, clock) {
   var n = t.n, W = work(n), J = this;
   J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = -1; J.r = null;
-  // nk: each frame's count of children (in the places' nxt, written there before it is
-  // read). The arrays are cleared first (clearPass, in slices: a fill is quicker than
-  // clearing each frame's entries as it is made)
+  // nk: each frame's count of children (in the places' nxt, written there before it is read)
   J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n), next: W.i32[2].subarray(0, n),
     shared: W.u8.subarray(0, n), hash: new PairHash(), nk: W.i32[5].subarray(0, n) };
   J.opar = W.i32[3].subarray(0, n);
+  J.blk = W.i32[7].subarray(0, n); // a block's input node + 1 (0: not a block)
   J.os0 = W.f64[0].subarray(0, n);
   J.os1 = t.cols > 1 ? W.f64[1].subarray(0, n) : null;
   // the sizes' arrays too
   J.size = W.i32[4].subarray(0, n); J.tot = W.f64[2].subarray(0, n); J.tot0 = J.os1 ? W.f64[3].subarray(0, n) : null;
   J.outAt = new Int32Array(t.maxDepth + 2);
-  J.m = 1; J.i = 1; J.c = 0;
-}
-/* The working arrays cleared, STEP x 8 entries a slice (then the root is set). */
-function clearPass(J) {
-  var n = J.t.n, O = J.O, t = J.t, a, b, k;
-  for (k = 0; J.c < n; J.c = b, k++) {
-    if (k && J.clock && J.clock()) return false; // (one chunk a call at least)
-    a = J.c; b = Math.min(n, a + 8 * STEP);
-    O.first.fill(-1, a, b); O.shared.fill(0, a, b); O.nk.fill(0, a, b); J.os0.fill(0, a, b); J.size.fill(0, a, b); J.tot.fill(0, a, b);
-    if (J.os1) { J.os1.fill(0, a, b); J.tot0.fill(0, a, b); }
-  }
-  O.name[0] = t.name[0]; J.opar[0] = -1;
-  // the root's own count: stacks that end there hold no frame to focus on
-  if (!J.act.dropRoot) { J.os0[0] = t.self0[0]; if (J.os1) J.os1[0] = t.self1[0]; }
-  return true;
+  J.m = 1; J.i = 1;
+  // the hits, in preorder (then n): from the scan
+  J.blocks = !!act.hits && liveTree(t);
+  J.byHits = act.onHit !== undefined;
+  J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1;
+  // filtered blocks: the bad hits (J.bad, then n) say where blocks may be; bsz: each block's
+  // size in the tree made
+  // (ren: the name of a hit kept, sk: the hits left out, in preorder, then n)
+  J.ren = act.hits && act.hits.rename !== undefined ? act.hits.rename : -1;
+  J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
+  J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
+  J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
+  J.rat = null; // (collapse recursion of all: the scan's last node of each name)
+  // the root frame; its own count: stacks that end there hold no frame to focus on
+  var O = J.O;
+  O.name[0] = t.name[0]; J.opar[0] = -1; O.first[0] = -1; O.shared[0] = 0; O.nk[0] = 0; J.blk[0] = 0;
+  J.size[0] = 0; J.tot[0] = 0; if (J.tot0) J.tot0[0] = 0;
+  J.os0[0] = act.dropRoot ? 0 : selfAt(t, 0); if (J.os1) J.os1[0] = act.dropRoot ? 0 : t.self1[0];
 }
 TransformJob.prototype.run = function () {
   var J = this;
-  if (J.pass === -1) { if (!clearPass(J)) return null; J.pass = 0; }
+  if (J.pass === -1) { if (!scanPass(J)) return null; J.pass = 0; }
   if (J.pass === 0) { if (!walkPass(J)) return null; J.pass = 1; sizesStart(J); }
   if (J.pass === 1) { if (!sizesPass(J)) return null; J.pass = 2; placesStart(J); }
   if (J.pass === 2) { if (!placesPass(J)) return null; J.pass = 3; writeStart(J); }
   if (J.pass === 3) { if (!writePass(J)) return null; J.pass = 4; writeEnd(J); }
   return J.r;
 };
+function roomFor(a, k) {
+  if (a.length >= k) return a;
+  var b = new Int32Array(Math.max(k, 2 * a.length));
+  b.set(a);
+  return b;
+}
+/* The hits in preorder, 8 x STEP nodes a chunk: nodes of a name (act.hits.id), of the names
+ * marked in act.hits.match, named as an ancestor ('rec'), or the nodes listed (at). */
+function scanPass(J) {
+  var t = J.t, n = t.n, tn = t.name, h = J.act.hits, clock = J.clock, hits = J.hits, nh = J.nh, i = J.si;
+  var b, k, id, mt, tdep, tend, at, a, x;
+  if (!J.blocks && !J.byHits) return true;
+  if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length).fill(-1);
+  if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
+    for (k = 0; i < n; k++) {
+      if (k && clock && clock()) { J.si = i; J.hits = hits; J.nh = nh; return false; }
+      b = Math.min(n, i + 8 * STEP);
+      hits = roomFor(hits, nh + b - i + 1);
+      if (h.kind === 'name') { for (id = h.id; i < b; i++) if (tn[i] === id) hits[nh++] = i; } else if (h.kind === 'match') {
+        for (mt = h.match; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
+      } else {
+        // a node named as an ancestor: the last node of its name that was not such a hit
+        // (the outermost of its name on its path, if any) holds it in its subtree
+        for (tend = t.end, at = J.rat; i < b; i++) {
+          x = tn[i]; a = at[x];
+          if (a >= 0 && tend[a] > i) hits[nh++] = i; else at[x] = i;
+        }
+      }
+    }
+  } else if (h.kind === 'at') {
+    hits = roomFor(hits, h.at.length + 1);
+    for (k = 0; k < h.at.length; k++) hits[nh++] = h.at[k];
+  }
+  hits = roomFor(hits, nh + 1);
+  hits[nh++] = n;
+  J.hits = hits; J.nh = nh; J.si = n;
+  if (J.filter) {
+    // the hits that are not their parent's only child (the node before is the parent, and
+    // both subtrees end together); of the others, those left out (all, or those whose parent
+    // is a hit: a module's frames after its first)
+    var bad = new Int32Array(nh), nb = 0, sk = J.ren >= 0 ? new Int32Array(nh) : hits, ns = 0;
+    for (tdep = t.depth, tend = t.end, k = 0; k < nh - 1; k++) {
+      x = hits[k];
+      if (tdep[x - 1] !== tdep[x] - 1 || tend[x - 1] !== tend[x]) bad[nb++] = x;
+      else if (J.ren >= 0 && k && hits[k - 1] === x - 1) sk[ns++] = x;
+    }
+    bad[nb++] = n;
+    if (J.ren >= 0) sk[ns++] = n; else ns = nh;
+    J.bad = bad; J.sk = sk; J.nsk = ns;
+  }
+  return true;
+}
+/* The first of a[from..last] (in order, a[last] = n) that is x or more. */
+function atLeast(a, last, from, x) {
+  var lo = from, hi = from, step = 1, mid;
+  while (a[hi] < x) { lo = hi + 1; hi = Math.min(last, hi + step); step *= 2; }
+  // a[lo - 1] < x <= a[hi]
+  while (lo < hi) { mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+/* How many hits left out in input nodes a..b (k: the first left out at a or after). */
+function leftOut(J, k, b) { return atLeast(J.sk, J.nsk - 1, k, b) - k; }
+/* Frame o, a block, opened: its input node's children become blocks under it. */
+function openBlock(J, o, m) {
+  var t = J.t, tn = t.name, tend = t.end, ts0 = t.self0, ts1 = t.self1, O = J.O, blk = J.blk, i0 = blk[o] - 1, c, e = tend[i0], h;
+  blk[o] = 0;
+  c = i0 + 1;
+  if (J.filter) {
+    // hits at its top left out, each an only child: their own counts its frame's
+    for (h = atLeast(J.sk, J.nsk - 1, 0, c); c < e && J.sk[h] === c; c++, h++) J.os0[o] += selfAt(t, c);
+  }
+  for (; c < e; c = tend[c], m++) {
+    O.name[m] = tn[c];
+    if (J.filter) {
+      h = atLeast(J.sk, J.nsk - 1, h, c); J.bsz[m] = tend[c] - c - leftOut(J, h, tend[c]);
+      // (a hit kept here is o's only child, renamed)
+      if (J.ren >= 0 && J.hits[atLeast(J.hits, J.nh - 1, 0, c)] === c) O.name[m] = J.ren;
+    }
+    J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
+    O.first[m] = -1; O.shared[m] = 0; O.nk[m] = 0; J.size[m] = 0; J.tot[m] = 0; if (J.tot0) J.tot0[m] = 0;
+    J.os0[m] = ts0 ? ts0[c] : selfAt(t, c); if (J.os1) J.os1[m] = ts1[c];
+    blk[m] = c + 1;
+  }
+  return m;
+}
 /* The walk: each node of the input asked what becomes of it (act), its frame found or made
- * (transformTree's comment above says how). */
+ * (transformTree's comment above says how); a subtree without hits made a block. */
 function walkPass(J) {
   var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
-  var os0 = J.os0, os1 = J.os1, outAt = J.outAt, m = J.m, i = J.i, k, c, sh, d, a, P, o;
+  var os0 = J.os0, os1 = J.os1, size = J.size, tot = J.tot, tot0 = J.tot0, blk = J.blk, outAt = J.outAt;
+  var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
+  var byHits = J.byHits, hitA = act.onHit, hit, filter = J.filter, bad = J.bad, bc = J.bc, bsz = J.bsz, sk = J.sk, sc = J.sc;
   for (k = 1; i < n; k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
     d = tdep[i];
-    a = act(i, d);
+    if (byHits) {
+      // what becomes of a node is whether it is a hit
+      while (hits[hc] < i) hc++;
+      hit = hits[hc] === i;
+      a = hit ? hitA : tn[i];
+    } else a = act(i, d);
     if (a === CUT) { i = tend[i]; continue; }
+    e = tend[i];
+    clean = false;
+    if (blocks) {
+      while (hits[hc] <= i) hc++;
+      if (filter) { while (bad[bc] <= i) bc++; while (sk[sc] <= i) sc++; clean = bad[bc] >= e; } else clean = hits[hc] >= e;
+    }
     P = outAt[d - 1];
-    if (a === OUT) o = -1;
-    else if (a === SKIP) {
+    if (a === OUT) {
+      if (clean) { i = e; continue; } // nothing below is kept
+      o = -1;
+    } else if (a === SKIP) {
       o = P;
       if (o >= 0 && !shared[o]) promote(O, o);
     } else {
@@ -158,32 +284,51 @@ function walkPass(J) {
       if (o === m) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
+        ofirst[o] = -1; shared[o] = 0; nk[o] = 0; size[o] = 0; tot[o] = 0; if (tot0) tot0[o] = 0;
+        os0[o] = ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] = ts1[i];
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
-      } else if (!shared[o]) promote(O, o);
+        if (clean || whole) {
+          blk[o] = i + 1;
+          if (filter) bsz[o] = e - i - leftOut(J, sc, e);
+          i = e;
+          continue;
+        }
+        blk[o] = 0; outAt[d] = o; i++;
+        continue;
+      }
+      if (blk[o]) m = openBlock(J, o, m);
+      if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
-    if (o >= 0) { os0[o] += ts0[i]; if (os1) os1[o] += ts1[i]; }
+    if (o >= 0) { os0[o] += ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] += ts1[i]; }
     i++;
   }
-  J.m = m;
+  J.m = m; J.hc = hc; J.bc = bc; J.sc = sc;
   return true;
 }
 
 /* Then the frames made in preorder: those with a count below them (a frame is made after
- * its parent, so one backward pass, the sizes, gives each its subtree's size and totals),
- * then each frame's place from its parent's (the places): its children's places follow
- * from their sizes, in the order of the list (made by prepending: last first) or, under a
- * shared frame, by name. One forward pass writes every array of the tree. */
+ * its parent, so one backward pass, the sizes, gives each its subtree's size and totals;
+ * a block's are its input node's), then each frame's place from its parent's (the places):
+ * its children's places follow from their sizes, in the order of the list (made by
+ * prepending: last first) or, under a shared frame, by name. One forward pass writes every
+ * array of the tree. */
 function sizesStart(J) {
   J.lo = 0; J.hi = 0; J.o = J.m - 1;
 }
 function sizesPass(J) {
-  var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, clock = J.clock;
-  var lo = J.lo, hi = J.hi, o = J.o, k, p, x, y;
+  var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, blk = J.blk, clock = J.clock;
+  var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
   for (k = 1; o >= 0; o--, k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; J.lo = lo; J.hi = hi; return false; }
     x = os1 ? os1[o] : os0[o];
     if (x < lo) lo = x; else if (x > hi) hi = x;
+    if (blk[o]) {
+      // (its nodes' own counts are the input's: they fit its arrays)
+      b = blk[o] - 1; size[o] = J.filter ? J.bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
+      p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o];
+      continue;
+    }
     tot[o] += x > 0 ? x : 0;
     if (tot0) { y = os0[o]; tot0[o] += y > 0 ? y : 0; }
     if (size[o] || os0[o] !== 0 || (os1 && os1[o] !== 0) || o === 0) {
@@ -223,8 +368,11 @@ function placesPass(J) {
     }
     nxt[o] = q + 1;
     if (shared[o]) {
+      c = ofirst[o];
+      // one child (a frame merged into its only child's parent): its place is the next
+      if (c < 0 || onext[c] < 0) { if (c >= 0) nxt[c] = q + 1; ord[q] = o; continue; }
       tmp.length = 0;
-      for (c = ofirst[o]; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
+      for (; c >= 0; c = onext[c]) if (size[c]) tmp.push(c);
       if (tmp.length > 12) {
         // many: as numbers rank x 2^24 + frame (exact below 2^53), sorted natively
         if (m <= 16777216) {
@@ -253,13 +401,18 @@ function placesPass(J) {
 // made keeps where its sums fit; its depth is the input's at most
 function writeStart(J) {
   var cnt = J.cnt, os1 = J.os1, t = J.t, md0 = t.maxDepth;
-  var ints = t.self0 instanceof Int32Array && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
+  // (a tree without own counts, selfAt: its totals are in 32 bits, and so the tree made)
+  var ints = (t.self0 instanceof Int32Array || (!t.self0 && t.tot instanceof Uint32Array)) && !os1 && J.lo >= -2147483648 && J.hi < 2147483648 && J.tot[0] < 4294967296;
   J.r = { n: cnt, cols: t.cols, name: spare(J.names.length <= 65536 ? Uint16Array : Int32Array, cnt),
     depth: spare(md0 < 256 ? Uint8Array : md0 < 65535 ? Uint16Array : Int32Array, cnt), end: spare(Int32Array, cnt),
-    self0: spare(ints ? Int32Array : Float64Array, cnt), self1: os1 ? spare(Float64Array, cnt) : null,
+    self0: t.self0 ? spare(ints ? Int32Array : Float64Array, cnt) : null, self1: os1 ? spare(Float64Array, cnt) : null,
     tot: spare(ints ? Uint32Array : Float64Array, cnt), tot0: J.tot0 ? spare(Float64Array, cnt) : null };
   // a frame's depth: how many frames before it are still open (their ends on a stack)
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
+  J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
+  // a filtered one's: the next hit (fh) and hit left out (fk), the next place (bw), the ends
+  // of the hits left out open above (hstk)
+  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -274,26 +427,94 @@ function spare(C, n) {
   return a.length === n ? a : a.subarray(0, n);
 }
 function writePass(J) {
-  var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, tot = J.tot, clock = J.clock;
-  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rt = r.tot, q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, k;
-  for (k = 1; q < cnt; q++, k++) {
+  var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, os1 = J.os1, tot = J.tot, tot0 = J.tot0, blk = J.blk, clock = J.clock;
+  var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, tdep = J.t.depth, tend = J.t.end;
+  var q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, k, b, i0;
+  for (k = 1; ; k++) {
+    if (J.bi < J.be) {
+      // a block's nodes, copied 8 x STEP a chunk
+      b = Math.min(J.be, J.bi + 8 * STEP);
+      if (J.bf) copyFiltered(J, J.bi, b); else copyNodes(J, J.bi, b);
+      J.bi = b;
+      if (J.md > md) md = J.md;
+      if (clock && clock()) { J.q = q; J.sp = sp; J.md = md; return false; }
+      continue;
+    }
+    if (q >= cnt) break;
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; }
     o = ord[q];
     while (sp && st[sp - 1] <= q) sp--;
     e = q + size[o];
-    rn[q] = oname[o]; rd[q] = sp; re[q] = e; rs0[q] = os0[o]; rt[q] = tot[o];
+    rn[q] = oname[o]; rd[q] = sp; re[q] = e; rt[q] = tot[o];
+    if (rs0) rs0[q] = os0[o];
+    if (rs1 && os1 && rt0 && tot0) { rs1[q] = os1[o]; rt0[q] = tot0[o]; }
     if (sp > md) md = sp;
+    if (blk[o]) {
+      // its subtree's nodes below it, as they are in the input (depths and ends moved)
+      i0 = blk[o] - 1; J.bi = i0 + 1; J.be = tend[i0]; J.boff = q - i0; J.bdd = sp - tdep[i0];
+      // (with hits left out: copied node by node)
+      J.fh = J.filter ? atLeast(J.hits, J.nh - 1, 0, i0 + 1) : 0;
+      J.bf = J.filter && J.hits[J.fh] < J.be;
+      if (J.bf) { J.fk = atLeast(J.sk, J.nsk - 1, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; }
+      q = e;
+      continue;
+    }
     st[sp++] = e;
+    q++;
   }
   J.md = md;
   return true;
 }
+/* Input nodes a..b of the block being copied, to their places in the tree made. */
+function copyNodes(J, a, b) {
+  var t = J.t, r = J.r, off = J.boff, dd = J.bdd, tdep = t.depth, tend = t.end, rd = r.depth, re = r.end, x, mx = 0, j;
+  var rn = r.name, rs0 = r.self0, rt = r.tot, tn = t.name, ts0 = t.self0, tt = t.tot;
+  if (b - a < 64) {
+    // (a few: a loop; subarrays cost more)
+    for (j = a; j < b; j++) { rn[j + off] = tn[j]; rt[j + off] = tt[j]; }
+    if (rs0 && ts0) for (j = a; j < b; j++) rs0[j + off] = ts0[j];
+  } else {
+    rn.set(tn.subarray(a, b), a + off); rt.set(tt.subarray(a, b), a + off);
+    if (rs0 && ts0) rs0.set(ts0.subarray(a, b), a + off);
+  }
+  if (r.self1 && t.self1 && r.tot0 && t.tot0) { r.self1.set(t.self1.subarray(a, b), a + off); r.tot0.set(t.tot0.subarray(a, b), a + off); }
+  for (j = a; j < b; j++) { x = tdep[j]; if (x > mx) mx = x; rd[j + off] = x + dd; re[j + off] = tend[j] + off; }
+  if (mx + dd > J.md) J.md = mx + dd;
+}
+/* Input nodes a..b of a filtered block: its hits left out (the nodes below each one less
+ * deep: hs holds the ends of those open) or renamed; a node's end is its input end less the
+ * hits left out before it. */
+function copyFiltered(J, a, b) {
+  var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
+  var hits = J.hits, sk = J.sk, last = J.nsk - 1, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
+  var md = J.md, j, od, e, nx, ds, off, s;
+  for (j = a; j < b;) {
+    while (hsp && hs[hsp - 1] <= j) hsp--;
+    if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; j++; continue; }
+    // a run up to the next hit left out, or the end of one open: the same depth less
+    s = sk[k]; nx = s < b ? s : b;
+    if (hsp && hs[hsp - 1] < nx) nx = hs[hsp - 1];
+    ds = dd - hsp; off = w - j;
+    for (; j < nx; j++) {
+      e = tend[j]; od = tdep[j] + ds;
+      rn[j + off] = tn[j]; rt[j + off] = tt[j]; rd[j + off] = od;
+      re[j + off] = e + off - (s < e ? atLeast(sk, last, k, e) - k : 0);
+      if (od > md) md = od;
+    }
+    // its hits kept: renamed
+    for (; hits[h] < nx; h++) rn[hits[h] + off] = ren;
+    w = j + off;
+  }
+  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.md = md;
+}
 function writeEnd(J) {
-  var r = J.r, q, o, ord = J.ord, os1 = J.os1, tot0 = J.tot0;
-  if (r.self1) for (q = 0; q < r.n; q++) { o = ord[q]; r.self1[q] = os1[o]; r.tot0[q] = tot0[o]; }
+  var r = J.r;
   r.maxDepth = J.md;
   r.maxdelta = maxDelta(r);
   r.kids = new Map();
+  // every frame has a count below it (one column, no own count below zero: a frame is
+  // kept for a count of its own or below; a block's nodes have theirs in the input)
+  if (r.cols === 1 && J.lo >= 0) r.live = true;
 }
 
 /* Each name's place in the library's order of names (bytewise), made once for the names. */
@@ -336,6 +557,10 @@ Viewer.prototype.nameRank = function () {
 };
 
 function focusAct(f) { f.dropRoot = true; return f; }
+/* act f with what it acts on (the blocks' hits), whether all below a kept node is kept as it
+ * is (whole) and, when the hits alone say what becomes of a node, what becomes of a hit
+ * (onHit: every other node is kept as it is; the walk then asks the hits, not f). */
+function acting(f, hits, whole, onHit) { f.hits = hits; f.whole = whole; if (onHit !== undefined) f.onHit = onHit; return f; }
 /* What transform op does to each node (transformTree's act), over tree t. Per-depth
  * stacks hold what a node needs to know of its ancestors. */
 function transformAct(V, t, op, arg) {
@@ -343,50 +568,51 @@ function transformAct(V, t, op, arg) {
   switch (op) {
   case 'merge':
     id = V.nameId(arg);
-    return function (i) { return name[i] === id ? SKIP : name[i]; };
+    return acting(function (i) { return name[i] === id ? SKIP : name[i]; }, { kind: 'name', id: id }, false, SKIP);
   case 'drop':
     id = V.nameId(arg);
-    return function (i) { return name[i] === id ? CUT : name[i]; };
+    return acting(function (i) { return name[i] === id ? CUT : name[i]; }, { kind: 'name', id: id }, false, CUT);
   case 'focus':
     // the node at the path, rooted under the root; its ancestors left out, all else cut
     z = V.findPathIn(t, arg.split(';'));
-    return focusAct(function (i) { return z <= 0 ? CUT : i >= z && i < end[z] ? name[i] : i < z && end[i] > z ? OUT : CUT; });
+    return acting(focusAct(function (i) { return z <= 0 ? CUT : i >= z && i < end[z] ? name[i] : i < z && end[i] > z ? OUT : CUT; }),
+      { kind: 'at', at: z > 0 ? [z] : [] }, true);
   case 'focusfn':
     id = V.nameId(arg);
     above = new Int32Array(md); // how many frames of the function on the path above depth d
-    return focusAct(function (i, d) {
+    return acting(focusAct(function (i, d) {
       var x = above[d - 1], f = name[i] === id;
       above[d] = x + (f ? 1 : 0);
       return x || f ? name[i] : OUT;
-    });
+    }), { kind: 'name', id: id }, true);
   case 'rec':
     if (arg === '') {
       // every function: a name already open on the path is merged into it
       var open = new Int32Array(V.names.length), path = new Int32Array(md), pd = 0;
-      return function (i, d) {
+      return acting(function (i, d) {
         while (pd >= d) { pd--; if (path[pd] >= 0) open[path[pd]]--; }
         var x = name[i], r = open[x] ? SKIP : x;
         path[pd++] = r === SKIP ? -1 : x;
         if (r !== SKIP) open[x]++;
         return r;
-      };
+      }, { kind: 'rec' }, false, SKIP);
     }
     id = V.nameId(arg);
     above = new Int32Array(md);
-    return function (i, d) {
+    return acting(function (i, d) {
       var x = above[d - 1], f = name[i] === id;
       above[d] = x + (f ? 1 : 0);
       return f && x ? SKIP : name[i];
-    };
+    }, { kind: 'name', id: id }, false);
   case 'lib':
     id = V.nameId(arg, true);
     var nn = V.names.length, match = new Uint8Array(nn), prev = new Uint8Array(md);
     for (i = 0; i < nn; i++) match[i] = arg !== '' && V.names[i].indexOf(arg) >= 0 ? 1 : 0;
-    return function (i, d) {
+    return acting(function (i, d) {
       var x = match[name[i]];
       prev[d] = x;
       return !x ? name[i] : prev[d - 1] ? SKIP : id;
-    };
+    }, { kind: 'match', match: match, rename: id }, false);
   case 'proc':
     // comm-PID/TID -> comm-PID: a thread's root frame becomes its process's
     var to = new Map();
@@ -394,9 +620,10 @@ function transformAct(V, t, op, arg) {
       var m = THREAD_ROOT.exec(V.names[name[i]]);
       if (m && m[2]) to.set(name[i], V.nameId(m[1], true));
     }
-    return function (i, d) { var x = d === 1 ? to.get(name[i]) : undefined; return x === undefined ? name[i] : x; };
+    // (below the roots all is kept as it is)
+    return acting(function (i, d) { var x = d === 1 ? to.get(name[i]) : undefined; return x === undefined ? name[i] : x; }, { kind: 'none' }, true);
   case 'nothread':
-    return function (i, d) { return d === 1 && THREAD_ROOT.test(V.names[name[i]]) ? SKIP : name[i]; };
+    return acting(function (i, d) { return d === 1 && THREAD_ROOT.test(V.names[name[i]]) ? SKIP : name[i]; }, { kind: 'none' }, true);
   }
   throw new Error('unknown transform ' + op);
 }
@@ -500,8 +727,8 @@ Viewer.prototype.showTree = function (t) {
     ['name', 'depth', 'end', 'self0', 'self1', 'tot', 'tot0'].forEach(function (k) { if (d[k]) spares.push(d[k]); });
   });
   V.dropped = [];
-  // the working arrays (45 bytes a node) and spares are let go a few seconds after the last
-  // transform
+  // the working arrays (65 bytes a frame made; most nodes are in blocks, not frames) and
+  // spares are let go a few seconds after the last transform
   clearTimeout(V.scratchTimer);
   V.scratchTimer = setTimeout(function () { if (!V.job) { scratch = null; spares = []; } }, 5000);
   if (V.selected) {

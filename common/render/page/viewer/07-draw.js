@@ -438,7 +438,7 @@ Viewer.prototype.drawnFrames = function (g) {
 Viewer.prototype.describeParts = function (g, n) {
   var V = /** @type {FkV} */ (this), t = g.tree, m = V.meta, cn = m.countname || 'samples', f = m.factor;
   var name = n === 0 ? 'all' : V.names[t.name[n]], zt = t.tot[g.zoom];
-  var self = t.cols > 1 ? t.self1[n] : t.self0[n];
+  var self = t.cols > 1 ? t.self1[n] : selfAt(t, n);
   var s = '(' + fmtCount(t.tot[n], f) + ' ' + cn + ', ' + pct(t.tot[n], t.tot[0]) + ' of all';
   if (g.zoom > 0 && n >= g.zoom && n < t.end[g.zoom]) s += ', ' + pct(t.tot[n], zt) + ' of the zoomed frame';
   s += '; self ' + fmtCount(self, f) + ')';

@@ -6,7 +6,7 @@ Viewer.prototype.functions = function () {
   var V = /** @type {FkV} */ (this), t = V.tree;
   if (V.tableCache && V.tableCache.tree === t) return V.tableCache.rows;
   var nn = V.names.length, self = new Float64Array(nn), total = new Float64Array(nn), active = new Int32Array(nn);
-  var s1 = t.cols > 1 ? t.self1 : t.self0, st = [], name = t.name, end = t.end, tot = t.tot;
+  var s1 = t.cols > 1 ? t.self1 : selfs(t), st = [], name = t.name, end = t.end, tot = t.tot;
   // a differential profile: before (self0, tot0) beside after
   var diff = t.cols > 1 && !!t.tot0, s0 = t.self0, tot0 = t.tot0, self0 = new Float64Array(diff ? nn : 0), total0 = new Float64Array(diff ? nn : 0);
   for (var i = 1; i < t.n; i++) {

@@ -9,7 +9,7 @@ Viewer.prototype.sandwichData = function (fname) {
   var callers = new Builder(nn, cols, t.name[0]), callees = new Builder(nn, cols, t.name[0]), total = 0, self = 0, total0 = 0, self0 = 0;
   if (id < 0) return null;
   var path = new Int32Array(maxDepth(t) + 2), open = -1, tot0 = t.tot0;
-  var s1 = cols > 1 ? t.self1 : t.self0, rev = [];
+  var s0 = selfs(t), s1 = cols > 1 ? t.self1 : s0, rev = [];
   for (var i = 1; i < t.n; i++) {
     var d = t.depth[i];
     path[d - 1] = t.name[i];
@@ -23,9 +23,9 @@ Viewer.prototype.sandwichData = function (fname) {
       // the callers graph: the path leaf-first, weighted by this frame's total
       callers.add(rev, rev.length, tot0 ? tot0[i] : t.tot[i], cols > 1 ? t.tot[i] : 0);
     }
-    if (t.name[i] === id) { self += s1[i] > 0 ? s1[i] : 0; if (tot0) self0 += t.self0[i] > 0 ? t.self0[i] : 0; }
+    if (t.name[i] === id) { self += s1[i] > 0 ? s1[i] : 0; if (tot0) self0 += s0[i] > 0 ? s0[i] : 0; }
     if (open >= 0) {
-      var od = t.depth[open], v0 = t.self0[i], v1 = cols > 1 ? t.self1[i] : 0;
+      var od = t.depth[open], v0 = s0[i], v1 = cols > 1 ? t.self1[i] : 0;
       if (v0 !== 0 || v1 !== 0) callees.add(path.subarray(od - 1, d), d - od + 1, v0, v1);
     }
   }
