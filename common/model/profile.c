@@ -259,21 +259,23 @@ static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint6
 	return -1;
 }
 
-/* Room for `more` new names of either parity: the table grown while a parity's half would
- * be over half full. 0, or -FK_E_TOOBIG once a half of the biggest table is 3/4 full (a
- * table of 2^32 slots), or -FK_E_NOMEM. */
+/* The table grown while a parity's half is over half full, or would be over 3/4 full with
+ * `more` new names of one parity (a batch: fk_profile_intern_parity claims a slot for each).
+ * 0, or -FK_E_TOOBIG when the biggest table (2^32 slots) has no such room, or -FK_E_NOMEM. */
 static int names_room(fk_profile *p, size_t more)
 {
-	size_t most = (p->name_par[0] > p->name_par[1] ? p->name_par[0] : p->name_par[1]) + more;
-	while (most * 4 > p->name_tab_mask + 1) {
-		size_t size = p->name_tab_mask + 1;
+	size_t most = p->name_par[0] > p->name_par[1] ? p->name_par[0] : p->name_par[1];
+	for (;;) {
+		size_t size = p->name_tab_mask + 1, half = size / 2;
+		bool fits = (most + more) * 4 <= half * 3;
+		if (most * 2 <= half && fits)
+			return 0;
 		int err = name_tab_rehash(p, size * 2);
 		if (err)
 			return err;
 		if (p->name_tab_mask + 1 == size) /* (it grows no more) */
-			return most * 4 > size * 3 ? -FK_E_TOOBIG : 0;
+			return fits ? 0 : -FK_E_TOOBIG;
 	}
-	return 0;
 }
 
 int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
@@ -507,7 +509,7 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 		const fk_parity_out *x = &o[t[j].hash >> 32 & 1];
 		ids[j] = x->first[j] ? x->ids[x->first[j] - 1] : x->ids[j];
 	}
-	return 0;
+	return names_room(p, 0);
 }
 
 const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len)
