@@ -46,12 +46,13 @@ FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
-/* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
- * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that
- * vary between keys, their counts taken in one read. k2 and tmp are scratch of n elements. */
 /* fn(arg, 1) on a second thread while fn(arg, 0) runs on this one (both on this one, in
  * turn, when no thread can be made); returns once both are done. */
 FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
+
+/* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
+ * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that
+ * vary between keys, their counts taken in one read. k2 and tmp are scratch of n elements. */
 FK_HIDDEN void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
 			  uint32_t *tmp);
 
@@ -124,7 +125,7 @@ FK_HIDDEN const char *fk_profile_unit_source(const fk_profile *p, const char **f
  * at once, then looked up. 0 or a negative error. */
 FK_HIDDEN int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end,
 				      const uint64_t *hash, size_t from, size_t n, uint32_t *ids);
-/* A name met in the input, for fk_profile_intern_toks: its bytes and fk_name_hash. */
+/* A name met in the input, for fk_profile_intern_toks and _parity: its bytes and fk_name_hash. */
 typedef struct fk_name_tok {
 	const char *s;
 	uint64_t hash;
@@ -134,12 +135,12 @@ typedef struct fk_name_tok {
  * slot is fetched 2 * FK_TOK_AHEAD names before it is compared, its bytes FK_TOK_AHEAD before,
  * so the lookups of names of many lines overlap. 0 or a negative error. */
 FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids);
-/* A batch of names interned by two threads at once: one thread makes room for n new
- * names (fk_profile_names_room); then each thread looks up the names of one parity (of their
- * hash's bit 32) with fk_profile_intern_parity, into arrays of its own (ids, first: n each;
- * fresh: as many), the table's slots of that parity its alone meanwhile; then one thread
- * gives the new names their ids in the order they first come, as one thread interning the
- * batch in order would (fk_profile_intern_settle), into ids. */
+/* A batch of names t[0..n) interned by two threads at once: room made for n new names
+ * (fk_profile_names_room); then each thread looks up the names of one parity (of their
+ * hash's bit 32) with fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks),
+ * into arrays of its own (ids, first: n each; fresh: as many), the table's slots of that
+ * parity its alone meanwhile; then one thread gives the new names their ids in the order
+ * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids. */
 typedef struct fk_parity_out {
 	uint32_t *ids;    /* ids[j]: name j's id, when found */
 	uint32_t *first;  /* first[j]: 1 + the first name of the batch like name j, when new */

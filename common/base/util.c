@@ -207,23 +207,13 @@ void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t 
 			dig[nd++] = sh;
 	if (!nd)
 		return;
-	uint32_t (*cnt)[B] = calloc(nd, sizeof(*cnt));
-	if (!cnt) { /* (48 KB at most) one digit's counts at a time */
-		uint32_t one[B];
-		for (unsigned d = 0; d < nd; d++) {
-			memset(one, 0, sizeof(one));
-			for (size_t i = 0; i < n; i++)
-				one[key[i] >> dig[d] & (B - 1)]++;
-			radix_pass(key, ord, n, dig[d], one, k2, tmp);
-		}
-		return;
-	}
+	uint32_t cnt[NDIG][B]; /* (48 KB: the varying digits' rows cleared) */
+	memset(cnt, 0, nd * sizeof(cnt[0]));
 	for (size_t i = 0; i < n; i++)
 		for (unsigned d = 0; d < nd; d++)
 			cnt[d][key[i] >> dig[d] & (B - 1)]++;
 	for (unsigned d = 0; d < nd; d++)
 		radix_pass(key, ord, n, dig[d], cnt[d], k2, tmp);
-	free(cnt);
 }
 
 /* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */

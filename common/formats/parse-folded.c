@@ -466,9 +466,10 @@ static bool looks_collapsed(const char *buf, size_t pos, size_t end)
 /* ---- a big regular file of unique stacks (collapse output: names met few times each, so
  * nearly every name is a lookup that misses the caches), in batches of lines: a batch's
  * lines are split and their new names hashed first, then all those names looked up at once
- * (fk_profile_intern_toks: the lookups of many lines overlap), then the stacks added in line
- * order. With two threads the second splits the next batches meanwhile. Messages come in
- * line order from the thread that adds. */
+ * (fk_profile_intern_parity: the lookups of many lines overlap), then the stacks added in
+ * line order. With two threads the second splits the next batches and looks up half of
+ * each batch's names meanwhile (run_two). Messages come in line order from the thread that
+ * adds. */
 enum { BATCH_TOKS = 8192, BATCH_LINES = 1024, NBUF = 3 };
 enum { BL_STACK, BL_NONE, BL_BAD, BL_LONG };
 
@@ -490,7 +491,7 @@ struct batch {
 	size_t ntok, tcap;
 	uint32_t *id;
 	size_t icap;
-	fk_parity_out par[2]; /* two threads: each one's lookups (room for pcap names) */
+	fk_parity_out par[2]; /* each parity's lookups (room for pcap names) */
 	size_t pcap;
 	size_t start, end; /* where its text begins and ends in the file */
 	int rc;           /* the split's error (out of memory) */
@@ -887,8 +888,9 @@ static int parse(fk_parse_ctx *c)
 	bool seqs = fk_profile_takes_seqs(c->p);
 	size_t size, start;
 	const char *map = seqs ? split_map(c, &size, &start) : NULL;
-	bool collapsed = map && looks_collapsed(map, start, size);
-	bool batches = collapsed && size - start >= batch_min() && !fk_name_rules_on(c->o);
+	bool big = map && size - start >= batch_min();
+	bool collapsed = map && (big || c->o->threads >= 2) && looks_collapsed(map, start, size);
+	bool batches = collapsed && big && !fk_name_rules_on(c->o);
 	if (map && !batches && (collapsed || c->o->threads < 2)) {
 		munmap((void *)map, size);
 		map = NULL;

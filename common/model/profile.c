@@ -278,6 +278,28 @@ static int names_room(fk_profile *p, size_t more)
 	}
 }
 
+/* A new name s (hash h) given the next id, its bytes appended, table slot i (empty, or
+ * claimed for it) filled. The id or a negative error. */
+static int64_t name_add(fk_profile *p, const char *s, size_t len, uint64_t h, size_t i)
+{
+	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
+	    FK_GROW(p->str, p->str_cap, p->str_len + len + 1))
+		return -FK_E_NOMEM;
+	uint32_t id = (uint32_t)p->nnames++;
+	uint64_t off = p->str_len;
+	p->names[id] = (struct name_ent){ .off = off, .len = (uint32_t)len, .hash = (uint32_t)h };
+	if (len)
+		memcpy(p->str + off, s, len);
+	p->str[off + len] = 0;
+	p->str_len += len + 1;
+	p->name_tab[i] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
+		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
+	p->name_par[i & 1]++;
+	return id;
+}
+
 int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 {
 	size_t i;
@@ -290,21 +312,9 @@ int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h
 	int64_t found = name_lookup(p, s, len, h, &i);
 	if (found >= 0)
 		return found;
-	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
-		return -FK_E_TOOBIG;
-	if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
-	    FK_GROW(p->str, p->str_cap, p->str_len + len + 1))
-		return -FK_E_NOMEM;
-	uint32_t id = (uint32_t)p->nnames++;
-	p->names[id] = (struct name_ent){ .off = p->str_len, .len = (uint32_t)len, .hash = (uint32_t)h };
-	if (len)
-		memcpy(p->str + p->str_len, s, len);
-	p->str[p->str_len + len] = 0;
-	p->str_len += len + 1;
-	uint64_t off = p->names[id].off;
-	p->name_tab[i] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
-		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
-	p->name_par[i & 1]++;
+	int64_t id = name_add(p, s, len, h, i);
+	if (id < 0)
+		return id;
 	int err = names_room(p, 0);
 	if (err)
 		return err; /* (the name is interned; the table is merely full-ish) */
@@ -447,7 +457,6 @@ void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, uns
 		if ((t[j].hash >> 32 & 1) == parity)
 			o->mine[m++] = (uint32_t)j;
 	o->nfresh = 0;
-	/* as fk_profile_intern_toks: slots fetched 2 * FK_TOK_AHEAD names ahead, bytes FK_TOK_AHEAD */
 	enum { RING = 16 };
 	const struct name_slot *cand[RING];
 	for (size_t i = 0; i < m + 2 * FK_TOK_AHEAD; i++) {
@@ -485,25 +494,11 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 	while (a < o[0].nfresh || b < o[1].nfresh) {
 		bool zero = b == o[1].nfresh || (a < o[0].nfresh && o[0].fresh[a] < o[1].fresh[b]);
 		fk_parity_out *x = zero ? &o[0] : &o[1];
-		size_t q = zero ? a++ : b++, j = x->fresh[q], len = t[j].len;
-		if (len > UINT32_MAX - 1)
-			return -FK_E_TOOBIG;
-		if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
-		    FK_GROW(p->str, p->str_cap, p->str_len + len + 1))
-			return -FK_E_NOMEM;
-		uint32_t id = (uint32_t)p->nnames++;
-		uint64_t off = p->str_len;
-		p->names[id] = (struct name_ent){ .off = off, .len = (uint32_t)len,
-						  .hash = (uint32_t)t[j].hash };
-		if (len)
-			memcpy(p->str + off, t[j].s, len);
-		p->str[off + len] = 0;
-		p->str_len += len + 1;
-		struct name_slot *sl = &p->name_tab[x->slot[q]];
-		sl->id1 = id + 1;
-		sl->at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR;
-		p->name_par[zero ? 0 : 1]++;
-		x->ids[j] = id;
+		size_t q = zero ? a++ : b++, j = x->fresh[q];
+		int64_t id = name_add(p, t[j].s, t[j].len, t[j].hash, x->slot[q]);
+		if (id < 0)
+			return (int)id;
+		x->ids[j] = (uint32_t)id;
 	}
 	for (size_t j = 0; j < n; j++) {
 		const fk_parity_out *x = &o[t[j].hash >> 32 & 1];
