@@ -144,7 +144,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
   J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
   J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
-  J.rat = null; // (collapse recursion of all: the scan's last node of each name)
+  J.rat = null; // (collapse recursion of all: where the scan's last node of each name ends)
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
   O.name[0] = t.name[0]; J.opar[0] = -1; O.first[0] = -1; O.shared[0] = 0; O.nk[0] = 0; J.blk[0] = 0;
@@ -170,9 +170,9 @@ function roomFor(a, k) {
  * marked in act.hits.match, named as an ancestor ('rec'), or the nodes listed (at). */
 function scanPass(J) {
   var t = J.t, n = t.n, tn = t.name, h = J.act.hits, clock = J.clock, hits = J.hits, nh = J.nh, i = J.si;
-  var b, k, id, mt, tdep, tend, at, a, x;
+  var b, k, id, mt, tdep, tend, at, x;
   if (!J.blocks && !J.byHits) return true;
-  if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length).fill(-1);
+  if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length);
   if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
     for (k = 0; i < n; k++) {
       if (k && clock && clock()) { J.si = i; J.hits = hits; J.nh = nh; return false; }
@@ -182,10 +182,11 @@ function scanPass(J) {
         for (mt = h.match; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
       } else {
         // a node named as an ancestor: the last node of its name that was not such a hit
-        // (the outermost of its name on its path, if any) holds it in its subtree
+        // (the outermost of its name on its path, if any) holds it in its subtree (at: where
+        // that node's subtree ends, read in order as the node is met)
         for (tend = t.end, at = J.rat; i < b; i++) {
-          x = tn[i]; a = at[x];
-          if (a >= 0 && tend[a] > i) hits[nh++] = i; else at[x] = i;
+          x = tn[i];
+          if (at[x] > i) hits[nh++] = i; else at[x] = tend[i];
         }
       }
     }
