@@ -140,9 +140,13 @@ FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t
  * hash's bit 32) with fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks),
  * into arrays of its own (ids, first: n each; fresh: as many), the table's slots of that
  * parity its alone meanwhile; then one thread gives the new names their ids in the order
- * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids. */
+ * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids;
+ * the odd names' slots are written by fk_profile_intern_fix, before the next odd lookups
+ * (nothing reads them before: the even lookups read none). */
 typedef struct fk_parity_out {
-	uint32_t *ids;    /* ids[j]: name j's id, when found */
+	/* (cache lines of its own: each parity's lookup writes its counts as another thread
+	 * writes the other's) */
+	_Alignas(128) uint32_t *ids; /* ids[j]: name j's id, when found */
 	uint32_t *first;  /* first[j]: 1 + the first name of the batch like name j, when new */
 	uint32_t *fresh;  /* the first of each new name, in order... */
 	size_t *slot;     /* ...and its table slot */
@@ -154,6 +158,9 @@ FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, siz
 					fk_parity_out *o);
 FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n,
 				       fk_parity_out o[2], uint32_t *ids);
+/* The odd names settled since: their slots written (the odd lookups' thread does it before
+ * its next lookup; the table is grown, or read whole, only after). */
+FK_HIDDEN void fk_profile_intern_fix(fk_profile *p);
 /* Intern with a precomputed fk_name_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
 /* Folded text of the path root->node into a growable buffer (no count). */

@@ -484,8 +484,12 @@ struct bline {
 	bool two;
 };
 
+/* A batch, and each parity's lookups in it, take cache lines of their own (128 bytes: a
+ * line and the one fetched with it): the thread splitting one batch and the thread looking
+ * up the names of another write their counts per name, and lines shared between them would
+ * move from core to core at each write (two threads then ran slower than one). */
 struct batch {
-	struct bline *line;
+	_Alignas(128) struct bline *line;
 	size_t nline, lcap;
 	fk_name_tok *tok;
 	size_t ntok, tcap;
@@ -681,9 +685,9 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 struct relay {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct splitter sp;
+	_Alignas(128) struct splitter sp; /* (lines of its own, as a batch's) */
 	struct batch b[NBUF];
-	uint8_t odd[NBUF];      /* a posted batch's odd names: 0 to look up, 1 being, 2 done */
+	_Alignas(128) uint8_t odd[NBUF]; /* a posted batch's odd names: 0 to look up, 1 being, 2 done */
 	fk_profile *p;
 	uint64_t split, added;  /* batches split, and added */
 	uint64_t posted;        /* batches whose names may be looked up */
@@ -744,6 +748,7 @@ static bool do_odd(struct relay *r, uint64_t i)
 		return false;
 	r->odd[k] = 1;
 	pthread_mutex_unlock(&r->mu);
+	fk_profile_intern_fix(r->p); /* (the batch before's odd slots: from this thread's cache) */
 	fk_profile_intern_parity(r->p, r->b[k].tok, r->b[k].ntok, 1, &r->b[k].par[1]);
 	pthread_mutex_lock(&r->mu);
 	r->odd[k] = 2;
@@ -842,6 +847,7 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 	if (two) {
 		rc = run_two(c, &r, &a, buf);
 		pthread_join(th, NULL);
+		fk_profile_intern_fix(c->p);
 		pthread_cond_destroy(&r.cv);
 		pthread_mutex_destroy(&r.mu);
 	} else {

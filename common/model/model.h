@@ -43,9 +43,13 @@ struct fk_profile {
 	size_t str_len, str_cap;
 	struct name_ent *names;
 	size_t nnames, names_cap;
-	struct name_slot *name_tab; /* size a power of two, indexed by the tag's low bits */
+	struct name_slot *name_tab; /* size a power of two: two halves (a tag's parity picks) */
 	size_t name_tab_mask;
-	size_t name_par[2];     /* names in the table's even and odd slots (each fills on its own) */
+	size_t name_par[2];     /* names in the table's two halves, by tag parity (each fills on its own) */
+	/* odd names given their ids by fk_profile_intern_settle whose slots are written later,
+	 * by the thread that claimed them (fk_profile_intern_fix) */
+	struct name_fix { size_t slot; struct name_slot v; } *fix;
+	size_t nfix, fix_cap;
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;
 	bool nodes_mapped;      /* nodes is an mmap (big arrays grow by mremap, never copied) */

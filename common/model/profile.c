@@ -45,10 +45,13 @@ static int nodes_reserve(fk_profile *p, size_t need)
 	return 0;
 }
 
-/* The name table's even and odd slots are two tables: a name's slots are those of its tag's
- * parity, probed two by two, so two threads can intern names of either parity at once
- * (fk_profile_intern_parity). */
-#define NAME_NEXT(i, mask) (((i) + 2) & (mask))
+/* The name table's two halves are two tables: a name's slots are in the half of its tag's
+ * parity, so two threads can intern names of either parity at once (fk_profile_intern_parity),
+ * each writing slots in cache lines of its own half. NAME_HOME: a tag's first slot (the
+ * tag's other bits pick it in its half); NAME_NEXT: the next slot in the same half. */
+#define NAME_HOME(tag, mask) (((size_t)(tag) & 1) * (((mask) >> 1) + 1) | ((size_t)(tag) >> 1 & (mask) >> 1))
+#define NAME_NEXT(i, mask) (((i) & ~((mask) >> 1)) | (((i) + 1) & (mask) >> 1))
+#define NAME_HALF(i, mask) ((i) > (mask) >> 1)
 
 static int name_tab_rehash(fk_profile *p, size_t size)
 {
@@ -57,10 +60,11 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 	struct name_slot *tab = fk_zalloc(size, sizeof(*tab));
 	if (!tab)
 		return -FK_E_NOMEM;
+	fk_profile_intern_fix(p);
 	for (size_t k = 0; p->name_tab && k <= p->name_tab_mask; k++) {
 		if (!p->name_tab[k].id1)
 			continue;
-		size_t i = p->name_tab[k].tag & (size - 1);
+		size_t i = NAME_HOME(p->name_tab[k].tag, size - 1);
 		while (tab[i].id1)
 			i = NAME_NEXT(i, size - 1);
 		tab[i] = p->name_tab[k];
@@ -130,6 +134,7 @@ void fk_profile_free(fk_profile *p)
 	free(p->str);
 	free(p->names);
 	free(p->name_tab);
+	free(p->fix);
 	if (p->nodes_mapped)
 		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
 	else
@@ -250,7 +255,7 @@ static inline bool slot_is(const fk_profile *p, const struct name_slot *t, const
 static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint64_t h, size_t *slot)
 {
 	uint32_t tag = (uint32_t)(h >> 32);
-	size_t i = tag & p->name_tab_mask;
+	size_t i = NAME_HOME(tag, p->name_tab_mask);
 	/* the tag rules out most other names without reading their bytes */
 	for (; p->name_tab[i].id1; i = NAME_NEXT(i, p->name_tab_mask))
 		if (p->name_tab[i].tag == tag && slot_is(p, &p->name_tab[i], s, len))
@@ -278,9 +283,11 @@ static int names_room(fk_profile *p, size_t more)
 	}
 }
 
-/* A new name s (hash h) given the next id, its bytes appended, table slot i (empty, or
- * claimed for it) filled. The id or a negative error. */
-static int64_t name_add(fk_profile *p, const char *s, size_t len, uint64_t h, size_t i)
+/* A new name s (hash h) given the next id, its bytes appended; *v: what its table slot
+ * (slot i: empty, or claimed for it) is to hold, counted in its half. The id or a negative
+ * error. */
+static int64_t name_new(fk_profile *p, const char *s, size_t len, uint64_t h, size_t i,
+			struct name_slot *v)
 {
 	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
@@ -294,9 +301,19 @@ static int64_t name_add(fk_profile *p, const char *s, size_t len, uint64_t h, si
 		memcpy(p->str + off, s, len);
 	p->str[off + len] = 0;
 	p->str_len += len + 1;
-	p->name_tab[i] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
+	*v = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
 		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
-	p->name_par[i & 1]++;
+	p->name_par[NAME_HALF(i, p->name_tab_mask)]++;
+	return id;
+}
+
+/* name_new, its slot i written. */
+static int64_t name_add(fk_profile *p, const char *s, size_t len, uint64_t h, size_t i)
+{
+	struct name_slot v;
+	int64_t id = name_new(p, s, len, h, i, &v);
+	if (id >= 0)
+		p->name_tab[i] = v;
 	return id;
 }
 
@@ -342,10 +359,10 @@ int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, con
 		const struct name_slot *tab = p->name_tab;
 		size_t mask = p->name_tab_mask;
 		for (size_t i = c0; i < c1; i++)
-			__builtin_prefetch(&tab[(hash[i] >> 32) & mask]);
+			__builtin_prefetch(&tab[NAME_HOME(hash[i] >> 32, mask)]);
 		for (size_t i = c0; i < c1; i++) {
 			uint32_t tag = (uint32_t)(hash[i] >> 32);
-			size_t k = tag & mask;
+			size_t k = NAME_HOME(tag, mask);
 			while (tab[k].id1 && tab[k].tag != tag)
 				k = NAME_NEXT(k, mask);
 			cand[i - c0] = tab[k].id1 ? &tab[k] : NULL;
@@ -379,11 +396,11 @@ int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32
 		const struct name_slot *tab = p->name_tab;
 		size_t mask = p->name_tab_mask;
 		if (i < n)
-			__builtin_prefetch(&tab[(t[i].hash >> 32) & mask]);
+			__builtin_prefetch(&tab[NAME_HOME(t[i].hash >> 32, mask)]);
 		if (i >= FK_TOK_AHEAD && i - FK_TOK_AHEAD < n) {
 			size_t j = i - FK_TOK_AHEAD;
 			uint32_t tag = (uint32_t)(t[j].hash >> 32);
-			size_t k = tag & mask;
+			size_t k = NAME_HOME(tag, mask);
 			while (tab[k].id1 && tab[k].tag != tag)
 				k = NAME_NEXT(k, mask);
 			cand[j % RING] = tab[k].id1 ? &tab[k] : NULL;
@@ -426,7 +443,7 @@ static void parity_lookup(fk_profile *p, const fk_name_tok *t, size_t j, fk_pari
 	struct name_slot *tab = p->name_tab;
 	size_t mask = p->name_tab_mask;
 	uint32_t tag = (uint32_t)(t[j].hash >> 32);
-	size_t k = tag & mask;
+	size_t k = NAME_HOME(tag, mask);
 	for (; tab[k].id1; k = NAME_NEXT(k, mask)) {
 		if (tab[k].tag != tag)
 			continue;
@@ -461,11 +478,11 @@ void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, uns
 	const struct name_slot *cand[RING];
 	for (size_t i = 0; i < m + 2 * FK_TOK_AHEAD; i++) {
 		if (i < m)
-			__builtin_prefetch(&tab[(t[o->mine[i]].hash >> 32) & mask]);
+			__builtin_prefetch(&tab[NAME_HOME(t[o->mine[i]].hash >> 32, mask)]);
 		if (i >= FK_TOK_AHEAD && i - FK_TOK_AHEAD < m) {
 			const fk_name_tok *x = &t[o->mine[i - FK_TOK_AHEAD]];
 			uint32_t tag = (uint32_t)(x->hash >> 32);
-			size_t k = tag & mask;
+			size_t k = NAME_HOME(tag, mask);
 			while (tab[k].id1 && tab[k].tag != tag)
 				k = NAME_NEXT(k, mask);
 			bool real = tab[k].id1 && tab[k].id1 != NAME_PENDING;
@@ -486,6 +503,13 @@ void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, uns
 	}
 }
 
+void fk_profile_intern_fix(fk_profile *p)
+{
+	for (size_t k = 0; k < p->nfix; k++)
+		p->name_tab[p->fix[k].slot] = p->fix[k].v;
+	p->nfix = 0;
+}
+
 int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_parity_out o[2],
 			     uint32_t *ids)
 {
@@ -495,10 +519,20 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 		bool zero = b == o[1].nfresh || (a < o[0].nfresh && o[0].fresh[a] < o[1].fresh[b]);
 		fk_parity_out *x = zero ? &o[0] : &o[1];
 		size_t q = zero ? a++ : b++, j = x->fresh[q];
-		int64_t id = name_add(p, t[j].s, t[j].len, t[j].hash, x->slot[q]);
+		struct name_slot v;
+		int64_t id = name_new(p, t[j].s, t[j].len, t[j].hash, x->slot[q], &v);
 		if (id < 0)
 			return (int)id;
 		x->ids[j] = (uint32_t)id;
+		/* an odd slot was claimed by the other thread: a cache line it holds, which a
+		 * write from here would take from it (a miss per name); it writes the slot itself
+		 * before its next lookup */
+		if (zero)
+			p->name_tab[x->slot[q]] = v;
+		else if (FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
+			return -FK_E_NOMEM;
+		else
+			p->fix[p->nfix++] = (struct name_fix){ x->slot[q], v };
 	}
 	for (size_t j = 0; j < n; j++) {
 		const fk_parity_out *x = &o[t[j].hash >> 32 & 1];
