@@ -8,7 +8,8 @@
 # ratios to `sort` of the same file and, when FK_INFERNO names a directory holding
 # inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run
 # (html, collapse and merge, which inferno lacks, against its svg: the same read and fold).
-# flamekit reads with two threads on two CPUs (svg-1thread: one).
+# flamekit reads with two threads where two CPUs are free (its default; svg-1thread: one,
+# svg-2threads: two whatever the load).
 # FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
 # FK_BENCH_SHAPES picks some of "wide huge names";
 # FK_BENCH_WIDE_CACHE (/tmp/fk-bench-wide) keeps the generated files. Peak RSS is also shown
@@ -106,6 +107,7 @@ for IN in "${INS[@]}"; do
 	cat "$IN" "$IN2" > /dev/null
 	cmds=(sort="sort -o /dev/null $IN" svg="$FLAMEKIT svg -o /dev/null $IN"
 		svg-1thread="$FLAMEKIT svg --threads 1 -o /dev/null $IN"
+		svg-2threads="$FLAMEKIT svg --threads 2 -o /dev/null $IN"
 		html="$FLAMEKIT html -o /dev/null $IN"
 		collapse="$FLAMEKIT collapse --format folded -o /dev/null $IN"
 		merge="$FLAMEKIT merge -o /dev/null $IN $IN2" diff="$FLAMEKIT diff -o /dev/null $IN $IN2")
@@ -116,7 +118,7 @@ for IN in "${INS[@]}"; do
 	awk -v inf="$INFERNO" -v nodes="$nodes" '
 		{ bw[$1] = $2; mw[$1] = $4; rss[$1] = $6; order[++n] = $1 }
 		END {
-			peer["svg"] = "inferno-svg"; peer["svg-1thread"] = "inferno-svg"
+			peer["svg"] = "inferno-svg"; peer["svg-1thread"] = "inferno-svg"; peer["svg-2threads"] = "inferno-svg"
 			peer["html"] = "inferno-svg"; peer["collapse"] = "inferno-svg"; peer["merge"] = "inferno-svg"
 			peer["diff"] = "inferno-diff"
 			for (i = 1; i <= n; i++) {
@@ -126,6 +128,6 @@ for IN in "${INS[@]}"; do
 					line = line sprintf("  vs inferno: median %5.2fx  best %5.2fx  rss %5.2fx", mw[l] / mw[peer[l]], bw[l] / bw[peer[l]], rss[l] / rss[peer[l]])
 				print line
 			}
-			printf "  two threads / one (svg, median wall): %.2fx; load %s\n", mw["svg"] / mw["svg-1thread"], load
+			printf "  two threads / one (svg --threads 2 and 1, median wall): %.2fx; load %s\n", mw["svg-2threads"] / mw["svg-1thread"], load
 		}' load="$(cut -d' ' -f1-3 /proc/loadavg)" "$CACHE/m.out"
 done
