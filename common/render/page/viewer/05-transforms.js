@@ -144,6 +144,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
   J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
   J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
+  J.pst = J.filter ? new Int32Array(t.maxDepth + 2) : null; J.pen = J.filter ? new Int32Array(t.maxDepth + 2) : null;
   J.rat = null; // (collapse recursion of all: where the scan's last node of each name ends)
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
@@ -221,6 +222,11 @@ function atLeast(a, last, from, x) {
   while (lo < hi) { mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
   return lo;
 }
+/* The same, searched back from k first when a[k - 1] is x or more. */
+function atLeastNear(a, last, k, x) {
+  for (var step = 1; k > 0 && a[k - 1] >= x; step *= 2) k = Math.max(0, k - step);
+  return atLeast(a, last, k, x);
+}
 /* How many hits left out in input nodes a..b (k: the first left out at a or after). */
 function leftOut(J, k, b) { return atLeast(J.sk, J.nsk - 1, k, b) - k; }
 /* Frame o, a block, opened: its input node's children become blocks under it. */
@@ -290,7 +296,8 @@ function walkPass(J) {
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
         if (clean || whole) {
           blk[o] = i + 1;
-          if (filter) bsz[o] = e - i - leftOut(J, sc, e);
+          // (the hits left out in it passed here, not searched: the walk would pass them)
+          if (filter) { for (c = sc; sk[sc] < e; sc++); bsz[o] = e - i - (sc - c); }
           i = e;
           continue;
         }
@@ -412,8 +419,9 @@ function writeStart(J) {
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
   J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
   // a filtered one's: the next hit (fh) and hit left out (fk), the next place (bw), the ends
-  // of the hits left out open above (hstk)
-  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0;
+  // of the hits left out open above (hstk), the nodes written whose ends are not yet known
+  // (pst: their places, pen: their input ends)
+  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.psp = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -430,19 +438,22 @@ function spare(C, n) {
 function writePass(J) {
   var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, os1 = J.os1, tot = J.tot, tot0 = J.tot0, blk = J.blk, clock = J.clock;
   var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, tdep = J.t.depth, tend = J.t.end;
-  var q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, k, b, i0;
-  for (k = 1; ; k++) {
+  var q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, u, b, i0;
+  // u: nodes written since the clock was last asked (blocks of a few nodes are most of the
+  // frames: a clock per block cost as much as their copy)
+  for (u = 0; ; ) {
+    if (u >= STEP) { u = 0; if (clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; } }
     if (J.bi < J.be) {
       // a block's nodes, copied 8 x STEP a chunk
       b = Math.min(J.be, J.bi + 8 * STEP);
       if (J.bf) copyFiltered(J, J.bi, b); else copyNodes(J, J.bi, b);
+      u += b - J.bi;
       J.bi = b;
       if (J.md > md) md = J.md;
-      if (clock && clock()) { J.q = q; J.sp = sp; J.md = md; return false; }
       continue;
     }
     if (q >= cnt) break;
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; }
+    u++;
     o = ord[q];
     while (sp && st[sp - 1] <= q) sp--;
     e = q + size[o];
@@ -454,9 +465,10 @@ function writePass(J) {
       // its subtree's nodes below it, as they are in the input (depths and ends moved)
       i0 = blk[o] - 1; J.bi = i0 + 1; J.be = tend[i0]; J.boff = q - i0; J.bdd = sp - tdep[i0];
       // (with hits left out: copied node by node)
-      J.fh = J.filter ? atLeast(J.hits, J.nh - 1, 0, i0 + 1) : 0;
+      // (searched from the last block's: blocks are mostly written in the input's order)
+      J.fh = J.filter ? atLeastNear(J.hits, J.nh - 1, J.fh, i0 + 1) : 0;
       J.bf = J.filter && J.hits[J.fh] < J.be;
-      if (J.bf) { J.fk = atLeast(J.sk, J.nsk - 1, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; }
+      if (J.bf) { J.fk = atLeastNear(J.sk, J.nsk - 1, J.fk, i0 + 1); J.bw = q + 1; J.hsp = 0; }
       q = e;
       continue;
     }
@@ -483,30 +495,37 @@ function copyNodes(J, a, b) {
   if (mx + dd > J.md) J.md = mx + dd;
 }
 /* Input nodes a..b of a filtered block: its hits left out (the nodes below each one less
- * deep: hs holds the ends of those open) or renamed; a node's end is its input end less the
- * hits left out before it. */
+ * deep: hs holds the ends of those open) or renamed. A node without a hit left out below
+ * ends at its input end, moved; one with: where the next node is written once its input end
+ * is reached (ps, pe: those still open, innermost on top; a search of the hits left out
+ * for each cost more than the rest of the copy). */
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
-  var hits = J.hits, sk = J.sk, last = J.nsk - 1, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
-  var md = J.md, j, od, e, nx, ds, off, s;
+  var hits = J.hits, sk = J.sk, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
+  var ps = J.pst, pe = J.pen, psp = J.psp, md = J.md, j, od, e, nx, ds, off, s;
   for (j = a; j < b;) {
     while (hsp && hs[hsp - 1] <= j) hsp--;
+    while (psp && pe[psp - 1] <= j) re[ps[--psp]] = w;
     if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; j++; continue; }
-    // a run up to the next hit left out, or the end of one open: the same depth less
+    // a run up to the next hit left out, or the end of one open: the same depth less (the
+    // nodes it opens end after it: past the next hit left out)
     s = sk[k]; nx = s < b ? s : b;
     if (hsp && hs[hsp - 1] < nx) nx = hs[hsp - 1];
+    if (psp && pe[psp - 1] < nx) nx = pe[psp - 1];
     ds = dd - hsp; off = w - j;
     for (; j < nx; j++) {
       e = tend[j]; od = tdep[j] + ds;
       rn[j + off] = tn[j]; rt[j + off] = tt[j]; rd[j + off] = od;
-      re[j + off] = e + off - (s < e ? atLeast(sk, last, k, e) - k : 0);
+      if (s < e) { ps[psp] = j + off; pe[psp++] = e; } else re[j + off] = e + off;
       if (od > md) md = od;
     }
     // its hits kept: renamed
     for (; hits[h] < nx; h++) rn[hits[h] + off] = ren;
     w = j + off;
   }
-  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.md = md;
+  // (those ending here: at the next node written, in this block or after it)
+  while (psp && pe[psp - 1] <= j) re[ps[--psp]] = w;
+  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.psp = psp; J.md = md;
 }
 function writeEnd(J) {
   var r = J.r;
