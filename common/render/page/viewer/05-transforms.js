@@ -98,14 +98,14 @@ function liveTree(t) {
   }
   return t.live;
 }
-/* The working arrays of transformTree, kept between transforms: fresh arrays of this size
- * cost the page faults of their first touch. A frame's entries are set as it is made (with
+/* The working arrays of transformTree, kept between transforms (the scan's lists of hits
+ * too, grown as needed): fresh arrays of this size cost the page faults of their first touch. A frame's entries are set as it is made (with
  * blocks, frames are far fewer than nodes: no clearing of the whole arrays). */
 var scratch = null;
 function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
-    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
+    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c), hits: new Int32Array(1024), bad: new Int32Array(1024), sk: new Int32Array(1024) };
     for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
@@ -136,7 +136,7 @@ function TransformJob(t, names, rank, act, clock) {
   // the hits, in preorder (then n): from the scan
   J.blocks = !!act.hits && liveTree(t);
   J.byHits = act.onHit !== undefined;
-  J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1;
+  J.W = W; J.hits = W.hits; J.nh = 0; J.hc = 0; J.si = 1;
   // filtered blocks: the bad hits (J.bad, then n) say where blocks may be; bsz: each block's
   // size in the tree made
   // (ren: the name of a hit kept, sk: the hits left out, in preorder, then n)
@@ -171,38 +171,30 @@ function roomFor(a, k) {
  * marked in act.hits.match, named as an ancestor ('rec'), or the nodes listed (at). */
 function scanPass(J) {
   var t = J.t, n = t.n, tn = t.name, h = J.act.hits, clock = J.clock, hits = J.hits, nh = J.nh, i = J.si;
-  var b, k, id, mt, tdep, tend, at, x;
+  var b, k, tdep, tend, x;
   if (!J.blocks && !J.byHits) return true;
   if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length);
   if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
     for (k = 0; i < n; k++) {
       if (k && clock && clock()) { J.si = i; J.hits = hits; J.nh = nh; return false; }
       b = Math.min(n, i + 8 * STEP);
-      hits = roomFor(hits, nh + b - i + 1);
-      if (h.kind === 'name') { for (id = h.id; i < b; i++) if (tn[i] === id) hits[nh++] = i; } else if (h.kind === 'match') {
-        for (mt = h.match; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
-      } else {
-        // a node named as an ancestor: the last node of its name that was not such a hit
-        // (the outermost of its name on its path, if any) holds it in its subtree (at: where
-        // that node's subtree ends, read in order as the node is met)
-        for (tend = t.end, at = J.rat; i < b; i++) {
-          x = tn[i];
-          if (at[x] > i) hits[nh++] = i; else at[x] = tend[i];
-        }
-      }
+      hits = J.W.hits = roomFor(hits, nh + b - i + 1);
+      nh = h.kind === 'name' ? hitsNamed(tn, h.id, hits, nh, i, b) : h.kind === 'match' ? hitsMatching(tn, h.match, hits, nh, i, b) :
+        hitsRec(tn, t.end, J.rat, hits, nh, i, b);
+      i = b;
     }
   } else if (h.kind === 'at') {
     hits = roomFor(hits, h.at.length + 1);
     for (k = 0; k < h.at.length; k++) hits[nh++] = h.at[k];
   }
-  hits = roomFor(hits, nh + 1);
+  hits = J.W.hits = roomFor(hits, nh + 1);
   hits[nh++] = n;
   J.hits = hits; J.nh = nh; J.si = n;
   if (J.filter) {
     // the hits that are not their parent's only child (the node before is the parent, and
     // both subtrees end together); of the others, those left out (all, or those whose parent
     // is a hit: a module's frames after its first)
-    var bad = new Int32Array(nh), nb = 0, sk = J.ren >= 0 ? new Int32Array(nh) : hits, ns = 0;
+    var bad = J.W.bad = roomFor(J.W.bad, nh), nb = 0, sk = J.ren >= 0 ? (J.W.sk = roomFor(J.W.sk, nh)) : hits, ns = 0;
     for (tdep = t.depth, tend = t.end, k = 0; k < nh - 1; k++) {
       x = hits[k];
       if (tdep[x - 1] !== tdep[x] - 1 || tend[x - 1] !== tend[x]) bad[nb++] = x;
@@ -213,6 +205,32 @@ function scanPass(J) {
     J.bad = bad; J.sk = sk; J.nsk = ns;
   }
   return true;
+}
+/* The hits among input nodes i..b after nh of them: each kind's loop a function of its own
+ * (a function is optimized after more turns of its loops the longer it is: the whole scan
+ * ran in the slower tiers for most of a transform's first chunks). Nodes of name id: */
+function hitsNamed(tn, id, hits, nh, i, b) {
+  for (; i < b; i++) if (tn[i] === id) hits[nh++] = i;
+  return nh;
+}
+/* nodes of the names marked in mt: */
+function hitsMatching(tn, mt, hits, nh, i, b) {
+  for (; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
+  return nh;
+}
+/* nodes named as an ancestor: the last node of its name that was not such a hit (the
+ * outermost of its name on its path, if any) holds it in its subtree (at: where that node's
+ * subtree ends, read in order as the node is met). Without branches (the hits follow no
+ * pattern a guess would): a hit's end is within that node's, so at keeps the larger end;
+ * and i - y < 0 for a hit. */
+function hitsRec(tn, tend, at, hits, nh, i, b) {
+  var x, y, e;
+  for (; i < b; i++) {
+    x = tn[i]; y = at[x]; e = tend[i];
+    hits[nh] = i; nh += (i - y) >>> 31;
+    at[x] = e + ((y - e) & ((e - y) >> 31));
+  }
+  return nh;
 }
 /* The first of a[from..last] (in order, a[last] = n) that is x or more. */
 function atLeast(a, last, from, x) {
@@ -421,7 +439,7 @@ function writeStart(J) {
   // a filtered one's: the next hit (fh) and hit left out (fk), the next place (bw), the ends
   // of the hits left out open above (hstk), the nodes written whose ends are not yet known
   // (pst: their places, pen: their input ends)
-  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.psp = 0;
+  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.psp = 0; J.bd0 = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -468,7 +486,7 @@ function writePass(J) {
       // (searched from the last block's: blocks are mostly written in the input's order)
       J.fh = J.filter ? atLeastNear(J.hits, J.nh - 1, J.fh, i0 + 1) : 0;
       J.bf = J.filter && J.hits[J.fh] < J.be;
-      if (J.bf) { J.fk = atLeastNear(J.sk, J.nsk - 1, J.fk, i0 + 1); J.bw = q + 1; J.hsp = 0; }
+      if (J.bf) { J.fk = atLeastNear(J.sk, J.nsk - 1, J.fk, i0 + 1); J.bw = q + 1; J.hsp = 0; J.psp = 0; J.bd0 = sp + 1; }
       q = e;
       continue;
     }
@@ -502,29 +520,26 @@ function copyNodes(J, a, b) {
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
   var hits = J.hits, sk = J.sk, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
-  var ps = J.pst, pe = J.pen, psp = J.psp, md = J.md, j, od, e, nx, ds, off, s;
+  var ps = J.pst, psp = J.psp, base = J.bd0, md = J.md, j, od, nx, ds, off, s, x, y;
   for (j = a; j < b;) {
     while (hsp && hs[hsp - 1] <= j) hsp--;
-    while (psp && pe[psp - 1] <= j) re[ps[--psp]] = w;
     if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; j++; continue; }
-    // a run up to the next hit left out, or the end of one open: the same depth less (the
-    // nodes it opens end after it: past the next hit left out)
+    // a run up to the next hit left out, or the end of one open: the same depth less
     s = sk[k]; nx = s < b ? s : b;
     if (hsp && hs[hsp - 1] < nx) nx = hs[hsp - 1];
-    if (psp && pe[psp - 1] < nx) nx = pe[psp - 1];
     ds = dd - hsp; off = w - j;
     for (; j < nx; j++) {
-      e = tend[j]; od = tdep[j] + ds;
-      rn[j + off] = tn[j]; rt[j + off] = tt[j]; rd[j + off] = od;
-      if (s < e) { ps[psp] = j + off; pe[psp++] = e; } else re[j + off] = e + off;
+      od = tdep[j] + ds; x = j + off; y = od - base;
+      while (psp > y) re[ps[--psp]] = x;
+      ps[psp++] = x;
+      rn[x] = tn[j]; rt[x] = tt[j]; rd[x] = od;
       if (od > md) md = od;
     }
     // its hits kept: renamed
     for (; hits[h] < nx; h++) rn[hits[h] + off] = ren;
     w = j + off;
   }
-  // (those ending here: at the next node written, in this block or after it)
-  while (psp && pe[psp - 1] <= j) re[ps[--psp]] = w;
+  if (b === J.be) while (psp) re[ps[--psp]] = w;
   J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.psp = psp; J.md = md;
 }
 function writeEnd(J) {
