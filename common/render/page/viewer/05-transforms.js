@@ -252,6 +252,7 @@ function openBlock(J, o, m) {
   var t = J.t, tn = t.name, tend = t.end, ts0 = t.self0, ts1 = t.self1, O = J.O, blk = J.blk, i0 = blk[o] - 1, c, e = tend[i0], h;
   blk[o] = 0;
   c = i0 + 1;
+  if (!ts0) J.os0[o] = selfAt(t, i0); // (not found as the block was made: see the walk)
   if (J.filter) {
     // hits at its top left out, each an only child: their own counts its frame's
     for (h = atLeast(J.sk, J.nsk - 1, 0, c); c < e && J.sk[h] === c; c++, h++) J.os0[o] += selfAt(t, c);
@@ -265,7 +266,7 @@ function openBlock(J, o, m) {
     }
     J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
     O.first[m] = -1; O.shared[m] = 0; O.nk[m] = 0; J.size[m] = 0; J.tot[m] = 0; if (J.tot0) J.tot0[m] = 0;
-    J.os0[m] = ts0 ? ts0[c] : selfAt(t, c); if (J.os1) J.os1[m] = ts1[c];
+    J.os0[m] = ts0 ? ts0[c] : 0; if (J.os1) J.os1[m] = ts1[c];
     blk[m] = c + 1;
   }
   return m;
@@ -273,7 +274,7 @@ function openBlock(J, o, m) {
 /* The walk: each node of the input asked what becomes of it (act), its frame found or made
  * (transformTree's comment above says how); a subtree without hits made a block. */
 function walkPass(J) {
-  var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
+  var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, tt = t.tot, act = J.act, clock = J.clock;
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
   var os0 = J.os0, os1 = J.os1, size = J.size, tot = J.tot, tot0 = J.tot0, blk = J.blk, outAt = J.outAt;
   var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
@@ -281,6 +282,9 @@ function walkPass(J) {
   for (k = 1; i < n; k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
     d = tdep[i];
+    // own counts where the input keeps none: a node's total, less each child's as it is met
+    // here (selfAt read its children, a cache miss each, ahead of the walk); the root's is set
+    if (!ts0 && d > 1 && (o = outAt[d - 1]) >= 0) os0[o] -= tt[i];
     if (byHits) {
       // what becomes of a node is whether it is a hit
       while (hits[hc] < i) hc++;
@@ -310,7 +314,9 @@ function walkPass(J) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
         ofirst[o] = -1; shared[o] = 0; nk[o] = 0; size[o] = 0; tot[o] = 0; if (tot0) tot0[o] = 0;
-        os0[o] = ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] = ts1[i];
+        // (a block's own count, where the input keeps none, is found if it is opened: the
+        // walk of its children to find it was a cache miss a child)
+        os0[o] = ts0 ? ts0[i] : clean || whole ? 0 : tt[i]; if (os1) os1[o] = ts1[i];
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
         if (clean || whole) {
           blk[o] = i + 1;
@@ -326,7 +332,7 @@ function walkPass(J) {
       if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
-    if (o >= 0) { os0[o] += ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] += ts1[i]; }
+    if (o >= 0) { os0[o] += ts0 ? ts0[i] : tt[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
   J.m = m; J.hc = hc; J.bc = bc; J.sc = sc;
@@ -347,14 +353,14 @@ function sizesPass(J) {
   var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
   for (k = 1; o >= 0; o--, k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; J.lo = lo; J.hi = hi; return false; }
-    x = os1 ? os1[o] : os0[o];
-    if (x < lo) lo = x; else if (x > hi) hi = x;
     if (blk[o]) {
-      // (its nodes' own counts are the input's: they fit its arrays)
+      // (its nodes' own counts are the input's: they fit its arrays, and are not in lo..hi)
       b = blk[o] - 1; size[o] = J.filter ? J.bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
       p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o];
       continue;
     }
+    x = os1 ? os1[o] : os0[o];
+    if (x < lo) lo = x; else if (x > hi) hi = x;
     tot[o] += x > 0 ? x : 0;
     if (tot0) { y = os0[o]; tot0[o] += y > 0 ? y : 0; }
     if (size[o] || os0[o] !== 0 || (os1 && os1[o] !== 0) || o === 0) {
