@@ -113,7 +113,7 @@ function work(n) {
 }
 /* A transform of tree t as a job of passes over arrays (hits, walk, sizes, places, write),
  * each able to stop and go on: job.run() goes on to the end (and returns the tree made) or
- * until clock() says its slice of time is over (and returns null; it is asked every STEP
+ * until clock(job) says its slice of time is over (and returns null; it is asked every STEP
  * nodes, after STEP nodes of work at least). applyTransforms runs a large tree's transform
  * in slices, between which the page draws and answers. clock null: to the end at once. */
 var STEP = 32768;
@@ -176,7 +176,7 @@ function scanPass(J) {
   if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length);
   if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
     for (k = 0; i < n; k++) {
-      if (k && clock && clock()) { J.si = i; J.hits = hits; J.nh = nh; return false; }
+      if (k && clock && clock(J)) { J.si = i; J.hits = hits; J.nh = nh; return false; }
       b = Math.min(n, i + 8 * STEP);
       hits = J.W.hits = roomFor(hits, nh + b - i + 1);
       nh = h.kind === 'name' ? hitsNamed(tn, h.id, hits, nh, i, b) : h.kind === 'match' ? hitsMatching(tn, h.match, hits, nh, i, b) :
@@ -280,7 +280,7 @@ function walkPass(J) {
   var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
   var byHits = J.byHits, hitA = act.onHit, hit, filter = J.filter, bad = J.bad, bc = J.bc, bsz = J.bsz, sk = J.sk, sc = J.sc;
   for (k = 1; i < n; k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
     d = tdep[i];
     // own counts where the input keeps none: a node's total, less each child's as it is met
     // here (selfAt read its children, a cache miss each, ahead of the walk); the root's is set
@@ -352,7 +352,7 @@ function sizesPass(J) {
   var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, blk = J.blk, clock = J.clock;
   var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
   for (k = 1; o >= 0; o--, k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; J.lo = lo; J.hi = hi; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.o = o; J.lo = lo; J.hi = hi; return false; }
     if (blk[o]) {
       // (its nodes' own counts are the input's: they fit its arrays, and are not in lo..hi)
       b = blk[o] - 1; size[o] = J.filter ? J.bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
@@ -389,7 +389,7 @@ function placesPass(J) {
   var c, cur, j, q = 0, sz, p, k, y0, ry, z0, ks;
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
   for (k = 1; o < m; o++, k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.o = o; return false; }
     sz = size[o];
     if (!sz) continue;
     if (o === 0) q = 0;
@@ -466,7 +466,7 @@ function writePass(J) {
   // u: nodes written since the clock was last asked (blocks of a few nodes are most of the
   // frames: a clock per block cost as much as their copy)
   for (u = 0; ; ) {
-    if (u >= STEP) { u = 0; if (clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; } }
+    if (u >= STEP) { u = 0; if (clock && clock(J)) { J.q = q; J.md = md; J.sp = sp; return false; } }
     if (J.bi < J.be) {
       // a block's nodes, copied 8 x STEP a chunk
       b = Math.min(J.be, J.bi + 8 * STEP);
@@ -722,7 +722,9 @@ Viewer.prototype.applyTransforms = function (now) {
   chain.keys.length = chain.trees.length = k;
   if (k < list.length && !now && t.n >= V.asyncMin) {
     var job = V.job = { list: list, k0: k, k: k, t: t, steps: null, end: 0 };
-    var clock = function () { return V.job !== job || performance.now() > job.end; };
+    // (one clock for all of the viewer's jobs, told which asks: a new function for each made
+    // every pass's optimized code give way at its first call, in every transform)
+    var clock = V.clock = V.clock || function (J) { var j = V.job; return !j || j.steps !== J || performance.now() > j.end; };
     var slice = function () {
       if (V.job !== job) return;
       job.end = performance.now() + V.sliceMs;
