@@ -350,12 +350,12 @@ function sizesStart(J) {
 }
 function sizesPass(J) {
   var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, blk = J.blk, clock = J.clock;
-  var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
+  var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, bsz = J.filter ? J.bsz : null, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
   for (k = 1; o >= 0; o--, k++) {
     if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.o = o; J.lo = lo; J.hi = hi; return false; }
     if (blk[o]) {
       // (its nodes' own counts are the input's: they fit its arrays, and are not in lo..hi)
-      b = blk[o] - 1; size[o] = J.filter ? J.bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
+      b = blk[o] - 1; size[o] = bsz ? bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
       p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o];
       continue;
     }
@@ -489,10 +489,11 @@ function writePass(J) {
       // its subtree's nodes below it, as they are in the input (depths and ends moved)
       i0 = blk[o] - 1; J.bi = i0 + 1; J.be = tend[i0]; J.boff = q - i0; J.bdd = sp - tdep[i0];
       // (with hits left out: copied node by node)
-      // (searched from the last block's: blocks are mostly written in the input's order)
+      // (searched from the last block's: blocks are mostly written in the input's order; the
+      // hits left out are all the hits but in collapse library)
       J.fh = J.filter ? atLeastNear(J.hits, J.nh - 1, J.fh, i0 + 1) : 0;
       J.bf = J.filter && J.hits[J.fh] < J.be;
-      if (J.bf) { J.fk = atLeastNear(J.sk, J.nsk - 1, J.fk, i0 + 1); J.bw = q + 1; J.hsp = 0; J.psp = 0; J.bd0 = sp + 1; }
+      if (J.bf) { J.fk = J.sk === J.hits ? J.fh : atLeastNear(J.sk, J.nsk - 1, J.fk, i0 + 1); J.bw = q + 1; J.hsp = 0; J.psp = 0; J.bd0 = sp + 1; }
       q = e;
       continue;
     }
