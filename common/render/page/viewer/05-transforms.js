@@ -39,20 +39,31 @@ function nameCmp(a, b) {
  * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
 var SKIP = -1, OUT = -2, CUT = -3;
 /* The hash of shared frames' children: (parent, name) -> frame, open addressing, each slot
- * three numbers side by side (one cache line for a probe). */
-function PairHash() { this.bits = 16; this.mask = 65535; this.used = 0; this.a = new Int32Array(3 * 65536).fill(-1); }
+ * three numbers side by side (one cache line for a probe). Kept between transforms (work),
+ * emptied for each. */
+function PairHash() { this.bits = 0; this.mask = 0; this.used = 0; this.a = new Int32Array(0); this.alloc(16); }
+/* Empty, 2^bits slots (set here as it grows too: fields set once and again later made
+ * the code that read them deoptimize when a large transform first grew it). */
+PairHash.prototype.alloc = function (bits) {
+  this.bits = bits; this.mask = (1 << bits) - 1; this.used = 0;
+  this.a = new Int32Array(3 * (this.mask + 1)).fill(-1);
+};
+PairHash.prototype.clear = function () {
+  if (this.used) { this.a.fill(-1); this.used = 0; }
+  return this;
+};
 PairHash.prototype.slot = function (p, nm) {
   var h = this.a, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
   while (h[3 * k] >= 0 && (h[3 * k] !== p || h[3 * k + 1] !== nm)) k = (k + 1) & mask;
   return 3 * k;
 };
 PairHash.prototype.put = function (p, nm, v) {
-  var h = this.a, j, k;
+  var h = this.a, j, k, u;
   if (2 * (this.used + 1) > this.mask) {
-    this.bits++; this.mask = (1 << this.bits) - 1;
-    this.a = new Int32Array(3 * (this.mask + 1)).fill(-1);
+    u = this.used;
+    this.alloc(this.bits + 1);
     for (j = 0; j < h.length; j += 3) if (h[j] >= 0) { k = this.slot(h[j], h[j + 1]); this.a[k] = h[j]; this.a[k + 1] = h[j + 1]; this.a[k + 2] = h[j + 2]; }
-    h = this.a;
+    h = this.a; this.used = u;
   }
   k = this.slot(p, nm);
   h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
@@ -105,7 +116,7 @@ var scratch = null;
 function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
-    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c), hits: new Int32Array(1024), bad: new Int32Array(1024), sk: new Int32Array(1024) };
+    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c), hits: new Int32Array(1024), bad: new Int32Array(1024), sk: new Int32Array(1024), hash: new PairHash() };
     for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
@@ -124,7 +135,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = -1; J.r = null;
   // nk: each frame's count of children (in the places' nxt, written there before it is read)
   J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n), next: W.i32[2].subarray(0, n),
-    shared: W.u8.subarray(0, n), hash: new PairHash(), nk: W.i32[5].subarray(0, n) };
+    shared: W.u8.subarray(0, n), hash: W.hash.clear(), nk: W.i32[5].subarray(0, n) };
   J.opar = W.i32[3].subarray(0, n);
   J.blk = W.i32[7].subarray(0, n); // a block's input node + 1 (0: not a block)
   J.os0 = W.f64[0].subarray(0, n);
