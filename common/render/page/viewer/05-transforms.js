@@ -155,7 +155,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
   J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
   J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
-  J.pst = J.filter ? new Int32Array(t.maxDepth + 2) : null; J.pen = J.filter ? new Int32Array(t.maxDepth + 2) : null;
+  J.pst = J.filter ? new Int32Array(t.maxDepth + 2) : null;
   J.rat = null; // (collapse recursion of all: where the scan's last node of each name ends)
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
@@ -454,8 +454,8 @@ function writeStart(J) {
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
   J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
   // a filtered one's: the next hit (fh) and hit left out (fk), the next place (bw), the ends
-  // of the hits left out open above (hstk), the nodes written whose ends are not yet known
-  // (pst: their places, pen: their input ends)
+  // of the hits left out open above (hstk), the places of the nodes open by depth below the
+  // block's frame (pst; bd0: the depth of its children)
   J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.psp = 0; J.bd0 = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
@@ -531,10 +531,10 @@ function copyNodes(J, a, b) {
   if (mx + dd > J.md) J.md = mx + dd;
 }
 /* Input nodes a..b of a filtered block: its hits left out (the nodes below each one less
- * deep: hs holds the ends of those open) or renamed. A node without a hit left out below
- * ends at its input end, moved; one with: where the next node is written once its input end
- * is reached (ps, pe: those still open, innermost on top; a search of the hits left out
- * for each cost more than the rest of the copy). */
+ * deep: hs holds the ends of those open) or renamed. A node's end is where the next node
+ * as deep or less is written, or the block's end (ps: the places of the nodes open, by
+ * depth; as finishTree does: a search of the hits left out below each node, for its input
+ * end less them, cost more than the rest of the copy). */
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
   var hits = J.hits, sk = J.sk, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
