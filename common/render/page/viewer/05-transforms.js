@@ -39,20 +39,31 @@ function nameCmp(a, b) {
  * (from then on) and sorted by name at the end. Frames with no count below are dropped. */
 var SKIP = -1, OUT = -2, CUT = -3;
 /* The hash of shared frames' children: (parent, name) -> frame, open addressing, each slot
- * three numbers side by side (one cache line for a probe). */
-function PairHash() { this.bits = 16; this.mask = 65535; this.used = 0; this.a = new Int32Array(3 * 65536).fill(-1); }
+ * three numbers side by side (one cache line for a probe). Kept between transforms (work),
+ * emptied for each. */
+function PairHash() { this.bits = 0; this.mask = 0; this.used = 0; this.a = new Int32Array(0); this.alloc(16); }
+/* Empty, 2^bits slots (set here as it grows too: fields set once and again later made
+ * the code that read them deoptimize when a large transform first grew it). */
+PairHash.prototype.alloc = function (bits) {
+  this.bits = bits; this.mask = (1 << bits) - 1; this.used = 0;
+  this.a = new Int32Array(3 * (this.mask + 1)).fill(-1);
+};
+PairHash.prototype.clear = function () {
+  if (this.used) { this.a.fill(-1); this.used = 0; }
+  return this;
+};
 PairHash.prototype.slot = function (p, nm) {
   var h = this.a, mask = this.mask, k = (Math.imul(p, 0x9e3779b1) ^ Math.imul(nm + 1, 0x85ebca77)) >>> (32 - this.bits);
   while (h[3 * k] >= 0 && (h[3 * k] !== p || h[3 * k + 1] !== nm)) k = (k + 1) & mask;
   return 3 * k;
 };
 PairHash.prototype.put = function (p, nm, v) {
-  var h = this.a, j, k;
+  var h = this.a, j, k, u;
   if (2 * (this.used + 1) > this.mask) {
-    this.bits++; this.mask = (1 << this.bits) - 1;
-    this.a = new Int32Array(3 * (this.mask + 1)).fill(-1);
+    u = this.used;
+    this.alloc(this.bits + 1);
     for (j = 0; j < h.length; j += 3) if (h[j] >= 0) { k = this.slot(h[j], h[j + 1]); this.a[k] = h[j]; this.a[k + 1] = h[j + 1]; this.a[k + 2] = h[j + 2]; }
-    h = this.a;
+    h = this.a; this.used = u;
   }
   k = this.slot(p, nm);
   h[k] = p; h[k + 1] = nm; h[k + 2] = v; this.used++;
@@ -98,14 +109,14 @@ function liveTree(t) {
   }
   return t.live;
 }
-/* The working arrays of transformTree, kept between transforms: fresh arrays of this size
- * cost the page faults of their first touch. A frame's entries are set as it is made (with
+/* The working arrays of transformTree, kept between transforms (the scan's lists of hits
+ * too, grown as needed): fresh arrays of this size cost the page faults of their first touch. A frame's entries are set as it is made (with
  * blocks, frames are far fewer than nodes: no clearing of the whole arrays). */
 var scratch = null;
 function work(n) {
   if (!scratch || scratch.cap < n) {
     var c = Math.max(n, scratch ? scratch.cap : 0);
-    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c) };
+    scratch = { cap: c, i32: [], f64: [], u8: new Uint8Array(c), hits: new Int32Array(1024), bad: new Int32Array(1024), sk: new Int32Array(1024), hash: new PairHash() };
     for (var k = 0; k < 8; k++) scratch.i32.push(new Int32Array(c));
     for (k = 0; k < 4; k++) scratch.f64.push(new Float64Array(c));
   }
@@ -113,7 +124,7 @@ function work(n) {
 }
 /* A transform of tree t as a job of passes over arrays (hits, walk, sizes, places, write),
  * each able to stop and go on: job.run() goes on to the end (and returns the tree made) or
- * until clock() says its slice of time is over (and returns null; it is asked every STEP
+ * until clock(job) says its slice of time is over (and returns null; it is asked every STEP
  * nodes, after STEP nodes of work at least). applyTransforms runs a large tree's transform
  * in slices, between which the page draws and answers. clock null: to the end at once. */
 var STEP = 32768;
@@ -124,7 +135,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.t = t; J.names = names; J.rank = rank; J.act = act; J.clock = clock; J.pass = -1; J.r = null;
   // nk: each frame's count of children (in the places' nxt, written there before it is read)
   J.O = { name: W.i32[0].subarray(0, n), first: W.i32[1].subarray(0, n), next: W.i32[2].subarray(0, n),
-    shared: W.u8.subarray(0, n), hash: new PairHash(), nk: W.i32[5].subarray(0, n) };
+    shared: W.u8.subarray(0, n), hash: W.hash.clear(), nk: W.i32[5].subarray(0, n) };
   J.opar = W.i32[3].subarray(0, n);
   J.blk = W.i32[7].subarray(0, n); // a block's input node + 1 (0: not a block)
   J.os0 = W.f64[0].subarray(0, n);
@@ -136,7 +147,7 @@ function TransformJob(t, names, rank, act, clock) {
   // the hits, in preorder (then n): from the scan
   J.blocks = !!act.hits && liveTree(t);
   J.byHits = act.onHit !== undefined;
-  J.hits = new Int32Array(1024); J.nh = 0; J.hc = 0; J.si = 1;
+  J.W = W; J.hits = W.hits; J.nh = 0; J.hc = 0; J.si = 1;
   // filtered blocks: the bad hits (J.bad, then n) say where blocks may be; bsz: each block's
   // size in the tree made
   // (ren: the name of a hit kept, sk: the hits left out, in preorder, then n)
@@ -144,6 +155,7 @@ function TransformJob(t, names, rank, act, clock) {
   J.filter = J.blocks && (act.onHit === SKIP || J.ren >= 0) && !t.self0 && t.cols === 1;
   J.bad = J.hits; J.bc = 0; J.bsz = J.filter ? W.i32[6].subarray(0, n) : null; J.sk = J.hits; J.nsk = 0; J.sc = 0;
   J.hstk = J.filter ? new Int32Array(t.maxDepth + 2) : null;
+  J.pst = J.filter ? new Int32Array(t.maxDepth + 2) : null;
   J.rat = null; // (collapse recursion of all: where the scan's last node of each name ends)
   // the root frame; its own count: stacks that end there hold no frame to focus on
   var O = J.O;
@@ -170,38 +182,30 @@ function roomFor(a, k) {
  * marked in act.hits.match, named as an ancestor ('rec'), or the nodes listed (at). */
 function scanPass(J) {
   var t = J.t, n = t.n, tn = t.name, h = J.act.hits, clock = J.clock, hits = J.hits, nh = J.nh, i = J.si;
-  var b, k, id, mt, tdep, tend, at, x;
+  var b, k, tdep, tend, x;
   if (!J.blocks && !J.byHits) return true;
   if (h.kind === 'rec' && !J.rat) J.rat = new Int32Array(J.names.length);
   if (h.kind === 'name' || h.kind === 'match' || h.kind === 'rec') {
     for (k = 0; i < n; k++) {
-      if (k && clock && clock()) { J.si = i; J.hits = hits; J.nh = nh; return false; }
+      if (k && clock && clock(J)) { J.si = i; J.hits = hits; J.nh = nh; return false; }
       b = Math.min(n, i + 8 * STEP);
-      hits = roomFor(hits, nh + b - i + 1);
-      if (h.kind === 'name') { for (id = h.id; i < b; i++) if (tn[i] === id) hits[nh++] = i; } else if (h.kind === 'match') {
-        for (mt = h.match; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
-      } else {
-        // a node named as an ancestor: the last node of its name that was not such a hit
-        // (the outermost of its name on its path, if any) holds it in its subtree (at: where
-        // that node's subtree ends, read in order as the node is met)
-        for (tend = t.end, at = J.rat; i < b; i++) {
-          x = tn[i];
-          if (at[x] > i) hits[nh++] = i; else at[x] = tend[i];
-        }
-      }
+      hits = J.W.hits = roomFor(hits, nh + b - i + 1);
+      nh = h.kind === 'name' ? hitsNamed(tn, h.id, hits, nh, i, b) : h.kind === 'match' ? hitsMatching(tn, h.match, hits, nh, i, b) :
+        hitsRec(tn, t.end, J.rat, hits, nh, i, b);
+      i = b;
     }
   } else if (h.kind === 'at') {
     hits = roomFor(hits, h.at.length + 1);
     for (k = 0; k < h.at.length; k++) hits[nh++] = h.at[k];
   }
-  hits = roomFor(hits, nh + 1);
+  hits = J.W.hits = roomFor(hits, nh + 1);
   hits[nh++] = n;
   J.hits = hits; J.nh = nh; J.si = n;
   if (J.filter) {
     // the hits that are not their parent's only child (the node before is the parent, and
     // both subtrees end together); of the others, those left out (all, or those whose parent
     // is a hit: a module's frames after its first)
-    var bad = new Int32Array(nh), nb = 0, sk = J.ren >= 0 ? new Int32Array(nh) : hits, ns = 0;
+    var bad = J.W.bad = roomFor(J.W.bad, nh), nb = 0, sk = J.ren >= 0 ? (J.W.sk = roomFor(J.W.sk, nh)) : hits, ns = 0;
     for (tdep = t.depth, tend = t.end, k = 0; k < nh - 1; k++) {
       x = hits[k];
       if (tdep[x - 1] !== tdep[x] - 1 || tend[x - 1] !== tend[x]) bad[nb++] = x;
@@ -213,6 +217,32 @@ function scanPass(J) {
   }
   return true;
 }
+/* The hits among input nodes i..b after nh of them: each kind's loop a function of its own
+ * (a function is optimized after more turns of its loops the longer it is: the whole scan
+ * ran in the slower tiers for most of a transform's first chunks). Nodes of name id: */
+function hitsNamed(tn, id, hits, nh, i, b) {
+  for (; i < b; i++) if (tn[i] === id) hits[nh++] = i;
+  return nh;
+}
+/* nodes of the names marked in mt: */
+function hitsMatching(tn, mt, hits, nh, i, b) {
+  for (; i < b; i++) if (mt[tn[i]]) hits[nh++] = i;
+  return nh;
+}
+/* nodes named as an ancestor: the last node of its name that was not such a hit (the
+ * outermost of its name on its path, if any) holds it in its subtree (at: where that node's
+ * subtree ends, read in order as the node is met). Without branches (the hits follow no
+ * pattern a guess would): a hit's end is within that node's, so at keeps the larger end;
+ * and i - y < 0 for a hit. */
+function hitsRec(tn, tend, at, hits, nh, i, b) {
+  var x, y, e;
+  for (; i < b; i++) {
+    x = tn[i]; y = at[x]; e = tend[i];
+    hits[nh] = i; nh += (i - y) >>> 31;
+    at[x] = e + ((y - e) & ((e - y) >> 31));
+  }
+  return nh;
+}
 /* The first of a[from..last] (in order, a[last] = n) that is x or more. */
 function atLeast(a, last, from, x) {
   var lo = from, hi = from, step = 1, mid;
@@ -221,6 +251,11 @@ function atLeast(a, last, from, x) {
   while (lo < hi) { mid = (lo + hi) >> 1; if (a[mid] < x) lo = mid + 1; else hi = mid; }
   return lo;
 }
+/* The same, searched back from k first when a[k - 1] is x or more. */
+function atLeastNear(a, last, k, x) {
+  for (var step = 1; k > 0 && a[k - 1] >= x; step *= 2) k = Math.max(0, k - step);
+  return atLeast(a, last, k, x);
+}
 /* How many hits left out in input nodes a..b (k: the first left out at a or after). */
 function leftOut(J, k, b) { return atLeast(J.sk, J.nsk - 1, k, b) - k; }
 /* Frame o, a block, opened: its input node's children become blocks under it. */
@@ -228,6 +263,7 @@ function openBlock(J, o, m) {
   var t = J.t, tn = t.name, tend = t.end, ts0 = t.self0, ts1 = t.self1, O = J.O, blk = J.blk, i0 = blk[o] - 1, c, e = tend[i0], h;
   blk[o] = 0;
   c = i0 + 1;
+  if (!ts0) J.os0[o] = selfAt(t, i0); // (not found as the block was made: see the walk)
   if (J.filter) {
     // hits at its top left out, each an only child: their own counts its frame's
     for (h = atLeast(J.sk, J.nsk - 1, 0, c); c < e && J.sk[h] === c; c++, h++) J.os0[o] += selfAt(t, c);
@@ -241,7 +277,7 @@ function openBlock(J, o, m) {
     }
     J.opar[m] = o; O.next[m] = O.first[o]; O.first[o] = m; O.nk[o]++;
     O.first[m] = -1; O.shared[m] = 0; O.nk[m] = 0; J.size[m] = 0; J.tot[m] = 0; if (J.tot0) J.tot0[m] = 0;
-    J.os0[m] = ts0 ? ts0[c] : selfAt(t, c); if (J.os1) J.os1[m] = ts1[c];
+    J.os0[m] = ts0 ? ts0[c] : 0; if (J.os1) J.os1[m] = ts1[c];
     blk[m] = c + 1;
   }
   return m;
@@ -249,14 +285,17 @@ function openBlock(J, o, m) {
 /* The walk: each node of the input asked what becomes of it (act), its frame found or made
  * (transformTree's comment above says how); a subtree without hits made a block. */
 function walkPass(J) {
-  var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, act = J.act, clock = J.clock;
+  var t = J.t, n = t.n, tn = t.name, tdep = t.depth, tend = t.end, ts0 = t.self0, ts1 = t.self1, tt = t.tot, act = J.act, clock = J.clock;
   var O = J.O, oname = O.name, opar = J.opar, ofirst = O.first, onext = O.next, shared = O.shared, H = O.hash, nk = O.nk;
   var os0 = J.os0, os1 = J.os1, size = J.size, tot = J.tot, tot0 = J.tot0, blk = J.blk, outAt = J.outAt;
   var blocks = J.blocks, whole = blocks && !!act.whole, hits = J.hits, hc = J.hc, m = J.m, i = J.i, k, c, sh, d, a, P, o, e, clean;
   var byHits = J.byHits, hitA = act.onHit, hit, filter = J.filter, bad = J.bad, bc = J.bc, bsz = J.bsz, sk = J.sk, sc = J.sc;
   for (k = 1; i < n; k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.i = i; J.m = m; J.hc = hc; J.bc = bc; J.sc = sc; return false; }
     d = tdep[i];
+    // own counts where the input keeps none: a node's total, less each child's as it is met
+    // here (selfAt read its children, a cache miss each, ahead of the walk); the root's is set
+    if (!ts0 && d > 1 && (o = outAt[d - 1]) >= 0) os0[o] -= tt[i];
     if (byHits) {
       // what becomes of a node is whether it is a hit
       while (hits[hc] < i) hc++;
@@ -286,11 +325,14 @@ function walkPass(J) {
         m++;
         oname[o] = a; opar[o] = P; onext[o] = ofirst[P]; ofirst[P] = o;
         ofirst[o] = -1; shared[o] = 0; nk[o] = 0; size[o] = 0; tot[o] = 0; if (tot0) tot0[o] = 0;
-        os0[o] = ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] = ts1[i];
+        // (a block's own count, where the input keeps none, is found if it is opened: the
+        // walk of its children to find it was a cache miss a child)
+        os0[o] = ts0 ? ts0[i] : clean || whole ? 0 : tt[i]; if (os1) os1[o] = ts1[i];
         if (++nk[P] > SHORT && sh === 1) promote(O, P);
         if (clean || whole) {
           blk[o] = i + 1;
-          if (filter) bsz[o] = e - i - leftOut(J, sc, e);
+          // (the hits left out in it passed here, not searched: the walk would pass them)
+          if (filter) { for (c = sc; sk[sc] < e; sc++); bsz[o] = e - i - (sc - c); }
           i = e;
           continue;
         }
@@ -301,7 +343,7 @@ function walkPass(J) {
       if (!shared[o]) promote(O, o);
     }
     outAt[d] = o;
-    if (o >= 0) { os0[o] += ts0 ? ts0[i] : selfAt(t, i); if (os1) os1[o] += ts1[i]; }
+    if (o >= 0) { os0[o] += ts0 ? ts0[i] : tt[i]; if (os1) os1[o] += ts1[i]; }
     i++;
   }
   J.m = m; J.hc = hc; J.bc = bc; J.sc = sc;
@@ -319,17 +361,17 @@ function sizesStart(J) {
 }
 function sizesPass(J) {
   var size = J.size, tot = J.tot, tot0 = J.tot0, os0 = J.os0, os1 = J.os1, opar = J.opar, blk = J.blk, clock = J.clock;
-  var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
+  var tend = J.t.end, ttot = J.t.tot, ttot0 = J.t.tot0, bsz = J.filter ? J.bsz : null, lo = J.lo, hi = J.hi, o = J.o, k, p, x, y, b;
   for (k = 1; o >= 0; o--, k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; J.lo = lo; J.hi = hi; return false; }
-    x = os1 ? os1[o] : os0[o];
-    if (x < lo) lo = x; else if (x > hi) hi = x;
+    if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.o = o; J.lo = lo; J.hi = hi; return false; }
     if (blk[o]) {
-      // (its nodes' own counts are the input's: they fit its arrays)
-      b = blk[o] - 1; size[o] = J.filter ? J.bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
+      // (its nodes' own counts are the input's: they fit its arrays, and are not in lo..hi)
+      b = blk[o] - 1; size[o] = bsz ? bsz[o] : tend[b] - b; tot[o] = ttot[b]; if (tot0) tot0[o] = ttot0[b];
       p = opar[o]; size[p] += size[o]; tot[p] += tot[o]; if (tot0) tot0[p] += tot0[o];
       continue;
     }
+    x = os1 ? os1[o] : os0[o];
+    if (x < lo) lo = x; else if (x > hi) hi = x;
     tot[o] += x > 0 ? x : 0;
     if (tot0) { y = os0[o]; tot0[o] += y > 0 ? y : 0; }
     if (size[o] || os0[o] !== 0 || (os1 && os1[o] !== 0) || o === 0) {
@@ -358,7 +400,7 @@ function placesPass(J) {
   var c, cur, j, q = 0, sz, p, k, y0, ry, z0, ks;
   function byName(a, b) { return rank[oname[a]] - rank[oname[b]]; }
   for (k = 1; o < m; o++, k++) {
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.o = o; return false; }
+    if ((k & (STEP - 1)) === 0 && clock && clock(J)) { J.o = o; return false; }
     sz = size[o];
     if (!sz) continue;
     if (o === 0) q = 0;
@@ -412,8 +454,9 @@ function writeStart(J) {
   J.q = 0; J.md = 0; J.st = new Int32Array(md0 + 2); J.sp = 0;
   J.bi = 0; J.be = 0; J.boff = 0; J.bdd = 0; // the block being copied: input nodes bi..be
   // a filtered one's: the next hit (fh) and hit left out (fk), the next place (bw), the ends
-  // of the hits left out open above (hstk)
-  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0;
+  // of the hits left out open above (hstk), the places of the nodes open by depth below the
+  // block's frame (pst; bd0: the depth of its children)
+  J.bf = false; J.fh = 0; J.fk = 0; J.bw = 0; J.hsp = 0; J.psp = 0; J.bd0 = 0;
 }
 /* The arrays of trees no longer shown nor kept (an undone transform's: showTree), for the
  * next trees: fresh arrays cost the page faults of their first touch (a third of the write
@@ -430,19 +473,22 @@ function spare(C, n) {
 function writePass(J) {
   var r = J.r, cnt = J.cnt, ord = J.ord, oname = J.O.name, size = J.size, os0 = J.os0, os1 = J.os1, tot = J.tot, tot0 = J.tot0, blk = J.blk, clock = J.clock;
   var rn = r.name, rd = r.depth, re = r.end, rs0 = r.self0, rs1 = r.self1, rt = r.tot, rt0 = r.tot0, tdep = J.t.depth, tend = J.t.end;
-  var q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, k, b, i0;
-  for (k = 1; ; k++) {
+  var q = J.q, md = J.md, st = J.st, sp = J.sp, o, e, u, b, i0;
+  // u: nodes written since the clock was last asked (blocks of a few nodes are most of the
+  // frames: a clock per block cost as much as their copy)
+  for (u = 0; ; ) {
+    if (u >= STEP) { u = 0; if (clock && clock(J)) { J.q = q; J.md = md; J.sp = sp; return false; } }
     if (J.bi < J.be) {
       // a block's nodes, copied 8 x STEP a chunk
       b = Math.min(J.be, J.bi + 8 * STEP);
       if (J.bf) copyFiltered(J, J.bi, b); else copyNodes(J, J.bi, b);
+      u += b - J.bi;
       J.bi = b;
       if (J.md > md) md = J.md;
-      if (clock && clock()) { J.q = q; J.sp = sp; J.md = md; return false; }
       continue;
     }
     if (q >= cnt) break;
-    if ((k & (STEP - 1)) === 0 && clock && clock()) { J.q = q; J.md = md; J.sp = sp; return false; }
+    u++;
     o = ord[q];
     while (sp && st[sp - 1] <= q) sp--;
     e = q + size[o];
@@ -454,9 +500,11 @@ function writePass(J) {
       // its subtree's nodes below it, as they are in the input (depths and ends moved)
       i0 = blk[o] - 1; J.bi = i0 + 1; J.be = tend[i0]; J.boff = q - i0; J.bdd = sp - tdep[i0];
       // (with hits left out: copied node by node)
-      J.fh = J.filter ? atLeast(J.hits, J.nh - 1, 0, i0 + 1) : 0;
+      // (searched from the last block's: blocks are mostly written in the input's order; the
+      // hits left out are all the hits but in collapse library)
+      J.fh = J.filter ? atLeastNear(J.hits, J.nh - 1, J.fh, i0 + 1) : 0;
       J.bf = J.filter && J.hits[J.fh] < J.be;
-      if (J.bf) { J.fk = atLeast(J.sk, J.nsk - 1, 0, i0 + 1); J.bw = q + 1; J.hsp = 0; }
+      if (J.bf) { J.fk = J.sk === J.hits ? J.fh : atLeastNear(J.sk, J.nsk - 1, J.fk, i0 + 1); J.bw = q + 1; J.hsp = 0; J.psp = 0; J.bd0 = sp + 1; }
       q = e;
       continue;
     }
@@ -483,12 +531,14 @@ function copyNodes(J, a, b) {
   if (mx + dd > J.md) J.md = mx + dd;
 }
 /* Input nodes a..b of a filtered block: its hits left out (the nodes below each one less
- * deep: hs holds the ends of those open) or renamed; a node's end is its input end less the
- * hits left out before it. */
+ * deep: hs holds the ends of those open) or renamed. A node's end is where the next node
+ * as deep or less is written, or the block's end (ps: the places of the nodes open, by
+ * depth; as finishTree does: a search of the hits left out below each node, for its input
+ * end less them, cost more than the rest of the copy). */
 function copyFiltered(J, a, b) {
   var t = J.t, r = J.r, tn = t.name, tt = t.tot, tdep = t.depth, tend = t.end, rn = r.name, rt = r.tot, rd = r.depth, re = r.end;
-  var hits = J.hits, sk = J.sk, last = J.nsk - 1, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
-  var md = J.md, j, od, e, nx, ds, off, s;
+  var hits = J.hits, sk = J.sk, h = J.fh, k = J.fk, ren = J.ren, w = J.bw, dd = J.bdd, hs = J.hstk, hsp = J.hsp;
+  var ps = J.pst, psp = J.psp, base = J.bd0, md = J.md, j, od, nx, ds, off, s, x, y;
   for (j = a; j < b;) {
     while (hsp && hs[hsp - 1] <= j) hsp--;
     if (sk[k] === j) { k++; h++; hs[hsp++] = tend[j]; j++; continue; }
@@ -497,16 +547,18 @@ function copyFiltered(J, a, b) {
     if (hsp && hs[hsp - 1] < nx) nx = hs[hsp - 1];
     ds = dd - hsp; off = w - j;
     for (; j < nx; j++) {
-      e = tend[j]; od = tdep[j] + ds;
-      rn[j + off] = tn[j]; rt[j + off] = tt[j]; rd[j + off] = od;
-      re[j + off] = e + off - (s < e ? atLeast(sk, last, k, e) - k : 0);
+      od = tdep[j] + ds; x = j + off; y = od - base;
+      while (psp > y) re[ps[--psp]] = x;
+      ps[psp++] = x;
+      rn[x] = tn[j]; rt[x] = tt[j]; rd[x] = od;
       if (od > md) md = od;
     }
     // its hits kept: renamed
     for (; hits[h] < nx; h++) rn[hits[h] + off] = ren;
     w = j + off;
   }
-  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.md = md;
+  if (b === J.be) while (psp) re[ps[--psp]] = w;
+  J.fh = h; J.fk = k; J.bw = w; J.hsp = hsp; J.psp = psp; J.md = md;
 }
 function writeEnd(J) {
   var r = J.r;
@@ -682,7 +734,9 @@ Viewer.prototype.applyTransforms = function (now) {
   chain.keys.length = chain.trees.length = k;
   if (k < list.length && !now && t.n >= V.asyncMin) {
     var job = V.job = { list: list, k0: k, k: k, t: t, steps: null, end: 0 };
-    var clock = function () { return V.job !== job || performance.now() > job.end; };
+    // (one clock for all of the viewer's jobs, told which asks: a new function for each made
+    // every pass's optimized code give way at its first call, in every transform)
+    var clock = V.clock = V.clock || function (J) { var j = V.job; return !j || j.steps !== J || performance.now() > j.end; };
     var slice = function () {
       if (V.job !== job) return;
       job.end = performance.now() + V.sliceMs;
