@@ -8,8 +8,8 @@
 # ratios to `sort` of the same file and, when FK_INFERNO names a directory holding
 # inferno-flamegraph and inferno-diff-folded, to inferno's svg and diff in the same run
 # (html, collapse and merge, which inferno lacks, against its svg: the same read and fold).
-# flamekit reads with two threads where two CPUs are free (its default; svg-1thread: one,
-# svg-2threads: two whatever the load).
+# flamekit reads with two threads on two CPUs (its default; svg-1thread: one, svg-2threads:
+# two, as the default is).
 # FK_BENCH_RUNS (5) runs each, round-robin; FK_BENCH_SCALE (1) scales the stack counts;
 # FK_BENCH_SHAPES picks some of "wide huge names";
 # FK_BENCH_WIDE_CACHE (/tmp/fk-bench-wide) keeps the generated files. Peak RSS is also shown

@@ -291,8 +291,7 @@ static const fk_option parse_rows[] = {
 	  parse_format },
 	{ "threads", NULL, 0, FK_OPT_UINT, 0, OFF(fk_parse_opts, threads), 1, 64, NULL, "N",
 	  "parse with N threads where the format supports it (folded stacks and perf script "
-	  "text of 8 MB or more; the command line's default is 2 where two CPUs are free: fewer "
-	  "tasks running than CPUs)", NULL },
+	  "text of 8 MB or more; the command line's default is 2 on two CPUs or more)", NULL },
 	{ "sample-type", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, sample_type), 0, 0, NULL, "TYPE",
 	  "pprof/cpuprofile: the sample type to read: cpu, alloc_space, TYPE/UNIT or its index "
 	  "(default: the profile's default type)", NULL },

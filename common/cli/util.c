@@ -1,8 +1,6 @@
 /* util.c - helpers shared by the flamekit subcommands: the input and output
  * option rows, loading inputs with messages, stack filters. */
 #include <errno.h>
-#include <sched.h>
-#include <stdio.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -97,29 +95,10 @@ fkp_optset cli_io_set(struct cli_io *io, bool keep_drop)
 	return (fkp_optset){ cli_io_rows_, keep_drop ? 3 : 1, io, NULL, NULL };
 }
 
-/* CPUs free for this process's threads now: those it may run on, less the other tasks
- * running (the fourth field of /proc/loadavg, "running/total", counts this one too). A
- * second thread on a CPU another task holds runs in slices between that task's, and the
- * thread waiting on it is slower than one thread alone. */
-static long cpus_free(void)
-{
-	cpu_set_t set;
-	long n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
-							       : sysconf(_SC_NPROCESSORS_ONLN);
-	FILE *f = fopen("/proc/loadavg", "r");
-	long running = 1;
-	if (f) {
-		if (fscanf(f, "%*s %*s %*s %ld/", &running) != 1 || running < 1)
-			running = 1;
-		fclose(f);
-	}
-	return n - (running - 1);
-}
-
 fkp_optset cli_input_set(fk_parse_opts *po)
 {
-	/* the command line reads big inputs with two threads where two CPUs are free */
-	if (po->threads == 0 && cpus_free() >= 2)
+	/* the command line reads big inputs with two threads where there are two CPUs */
+	if (po->threads == 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 2)
 		po->threads = 2;
 	size_t n;
 	const fk_option *rows = fk_parse_options(&n);
