@@ -327,13 +327,15 @@ FK_API const char *fk_format_description(const char *name);
  * stackcollapse-perf.pl's name tidying, public so the perf dlfilter folds
  * exactly like `perf script | flamekit collapse`. sym is the symbol as perf
  * script prints it (a +0xOFF suffix is dropped), dso the module. Writes the
- * folded name into out (size >= symlen + dsolen + 16; "a->b" inline chains
- * give "a;b_[i]", cut at a piece boundary if that would not fit) and returns
+ * folded name into out (size >= fk_perf_tidy_room(symlen, dsolen, o): symlen +
+ * dsolen + 16, more with o->rust_names, whose names may print longer; "a->b"
+ * inline chains give "a;b_[i]", cut at a piece boundary if that would not fit) and returns
  * its length, 0 when the perl would skip the frame. Honours o->kernel, jit,
  * all, full_names, rust_names, cxx_names (o may be NULL); not addrs or Java tidying (no address or
  * process name here). See docs/perf-script.md. */
 FK_API size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen,
 				const char *dso, size_t dsolen, const fk_parse_opts *o);
+FK_API size_t fk_perf_tidy_room(size_t symlen, size_t dsolen, const fk_parse_opts *o);
 
 /* The root frame of a perf sample (stackcollapse-perf.pl's $pname): the
  * process name with spaces made '_', then "-PID" (o->pid) or "-PID/TID" (o->tid);

@@ -363,6 +363,10 @@ typedef struct fk_parse_ctx {
  * form fits, or stays mangled. The new length (names.c). */
 FK_HIDDEN size_t fk_name_rules(const fk_parse_opts *o, char *s, size_t len, size_t cap);
 static inline bool fk_name_rules_on(const fk_parse_opts *o) { return o->rust_names || o->cxx_names; }
+/* The room the rules are given for a name of len bytes: a v0 name's backrefs repeat paths
+ * (std's own names print 2-3 times their mangled length); one that would print longer
+ * stays mangled. */
+static inline size_t fk_name_rules_room(size_t len) { return len * 8 + 256; }
 /* Intern a frame name as the parsers do: through the name rules when any is on. */
 FK_HIDDEN int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len);
 

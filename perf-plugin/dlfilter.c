@@ -369,7 +369,8 @@ static int push_frame(struct state *st, fk_profile *p, void *ctx, int32_t pid, u
 		if (!dso)
 			dso = "[unknown]";
 		size_t sl = strlen(sym), dl = strlen(dso);
-		if (fkp_grow((void **)&st->namebuf, &st->namebuf_cap, sl + dl + 16, 1))
+		if (fkp_grow((void **)&st->namebuf, &st->namebuf_cap,
+			     fk_perf_tidy_room(sl, dl, &st->o.popts), 1))
 			return -FK_E_NOMEM;
 		size_t len = fk_perf_tidy_name(st->namebuf, sym, sl, dso, dl, &st->o.popts);
 		uint32_t frame = SKIP_FRAME;

@@ -194,12 +194,19 @@ static bool go_method(const char *s, size_t n)
 	return false;
 }
 
+/* The bytes tidy_piece needs for a piece of n bytes: the perl's tidying never lengthens a
+ * name; the name rules may (a Rust v0 name printed: fk_name_rules_room). */
+static size_t piece_room(size_t n, size_t mlen, size_t pclen, const fk_parse_opts *o)
+{
+	return (fk_name_rules_on(o) ? fk_name_rules_room(n) : n) + mlen + pclen + 16;
+}
+
 /* Tidy one "->" piece of a raw function name, as stackcollapse-perf.pl's loop body does.
- * out needs n + mlen + pclen + 16 bytes. Returns the length. */
+ * out needs piece_room(n, mlen, pclen, o) bytes. Returns the length. */
 static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, size_t pclen,
 			 const char *mod, size_t mlen, bool java, bool first, const fk_parse_opts *o)
 {
-	size_t len;
+	size_t len, room = piece_room(n, mlen, pclen, o);
 	if (n == 9 && !memcmp(f, "[unknown]", 9)) {
 		const char *b = "unknown";
 		size_t bl = 7;
@@ -245,7 +252,7 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 		len--;
 	}
 	if (fk_name_rules_on(o))   /* the room out has, less a "_[i]" */
-		len = fk_name_rules(o, out, len, n + mlen + pclen + 12);
+		len = fk_name_rules(o, out, len, room - 4);
 	bool kernel = o->kernel || o->all, jit = o->jit || o->all;
 	if (!first) {
 		if (!contains(out, len, "_[i]"))
@@ -257,6 +264,13 @@ static size_t tidy_piece(char *out, const char *f, size_t n, const char *pc, siz
 			memcpy(out + len, "_[j]", 4), len += 4;
 	}
 	return len;
+}
+
+size_t fk_perf_tidy_room(size_t symlen, size_t dsolen, const fk_parse_opts *o)
+{
+	/* (with the rules, room for a deleted module's name too, which is tidied as part of
+	 * the symbol: fk_perf_tidy_name) */
+	return (o && fk_name_rules_on(o) ? fk_name_rules_room(symlen + dsolen) : symlen) + dsolen + 16;
 }
 
 size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen, const char *dso, size_t dsolen,
@@ -284,7 +298,7 @@ size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen, const char *
 			free(raw);
 		return r;
 	}
-	size_t cap = symlen + dsolen + 16, w = 0;
+	size_t cap = fk_perf_tidy_room(symlen, dsolen, o), w = 0;
 	size_t n = fk_perf_strip_offset(sym, symlen);
 	if (n && sym[0] == '(')
 		return 0;
@@ -297,13 +311,13 @@ size_t fk_perf_tidy_name(char *out, const char *sym, size_t symlen, const char *
 		const char *a = find2(sym + i, n - i, "->", 2);
 		size_t pe = a ? (size_t)(a - sym) : n;
 		size_t pl = pe - i;
-		size_t need = pl + dsolen + 16 + (first ? 0 : 1);
+		size_t room = piece_room(pl, dsolen, 0, o), need = room + (first ? 0 : 1);
 		if (w + need > cap)
 			break; /* documented: a name of many "->" pieces may be cut */
 		if (!first)
 			out[w++] = ';';
 		char tmp[4096];
-		char *buf = pl + dsolen + 16 <= sizeof(tmp) ? tmp : malloc(pl + dsolen + 16);
+		char *buf = room <= sizeof(tmp) ? tmp : malloc(room);
 		if (!buf)
 			break;
 		size_t tl = tidy_piece(buf, sym + i, pl, NULL, 0, dso, dsolen, false, first, o);
@@ -378,7 +392,7 @@ int fk_perf_frame_names(struct pp *t, const char *l, size_t len)
 		flen -= 2;
 	if (!flen)
 		return 0;
-	if (fk_perf_grow_bytes(&t->sbuf, &t->sbuf_cap, flen + mlen + pclen + 16))
+	if (fk_perf_grow_bytes(&t->sbuf, &t->sbuf_cap, piece_room(flen, mlen, pclen, t->o)))
 		return -FK_E_NOMEM;
 	for (size_t i = 0, first = 1;; first = 0) {
 		const char *a = find2(func + i, flen - i, "->", 2);

@@ -144,8 +144,7 @@ int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len)
 {
 	if (!fk_name_rules_on(c->o))
 		return fk_profile_intern(c->p, s, len);
-	/* room for a Rust v0 name's printed form (its backrefs repeat paths) */
-	size_t room = len * 8 + 256;
+	size_t room = fk_name_rules_room(len);
 	if (FK_GROW(c->name_buf, c->name_cap, room))
 		return -FK_E_NOMEM;
 	memcpy(c->name_buf, s, len);

@@ -787,7 +787,7 @@ static PyObject *mod_perf_frames(PyObject *m, PyObject *args, PyObject *kw)
 	fk_parse_opts o;
 	fk_parse_opts_init(&o);
 	o.kernel = k, o.jit = j, o.all = a, o.full_names = fn, o.rust_names = rn, o.cxx_names = cn;
-	char *out = malloc((size_t)sl + (size_t)dl + 16);
+	char *out = malloc(fk_perf_tidy_room((size_t)sl, (size_t)dl, &o));
 	if (!out)
 		return PyErr_NoMemory();
 	size_t len = fk_perf_tidy_name(out, sym, (size_t)sl, dso, (size_t)dl, &o);
