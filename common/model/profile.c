@@ -519,6 +519,9 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 		bool zero = b == o[1].nfresh || (a < o[0].nfresh && o[0].fresh[a] < o[1].fresh[b]);
 		fk_parity_out *x = zero ? &o[0] : &o[1];
 		size_t q = zero ? a++ : b++, j = x->fresh[q];
+		/* (room for its fix first: a name added whose slot stays pending would be lost) */
+		if (!zero && FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
+			return -FK_E_NOMEM;
 		struct name_slot v;
 		int64_t id = name_new(p, t[j].s, t[j].len, t[j].hash, x->slot[q], &v);
 		if (id < 0)
@@ -529,8 +532,6 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 		 * before its next lookup */
 		if (zero)
 			p->name_tab[x->slot[q]] = v;
-		else if (FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
-			return -FK_E_NOMEM;
 		else
 			p->fix[p->nfix++] = (struct name_fix){ x->slot[q], v };
 	}

@@ -110,8 +110,9 @@ function liveTree(t) {
   return t.live;
 }
 /* The working arrays of transformTree, kept between transforms (the scan's lists of hits
- * too, grown as needed): fresh arrays of this size cost the page faults of their first touch. A frame's entries are set as it is made (with
- * blocks, frames are far fewer than nodes: no clearing of the whole arrays). */
+ * too, grown as needed): fresh arrays of this size cost the page faults of their first
+ * touch. A frame's entries are set as it is made (with blocks, frames are far fewer than
+ * nodes: no clearing of the whole arrays). */
 var scratch = null;
 function work(n) {
   if (!scratch || scratch.cap < n) {
