@@ -50,6 +50,24 @@ FK_HIDDEN void fk_huge_pages(void *p, size_t size);
  * turn, when no thread can be made); returns once both are done. */
 FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
 
+/* Whether threads that work together are kept from the CPUs (another task holds one of
+ * them): each thread's time runnable but waiting for a CPU, from the kernel's schedstat,
+ * summed over the time watched. fk_crowd_start as the work starts; fk_crowd_add for each
+ * thread as it runs (its id from fk_thread_id()); fk_crowd_seen(w, want) reads the waits at
+ * most every 5 ms and says yes from 20 ms on when they are over a fifth of the time watched,
+ * or when fewer than `want` threads have run yet. Never, where the kernel does not say. */
+typedef struct fk_crowd {
+	uint64_t t0, next;
+	uint64_t wait0[2];
+	int tid[2];
+	unsigned n;
+	bool blind;
+} fk_crowd;
+FK_HIDDEN int fk_thread_id(void);
+FK_HIDDEN void fk_crowd_start(fk_crowd *w);
+FK_HIDDEN void fk_crowd_add(fk_crowd *w, int tid);
+FK_HIDDEN bool fk_crowd_seen(fk_crowd *w, unsigned want);
+
 /* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
  * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that
  * vary between keys, their counts taken in one read. k2 and tmp are scratch of n elements. */
@@ -114,6 +132,8 @@ FK_HIDDEN void fk_profile_seal(fk_profile *p);
 /* Threads the profile's own work may use (ranking its names): those its reading was given
  * (fk_parse_*: the most any reading gave). */
 FK_HIDDEN void fk_profile_use_threads(fk_profile *p, unsigned threads);
+/* What is left of the work on p on one thread (the CPUs are crowded: fk_crowd). */
+FK_HIDDEN void fk_profile_one_thread(fk_profile *p);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* The input (name, format) that gave the profile its unit, for the mixed-units warning

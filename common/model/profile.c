@@ -164,6 +164,11 @@ void fk_profile_use_threads(fk_profile *p, unsigned threads)
 		p->threads = threads;
 }
 
+void fk_profile_one_thread(fk_profile *p)
+{
+	p->threads = 1;
+}
+
 int fk_profile_set_unit(fk_profile *p, const char *unit)
 {
 	char *u = NULL;

@@ -111,6 +111,17 @@ for seed in 11 12 13 14; do
 		assert_files_eq "$TMP/pipe.svg" "$TMP/file.svg"
 	done
 	grep -q 'INPUT:[0-9]' "$TMP/file.err" || fail "seed $seed: no malformed line said"
+	# the CPUs found crowded after a batch or two (FLAMEKIT_CROWDED: from batch N on): the
+	# first thread adds what is split and reads the rest alone, to the same output
+	for n in 0 1 2; do
+		FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=$n "$FLAMEKIT" collapse --threads 2 \
+			-o "$TMP/crowd.folded" "$TMP/col.folded" 2> "$TMP/crowd.err"
+		echo $? > "$TMP/crowd.rc"
+		sed -i 's/^flamekit: [^:]*col\.folded:/INPUT:/' "$TMP/crowd.err"
+		assert_files_eq "$TMP/pipe.folded" "$TMP/crowd.folded"
+		assert_files_eq "$TMP/pipe.err" "$TMP/crowd.err"
+		assert_files_eq "$TMP/pipe.rc" "$TMP/crowd.rc"
+	done
 done
 threads_made() { # FILE THREADS: clone calls while svg reads FILE (LeakSanitizer cannot run
 	# under ptrace: the leak check is left to the other tests)
