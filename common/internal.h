@@ -46,21 +46,29 @@ FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 
+/* u in decimal at buf (room for 20), no NUL: its length. */
+FK_HIDDEN size_t fk_dec_u64(char *buf, uint64_t u);
+
 /* fn(arg, 1) on a second thread while fn(arg, 0) runs on this one (both on this one, in
  * turn, when no thread can be made); returns once both are done. */
 FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
 
 /* Whether threads that work together are kept from the CPUs (another task holds one of
- * them): each thread's time runnable but waiting for a CPU, from the kernel's schedstat,
- * summed over the time watched. fk_crowd_start as the work starts; fk_crowd_add for each
- * thread as it runs (its id from fk_thread_id()); fk_crowd_seen(w, want) reads the waits at
- * most every 5 ms and says yes from 20 ms on when they are over a fifth of the time watched,
- * or when fewer than `want` threads have run yet. Never, where the kernel does not say. */
+ * them): the time each spends runnable but waiting for a CPU, from the kernel's schedstat,
+ * read in windows of 10 ms or more. fk_crowd_start as the work starts; fk_crowd_add for each
+ * thread as it runs (its id from fk_thread_id()); fk_crowd_seen(w, want), asked as often as
+ * wanted, says yes once the threads' waits were over 3/10 of the time in the last four
+ * windows (with another task on one of two CPUs: 45-75%; on an idle machine a moment's other
+ * work, such as the programs a shell starts beside us, makes a window's 30-65% now and then,
+ * the four's at most 36% in 12 runs of 25-35 windows), or when fewer than `want` threads have
+ * run 20 ms on. Never, where the kernel does not say. */
+enum { CROWD_WINDOWS = 4 };
 typedef struct fk_crowd {
 	uint64_t t0, next;
 	uint64_t wait0[2];
+	uint64_t span[CROWD_WINDOWS], waited[CROWD_WINDOWS];
 	int tid[2];
-	unsigned n;
+	unsigned n, nwin;
 	bool blind;
 } fk_crowd;
 FK_HIDDEN int fk_thread_id(void);

@@ -28,6 +28,10 @@ static inline void fk_obuf_puts(fk_obuf *b, const char *s) { fk_obuf_put(b, s, s
 FK_HIDDEN void fk_obuf_printf(fk_obuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Number with one decimal (x, width). */
 FK_HIDDEN void fk_obuf_fixed1(fk_obuf *b, double v);
+/* Number with two decimals, as printf's "%.2f" (its text, rounding and sign). */
+FK_HIDDEN void fk_obuf_fixed2(fk_obuf *b, double v);
+/* An unsigned integer in decimal. */
+FK_HIDDEN void fk_obuf_u64(fk_obuf *b, uint64_t u);
 /* Number with up to two decimals, trailing zeros removed. */
 FK_HIDDEN void fk_obuf_num(fk_obuf *b, double v);
 /* Shortest text that reads back as the same double (JS data). */

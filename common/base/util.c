@@ -125,6 +125,8 @@ int fk_thread_id(void)
 	return (int)syscall(SYS_gettid);
 }
 
+enum { CROWD_WINDOW = 10000000 }; /* ns */
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -149,7 +151,7 @@ static uint64_t wait_ns(int tid)
 void fk_crowd_start(fk_crowd *w)
 {
 	*w = (fk_crowd){ .t0 = now_ns() };
-	w->next = w->t0 + 5000000;
+	w->next = w->t0 + CROWD_WINDOW;
 }
 
 void fk_crowd_add(fk_crowd *w, int tid)
@@ -167,21 +169,30 @@ bool fk_crowd_seen(fk_crowd *w, unsigned want)
 	uint64_t now = now_ns();
 	if (w->blind || now < w->next)
 		return false;
-	w->next = now + 5000000;
-	uint64_t span = now - w->t0, waited = 0;
-	if (span < 20000000)
-		return false;
+	w->next = now + CROWD_WINDOW;
 	if (w->n < want)
-		return true; /* (a thread asked for 20 ms ago has not run) */
+		return now - w->t0 >= 2 * CROWD_WINDOW; /* (a thread asked for has not run) */
+	uint64_t waited = 0;
 	for (unsigned k = 0; k < w->n; k++) {
 		uint64_t v = wait_ns(w->tid[k]);
 		if (v == UINT64_MAX)
 			return false;
 		waited += v - w->wait0[k];
+		w->wait0[k] = v;
 	}
+	unsigned k = w->nwin++ % CROWD_WINDOWS;
+	w->span[k] = now - w->t0;
+	w->waited[k] = waited;
+	w->t0 = now;
+	if (w->nwin < CROWD_WINDOWS)
+		return false;
+	uint64_t span = 0;
+	waited = 0;
+	for (k = 0; k < CROWD_WINDOWS; k++)
+		span += w->span[k], waited += w->waited[k];
 	if (getenv("FK_CROWD_DEBUG"))
 		fprintf(stderr, "crowd %.1f ms waited %.1f\n", span / 1e6, waited / 1e6);
-	return waited * 5 > span;
+	return waited * 10 > span * 3;
 }
 
 void fk_touch_pages(void *p, size_t size)
@@ -334,12 +345,30 @@ int fk_parse_count(const char *s, size_t len, double *out)
 	return 0;
 }
 
+size_t fk_dec_u64(char *buf, uint64_t u)
+{
+	char t[20], *e = t + sizeof(t), *q = e;
+	do {
+		*--q = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	memcpy(buf, q, (size_t)(e - q));
+	return (size_t)(e - q);
+}
+
 int fk_format_count(char *buf, size_t size, double v)
 {
 	if (v == 0)
 		v = 0; /* no "-0" */
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return snprintf(buf, size, "%lld", (long long)v);
+	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+		if (size < 24)
+			return snprintf(buf, size, "%lld", (long long)v);
+		size_t n = v < 0 ? 1 : 0;
+		buf[0] = '-';
+		n += fk_dec_u64(buf + n, (uint64_t)fabs(v));
+		buf[n] = 0;
+		return (int)n;
+	}
 	/* Shortest text that reads back to the same double. */
 	for (int prec = 1; prec <= 17; prec++) {
 		int n = snprintf(buf, size, "%.*g", prec, v);

@@ -202,7 +202,10 @@ static void put_count(fk_obuf *b, double v)
 {
 	char t[64];
 	if (fabs(v - round(v)) < 1e-9 * fmax(1, fabs(v)) && fabs(v) < 1e18) {
-		snprintf(t, sizeof(t), "%.0f", round(v));
+		double r = round(v); /* (as "%.0f" writes it: -0 for a small negative) */
+		size_t n = signbit(r) ? 1 : 0;
+		t[0] = '-';
+		t[n + fk_dec_u64(t + n, (uint64_t)fabs(r))] = 0;
 	} else {
 		snprintf(t, sizeof(t), "%.3f", round(v * 1000) / 1000);
 		char *e = t + strlen(t);
@@ -213,12 +216,15 @@ static void put_count(fk_obuf *b, double v)
 	}
 	const char *d = t + (*t == '-'), *dot = strchr(d, '.');
 	size_t nd = dot ? (size_t)(dot - d) : strlen(d);
-	fk_obuf_put(b, t, (size_t)(d - t));
+	char c[96], *q = c;
+	if (d > t)
+		*q++ = '-';
 	for (size_t k = 0; k < nd; k++) {
 		if (k && (nd - k) % 3 == 0)
-			fk_obuf_put(b, ",", 1);
-		fk_obuf_put(b, d + k, 1);
+			*q++ = ',';
+		*q++ = d[k];
 	}
+	fk_obuf_put(b, c, (size_t)(q - c));
 	fk_obuf_puts(b, d + nd);
 }
 
@@ -264,9 +270,11 @@ static void put_title(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 		put_count(b, f->w * o->factor);
 		fk_obuf_puts(b, " ");
 		fk_obuf_xml(b, o->countname, strlen(o->countname));
-		if (i)
-			fk_obuf_printf(b, ", %.2f%%", L->timemax > 0 ? 100 * f->w / L->timemax : 0.0);
-		else
+		if (i) {
+			fk_obuf_puts(b, ", ");
+			fk_obuf_fixed2(b, L->timemax > 0 ? 100 * f->w / L->timemax : 0.0);
+			fk_obuf_puts(b, "%");
+		} else
 			fk_obuf_puts(b, ", 100%");
 	}
 	fk_obuf_puts(b, ")</title></rect>\n");
@@ -398,7 +406,10 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		const fk_svg_frame *f = &L->frames[i];
 		if (i)
 			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
-		fk_obuf_printf(b, "%u,%u,", i ? nidx[f->name] : 0, f->depth);
+		fk_obuf_u64(b, i ? nidx[f->name] : 0);
+		fk_obuf_puts(b, ",");
+		fk_obuf_u64(b, f->depth);
+		fk_obuf_puts(b, ",");
 		fk_obuf_exact(b, f->w);
 		fk_obuf_puts(b, ",");
 		fk_obuf_exact(b, f->rel);
