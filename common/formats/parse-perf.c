@@ -460,9 +460,12 @@ static int perf_parse(fk_parse_ctx *c)
 	/* a profile with stacks already (a folded input before this one) is no fresh tree */
 	size_t nn = 0;
 	d.fresh = fk_profile_stack_count(c->p) == 0 && fk_profile_nodes(c->p, &nn) && nn == 1;
-	/* Inputs smaller than this are not split (tests lower it to split tiny inputs). */
+	/* Inputs smaller than this are not split (tests lower it to split tiny inputs): the
+	 * second half's own tables and their merge cost about what the half saves up to
+	 * 48 MB of text (bench/b-threads.sh: 16 MB 0.94x, 32 MB 0.97-1.01x, 48 MB 0.94x,
+	 * 64 MB 1.03-1.14x, 128 MB 1.34x the time of one thread). */
 	const char *sm = getenv("FLAMEKIT_SPLIT_MIN");
-	d.split_min = sm ? strtoull(sm, NULL, 10) : 8u << 20;
+	d.split_min = sm ? strtoull(sm, NULL, 10) : 64u << 20;
 
 	if (r->mem) {
 		rc = process_block(&d, r->pos, (size_t)(r->end - r->pos));
