@@ -779,8 +779,8 @@ void fk_perf_pp_fini(struct pp *t)
 #define IBUF (256u << 10) /* file input block: small enough to leave L2 to the tables */
 
 /* Parse [off, end) of a regular file with pread into this thread's buffer. */
-void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, const fk_parse_opts *o,
-			    bool progress)
+void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, struct perf_span *span,
+			    const fk_parse_opts *o, bool progress)
 {
 	size_t have = 0;
 	bool skipping = false;
@@ -791,9 +791,17 @@ void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, c
 		t->icap = IBUF;
 	}
 	while (!t->err) {
+		if (span) {
+			pthread_mutex_lock(&span->mu);
+			end = span->end;
+		}
 		size_t want = t->icap - have;
 		if (want > end - off)
 			want = (size_t)(end - off);
+		if (span) {
+			span->claimed = off + want;
+			pthread_mutex_unlock(&span->mu);
+		}
 		ssize_t k = want ? pread(fd, t->ibuf + have, want, (off_t)off) : 0;
 		if (k < 0) {
 			if (errno == EINTR)
