@@ -178,6 +178,10 @@ static void *job_run(void *arg)
 	if (j->buf) {
 		fk_perf_parse_region(j->t, j->buf, j->len, j->o, false);
 	} else {
+		pthread_mutex_lock(&j->span->mu);
+		while (j->span->late && !j->span->go)
+			pthread_cond_wait(&j->span->cv, &j->span->mu);
+		pthread_mutex_unlock(&j->span->mu);
 		fk_perf_parse_fd_region(j->t, j->fd, j->off, j->end, j->span, j->o, false);
 		/* the file's second half: nothing more comes (a last sample no blank line closed
 		 * is kept; the merge plan sorts the stacks itself, by the ids they get in the
@@ -438,7 +442,12 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	if (rc2)
 		return rc2;
 	d->t2.ev = d->t1.ev;
-	struct perf_span span = { .mu = PTHREAD_MUTEX_INITIALIZER, .end = end, .claimed = b };
+	struct perf_span span = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+				  .end = end, .claimed = b, .late = getenv("FLAMEKIT_LATE_SECOND") != NULL };
+	/* (tests: FLAMEKIT_LATE_SECOND runs the second thread as if the machine kept it from a
+	 * CPU, FLAMEKIT_CROWDED=N finds the CPUs crowded after N pieces of the first half) */
+	const char *cw = getenv("FLAMEKIT_CROWDED");
+	uint64_t crowd_at = cw ? strtoull(cw, NULL, 10) : UINT64_MAX, pieces = 0;
 	struct job j = { .d = d, .t = &d->t2, .fd = fd, .off = b, .end = end, .span = &span, .o = o };
 	pthread_t th;
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
@@ -460,7 +469,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		int tid = __atomic_load_n(&j.tid, __ATOMIC_ACQUIRE);
 		if (tid && w.n < 2)
 			fk_crowd_add(&w, tid);
-		if (!crowded && fk_crowd_seen(&w, 2)) {
+		if (!crowded && (++pieces > crowd_at || fk_crowd_seen(&w, 2))) {
 			crowded = true;
 			fk_profile_one_thread(c->p);
 		}
@@ -469,6 +478,10 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	 * (its messages said first: their lines come before the second half's) */
 	uint64_t tail_end = 0, tail = d->t1.err || d->t1.keep_samples ? UINT64_MAX
 								    : steal_tail(fd, &span, crowded, &tail_end);
+	pthread_mutex_lock(&span.mu);
+	span.go = true;
+	pthread_cond_signal(&span.cv);
+	pthread_mutex_unlock(&span.mu);
 	if (tail != UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;
@@ -492,6 +505,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		pthread_join(th, NULL);
 	else
 		job_run(&j);
+	pthread_cond_destroy(&span.cv);
 	pthread_mutex_destroy(&span.mu);
 	if (tail == UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
@@ -499,6 +513,10 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	}
 	flush_msgs(d, &d->t2, d->line);
 	d->line += d->t2.lineno;
+	pthread_mutex_lock(&span.mu);
+	span.go = true;
+	pthread_cond_signal(&span.cv);
+	pthread_mutex_unlock(&span.mu);
 	if (tail != UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;

@@ -335,8 +335,10 @@ FK_HIDDEN void fk_perf_end_input(struct pp *t);
  * (parse-perf.c, steal_tail): the region's reader claims each block before reading it. */
 struct perf_span {
 	pthread_mutex_t mu;
+	pthread_cond_t cv;
 	uint64_t end;     /* where the region ends now */
 	uint64_t claimed; /* read, or being read, up to here */
+	bool late, go;    /* (tests: the second thread starts once the first has taken its tail) */
 };
 /* [off, end) of a file; with span, [off, span->end) as it is when each block is claimed. */
 FK_HIDDEN void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end,

@@ -66,6 +66,34 @@ for in in "$TMP/a.ps" "$TMP/ab.ps"; do
 	cmp -s "$TMP/s1" "$TMP/s2" || { diff "$TMP/s1" "$TMP/s2" | head -5 >&2; fail "samples differ with two threads"; }
 	n=$((n + 1))
 done
+# the first thread takes the second's tail: half of what it has not read, or all of it when
+# the CPUs are crowded (FLAMEKIT_LATE_SECOND holds the second thread back until then, as a
+# busy machine may; FLAMEKIT_CROWDED=0 finds them crowded at once); malformed lines in the
+# first half, in the second's part and in the tail: the same output, the same messages in
+# line order, the same status
+gen 3 14000 | python3 -c '
+import sys
+lines = sys.stdin.read().split("\n")
+n = len(lines)
+for f in (0.1, 0.45, 0.6, 0.8, 0.97):
+    i = int(n * f)
+    while lines[i] != "":
+        i += 1
+    lines.insert(i + 2, "?         14cfd%x bad_frame_line_%d" % (i, i))
+sys.stdout.write("\n".join(lines))' > "$TMP/c.ps"
+[ "$(stat -c %s "$TMP/c.ps")" -gt 8000000 ] || fail "too small for a tail worth taking"
+"$FLAMEKIT" collapse --threads 1 "$TMP/c.ps" > "$TMP/one" 2> "$TMP/one.err"
+echo $? > "$TMP/one.rc"
+[ "$(grep -c 'unrecognized line.*bad_frame_line' "$TMP/one.err")" = 5 ] || fail "malformed lines not all said"
+for hook in "FLAMEKIT_LATE_SECOND=1" "FLAMEKIT_LATE_SECOND=1 FLAMEKIT_CROWDED=0" "FLAMEKIT_CROWDED=0" ""; do
+	# shellcheck disable=SC2086 # (the hook's words)
+	env $hook FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/c.ps" > "$TMP/two" 2> "$TMP/two.err"
+	echo $? > "$TMP/two.rc"
+	assert_files_eq "$TMP/one" "$TMP/two"
+	assert_files_eq "$TMP/one.err" "$TMP/two.err"
+	assert_files_eq "$TMP/one.rc" "$TMP/two.rc"
+	n=$((n + 1))
+done
 # several files: the second goes into a profile that already has the first's tree
 "$FLAMEKIT" collapse "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/one" || fail "three files"
 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/two" || fail "three files, 2 threads"
