@@ -479,7 +479,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	uint64_t tail_end = 0, tail = d->t1.err || d->t1.keep_samples ? UINT64_MAX
 								    : steal_tail(fd, &span, crowded, &tail_end);
 	pthread_mutex_lock(&span.mu);
-	span.go = true;
+	span.go = true; /* (FLAMEKIT_LATE_SECOND) */
 	pthread_cond_signal(&span.cv);
 	pthread_mutex_unlock(&span.mu);
 	if (tail != UINT64_MAX) {
@@ -513,10 +513,6 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	}
 	flush_msgs(d, &d->t2, d->line);
 	d->line += d->t2.lineno;
-	pthread_mutex_lock(&span.mu);
-	span.go = true;
-	pthread_cond_signal(&span.cv);
-	pthread_mutex_unlock(&span.mu);
 	if (tail != UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;
