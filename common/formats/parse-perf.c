@@ -216,36 +216,52 @@ static int start_second(struct drv *d, const fk_parse_opts *o)
 	return 0;
 }
 
-/* Report a region's messages with absolute line numbers, then reset them. */
+/* The notes of t due at or before line `upto` of its region (UINT64_MAX: all of them), each
+ * said once for the input. */
+static void flush_notes(struct drv *d, struct pp *t, uint64_t base, uint64_t upto)
+{
+	fk_parse_ctx *c = d->c;
+	if (t->skipped && t->skip_line <= upto) {
+		if (!d->noted_skip && t->ev.defaulted) {
+			/* an explicit --event-filter skips silently, as the perl does */
+			d->noted_skip = true;
+			fk_note(c, base + t->skip_line,
+				"events '%s' skipped: only '%.*s', the first event seen, is kept (choose one with --event-filter)",
+				t->skip_ev, (int)t->ev.len, t->ev.name);
+		}
+		if (!t->ev.defaulted && !d->other_line) {
+			d->other_line = base + t->skip_line;
+			memcpy(d->other_ev, t->skip_ev, sizeof(d->other_ev));
+		}
+		t->skipped = false;
+	}
+	if (t->saw_nul && t->nul_line <= upto) {
+		if (!d->noted_nul)
+			fk_note(c, base + t->nul_line, "NUL byte in input; kept as is in names");
+		d->noted_nul = true;
+		t->saw_nul = false;
+	}
+	if (t->saw_utf8 && t->utf8_line <= upto) {
+		if (!d->noted_utf8)
+			fk_note(c, base + t->utf8_line, "invalid UTF-8 in a name; bytes kept as is");
+		d->noted_utf8 = true;
+		t->saw_utf8 = false;
+	}
+}
+
+/* Report a region's messages with absolute line numbers, in line order, then reset them. */
 static void flush_msgs(struct drv *d, struct pp *t, uint64_t base)
 {
 	fk_parse_ctx *c = d->c;
-	for (unsigned i = 0; i < t->nwarns; i++)
+	for (unsigned i = 0; i < t->nwarns; i++) {
+		flush_notes(d, t, base, t->warns[i].line);
 		fk_bad_line(c, base + t->warns[i].line, "%s", t->warns[i].msg);
+	}
+	flush_notes(d, t, base, UINT64_MAX);
 	c->st->bad_lines += t->unshown;
 	c->warned += (unsigned)t->unshown;
 	t->nwarns = 0;
 	t->unshown = 0;
-	if (t->skipped && !d->noted_skip && t->ev.defaulted) {
-		/* an explicit --event-filter skips silently, as the perl does */
-		d->noted_skip = true;
-		fk_note(c, base + t->skip_line,
-			"events '%s' skipped: only '%.*s', the first event seen, is kept (choose one with --event-filter)",
-			t->skip_ev, (int)t->ev.len, t->ev.name);
-	}
-	if (t->skipped && !t->ev.defaulted && !d->other_line) {
-		d->other_line = base + t->skip_line;
-		memcpy(d->other_ev, t->skip_ev, sizeof(d->other_ev));
-	}
-	if (t->saw_nul && !d->noted_nul) {
-		d->noted_nul = true;
-		fk_note(c, base + t->nul_line, "NUL byte in input; kept as is in names");
-	}
-	if (t->saw_utf8 && !d->noted_utf8) {
-		d->noted_utf8 = true;
-		fk_note(c, base + t->utf8_line, "invalid UTF-8 in a name; bytes kept as is");
-	}
-	t->saw_utf8 = t->saw_nul = t->skipped = false;
 	c->st->samples += t->samples;
 	c->st->filtered += t->filtered;
 	t->samples = t->filtered = 0;

@@ -80,11 +80,19 @@ for f in (0.1, 0.45, 0.6, 0.8, 0.97):
     while lines[i] != "":
         i += 1
     lines.insert(i + 2, "?         14cfd%x bad_frame_line_%d" % (i, i))
+# a sample of another event after the first bad line: its note comes between the messages
+i = int(n * 0.2)
+while lines[i] != "":
+    i += 1
+lines[i + 1:i + 1] = ["node 11/11 [000] 1000.000001: 1 page-faults:u: ", "\t     1234 f0+0x1 (/usr/lib/libx.so)", ""]
 sys.stdout.write("\n".join(lines))' > "$TMP/c.ps"
 [ "$(stat -c %s "$TMP/c.ps")" -gt 8000000 ] || fail "too small for a tail worth taking"
 "$FLAMEKIT" collapse --threads 1 "$TMP/c.ps" > "$TMP/one" 2> "$TMP/one.err"
 echo $? > "$TMP/one.rc"
 [ "$(grep -c 'unrecognized line.*bad_frame_line' "$TMP/one.err")" = 5 ] || fail "malformed lines not all said"
+grep -q "events 'page-faults:u' skipped" "$TMP/one.err" || fail "no note of the skipped event"
+sed 's/^flamekit: [^:]*:\([0-9]*\):.*/\1/' "$TMP/one.err" > "$TMP/lines"
+sort -n -c "$TMP/lines" || fail "messages not in line order: $(tr '\n' ' ' < "$TMP/lines")"
 for hook in "FLAMEKIT_LATE_SECOND=1" "FLAMEKIT_LATE_SECOND=1 FLAMEKIT_CROWDED=0" "FLAMEKIT_CROWDED=0" ""; do
 	# shellcheck disable=SC2086 # (the hook's words)
 	env $hook FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/c.ps" > "$TMP/two" 2> "$TMP/two.err"
