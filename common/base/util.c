@@ -190,8 +190,6 @@ bool fk_crowd_seen(fk_crowd *w, unsigned want)
 	waited = 0;
 	for (k = 0; k < CROWD_WINDOWS; k++)
 		span += w->span[k], waited += w->waited[k];
-	if (getenv("FK_CROWD_DEBUG"))
-		fprintf(stderr, "crowd %.1f ms waited %.1f\n", span / 1e6, waited / 1e6);
 	return waited * 10 > span * 3;
 }
 
