@@ -78,7 +78,8 @@ static const fk_option stap_rows[] = {
 	  "extra stap option, e.g. --stap-opt=--all-modules (repeatable)", parse_more },
 	{ "remote", NULL, 0, FK_OPT_TEXT, 0, OFF(remote), 0, 0, NULL, "URL",
 	  "run the module on another machine (stap --remote, e.g. ssh://host or unix:SOCKET "
-	  "of a VM's stapsh); -p is then a process there: give its objects with -d", NULL },
+	  "of a VM's stapsh; needs -t: a remote run stopped from here ends without its "
+	  "output); -p is then a process there: give its objects with -d", NULL },
 	{ "kernel-release", NULL, 'r', FK_OPT_TEXT, 0, OFF(release), 0, 0, NULL, "REL",
 	  "build for kernel REL (stap -r; with --remote, the kernel the remote machine runs)",
 	  NULL },
@@ -341,6 +342,19 @@ static int stap_run(int argc, char **argv)
 	bool is_remote = sc.remote != NULL, own_runtime = false;
 	const char *opt_rel = NULL, *why = NULL;
 	scan_stap_opts(&sc.stap_opts, &is_remote, &own_runtime, &opt_rel);
+	/* stapsh, SystemTap's end of --remote (4.8), kills staprun when stap asks it to
+	 * stop (Ctrl-C, a signal) and passes on nothing printed after that: the
+	 * profile, printed by the end probe, is lost, and stap waits for a second
+	 * request. A remote run must end by itself. */
+	if (is_remote && !sc.duration) {
+		cli_err("%s--remote needs -t SEC: a remote run stopped from here (Ctrl-C) "
+			"ends without its output, as stapsh drops what the module prints then",
+			sc.print_cmd ? "warning: " : "");
+		if (!sc.print_cmd) {
+			ret = FK_EXIT_USAGE;
+			goto out;
+		}
+	}
 	rel = stap_target_release(sc.release ? sc.release : opt_rel, is_remote, &why);
 	/* Problem 4 of docs/stap-tapset.md: kernel symbols of the wrong kernel. */
 	if (kind != STACKS_USER && !kallsyms && (rel ? !stap_kernel_symbols_ok(rel) : is_remote)) {
@@ -477,6 +491,9 @@ static int stap_run(int argc, char **argv)
 	po.format = "folded";
 	po.name = "<stap output>";
 	ret = cli_tracer_run(args.v, p, &po, "stap", "install systemtap, or give --stap PATH", 0);
+	if (ret == FK_EXIT_ERROR && is_remote && fkp_stop_signal())
+		cli_err("(a --remote run stopped before its -t ends without its output: "
+			"stapsh drops what the module prints then)");
 	int rc = 0;
 	if (ret == FK_EXIT_OK || ret == FK_EXIT_SKIPPED) {
 		/* off-CPU scripts count microseconds: the library's preset */

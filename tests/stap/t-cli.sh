@@ -70,6 +70,18 @@ assert_not_contains "$TMP/rcmd" "-d /usr/lib"
 assert_not_contains "$TMP/rcmd" " -r "
 "$FLAMEKIT" stap -p 999999 --user --remote unix:/x --print-command 2> "$TMP/err" > /dev/null
 assert_contains "$TMP/err" "with --remote, give the process's objects with -d"
+# A remote run must end by itself (-t): stapsh drops the output of one stopped
+# from here. Without -t: a usage error before stap starts; a warning with
+# --print-command (the command printed all the same).
+printf '#!/bin/sh\ntouch "%s/stap-ran"\n' "$TMP" > "$TMP/stap-stub" && chmod +x "$TMP/stap-stub"
+run_rc 2 "$FLAMEKIT" stap -p 999999 --user --remote unix:/x -d /bin/true --stap "$TMP/stap-stub" \
+	-o "$TMP/r.svg" 2> "$TMP/err"
+assert_contains "$TMP/err" "--remote needs -t SEC"
+[ ! -e "$TMP/stap-ran" ] || fail "stap started for a --remote run without -t"
+[ ! -e "$TMP/r.svg" ] || fail "an output was written for a refused --remote run"
+grep -q -- "warning: --remote needs -t SEC" "$TMP/err" && fail "the refusal called a warning"
+grep -q -- "warning: --remote needs -t SEC" <("$FLAMEKIT" stap -p 999999 --user --remote unix:/x -d /bin/true --print-command 2>&1 >/dev/null) ||
+	fail "no warning for --remote without -t with --print-command"
 
 # The written command translates, with the objects' symbol tables in the module
 # source (pass 3 emits them), when the kernel build tree is there.

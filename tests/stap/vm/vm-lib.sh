@@ -125,12 +125,21 @@ vm_build_initramfs() {
 
 # vm_sh LINE: run a shell line in the guest; its output on stdout, its status returned.
 vm_sh() {
-	local tag n rc
-	printf '%s\n' "$*" >&7
-	IFS=' ' read -r -t "$VM_LIMIT" tag n rc <&8 && [ "$tag" = "@@out" ] ||
-		fail "the guest did not answer: $*"
+	vm_ask "$VM_LIMIT" "$@"
+	local rc=$?
+	[ -n "$VM_ANSWERED" ] || fail "the guest did not answer: $*"
+	return "$rc"
+}
+# vm_ask LIMIT LINE: as vm_sh, within LIMIT seconds; VM_ANSWERED is empty when the
+# guest did not answer (or cut its answer short), and the status is then 255
+vm_ask() {
+	local limit=$1 tag n rc; shift
+	VM_ANSWERED=
+	printf '%s\n' "$*" >&7 || return 255
+	IFS=' ' read -r -t "$limit" tag n rc <&8 && [ "$tag" = "@@out" ] || return 255
 	# (nothing follows the output, so head cannot read past it)
-	[ "$n" -eq 0 ] || timeout "$VM_LIMIT" head -c "$n" <&8 || fail "the guest's answer was cut: $*"
+	[ "$n" -eq 0 ] || timeout "$limit" head -c "$n" <&8 || return 255
+	VM_ANSWERED=1
 	return "$rc"
 }
 
@@ -203,12 +212,12 @@ vm_stap() {
 		{ cat "$VM_W/build.err" >&2; return 1; }
 	vm_stap_limit "$VM_LIMIT" "$@"
 }
-vm_stap_limit() {  # LIMIT ARGS...
+vm_stap_limit() {  # LIMIT ARGS... (stap -v: its passes are timed in the evidence of vm_run)
 	local limit=$1; shift
 	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
-	timeout -k 5 "$limit" unshare -m sh -c '
+	vm_run "$limit" "stap $*" unshare -m sh -c '
 		mount --make-rprivate / && mount --bind "$0" /proc/kallsyms || exit 99
-		exec "$@"' "$KALLSYMS" stap ${STAP_RUNTIME:+-R "$STAP_RUNTIME"} --remote "unix:$VM_SOCK" $VM_STAP_OPTS -I "$TAPSET" "$@"
+		exec "$@"' "$KALLSYMS" stap -v ${STAP_RUNTIME:+-R "$STAP_RUNTIME"} --remote "unix:$VM_SOCK" $VM_STAP_OPTS -I "$TAPSET" "$@"
 }
 # vm_build_cmd COMMAND: passes 1-4 only of a stap command line that
 # `flamekit stap --print-command` printed (with --kallsyms), under VM_BUILD_LIMIT
@@ -216,20 +225,122 @@ vm_build_cmd() {
 	local cmd=$1
 	[[ $cmd == *"$KALLSYMS stap "* ]] || fail "not a stap command with the guest's kallsyms: $cmd"
 	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
-	eval "timeout -k 5 $VM_BUILD_LIMIT ${cmd/"$KALLSYMS stap "/"$KALLSYMS stap -p4 "}" > /dev/null
+	eval "vm_run $VM_BUILD_LIMIT 'compiling (stap -p4)' ${cmd/"$KALLSYMS stap "/"$KALLSYMS stap -p4 "}" > /dev/null
 }
 # vm_flamekit NAME ARGS...: `flamekit ARGS` (a `flamekit stap --remote` run against the
 # guest): its stap command printed and compiled first (vm_build_cmd), then run under
-# VM_LIMIT; its messages in $TMP/NAME.err, the command in $TMP/NAME.cmd
+# VM_LIMIT; its messages in $TMP/NAME.err (stap -v: its passes timed), the command in
+# $TMP/NAME.cmd; how long each took is logged
 vm_flamekit() {
-	local name=$1; shift
+	local name=$1 built; shift
+	set -- "$@" --stap-opt=-v
 	"$FLAMEKIT" "$@" --print-command > "$TMP/$name.cmd" 2> "$TMP/$name.err" ||
 		{ cat "$TMP/$name.err"; fail "flamekit stap $name --print-command"; }
 	vm_build_cmd "$(cat "$TMP/$name.cmd")" 2> "$TMP/$name.build.err" ||
 		{ cat "$TMP/$name.build.err"; fail "flamekit stap $name: compiling its stap command"; }
+	built=$VM_RUN_SECS
 	vm_sh stapsh_ready > /dev/null || fail "stapsh is not serving in the guest"
-	timeout -k 5 "$VM_LIMIT" "$FLAMEKIT" "$@" 2> "$TMP/$name.err" ||
+	vm_run "$VM_LIMIT" "flamekit stap $name" "$FLAMEKIT" "$@" 2> "$TMP/$name.err" ||
 		{ cat "$TMP/$name.err"; fail "flamekit stap $name"; }
+	vm_log "flamekit stap $name: compiled in ${built}s, ran in ${VM_RUN_SECS}s"
+}
+
+# vm_run LIMIT WHAT CMD...: CMD in the background (its stdout and stderr as the caller
+# redirected them), its status returned; VM_RUN_SECS says how long it took. The lines
+# of its stderr (a file) are noted with the second they came in, as stap -v times its
+# passes (1-4 here, 5 the upload, staprun, sampling and printing in the guest). When it
+# fails, or runs past LIMIT seconds, the evidence goes to the test's log (vm_evidence)
+# before a stuck one is stopped: SIGTERM (flamekit's stop request, stap's interrupt),
+# again after 15 s (flamekit aborts its stap), then SIGKILL to what is left; status 124.
+vm_run() {
+	local limit=$1 what=$2; shift 2
+	local t0=${EPOCHREALTIME/./} errf seen=0 n rc=0 pid
+	"$@" &
+	pid=$!
+	VM_TIMELINE=$VM_W/timeline
+	: > "$VM_TIMELINE"
+	errf=$(readlink "/proc/$pid/fd/2" 2>/dev/null)
+	[ -f "$errf" ] && [ "$errf" != "$(readlink "/proc/$$/fd/$VM_LOG_FD")" ] || errf=
+	while kill -0 "$pid" 2>/dev/null; do
+		vm_run_note
+		if [ $(( ${EPOCHREALTIME/./} - t0 )) -ge $((limit * 1000000)) ]; then
+			vm_evidence "$what: still running after ${limit}s" "$pid" "$t0"
+			vm_halt "$pid"
+			rc=124
+			break
+		fi
+		sleep 0.5  # (polling a bound: nothing waits for this)
+	done
+	wait "$pid"
+	n=$?
+	[ $rc -eq 124 ] || rc=$n
+	vm_run_note
+	VM_RUN_SECS=$(vm_since "$t0")
+	[ $rc -eq 0 ] || [ $rc -eq 124 ] || vm_evidence "$what: failed (exit $rc) after ${VM_RUN_SECS}s" "" "$t0"
+	return $rc
+}
+vm_run_note() {  # (vm_run's) the lines come in since last time, with the time
+	[ -n "$errf" ] || return 0
+	n=$(wc -l < "$errf")
+	[ "$n" -gt "$seen" ] || return 0
+	sed -n "$((seen + 1)),${n}p" "$errf" | cut -c1-300 | sed "s/^/[+$(vm_since "$t0")s] /" >> "$VM_TIMELINE"
+	seen=$n
+}
+vm_since() { local us=$(( ${EPOCHREALTIME/./} - $1 )); printf '%d.%d' $((us / 1000000)) $((us / 100000 % 10)); }
+
+# vm_tree PID: PID and its descendants, comma-separated
+vm_tree() {
+	ps -eo pid=,ppid= | awk -v root="$1" '{ kids[$2] = kids[$2] " " $1 }
+		END { out = root; q = root
+		      while (q != "") { n = split(q, a, " "); q = ""
+			  for (i = 1; i <= n; i++) { m = split(kids[a[i]], k, " ")
+			      for (j = 1; j <= m; j++) { out = out "," k[j]; q = q " " k[j] } } }
+		      print out }'
+}
+vm_ps() {  # PID: its process tree, what each waits in
+	ps -o pid,ppid,stat,etime,time,wchan:26,args -p "$(vm_tree "$1")" 2>/dev/null | cut -c1-220
+}
+
+# vm_evidence TITLE PID T0: what a failed or stuck run leaves, bounded, in the test's
+# log: the processes still running (PID's tree, if given), the command's stderr with
+# the times its lines came, the guest's console, and the guest's side (its processes,
+# stapsh's port, the stap module, the kernel log)
+vm_evidence() {
+	local title=$1 pid=$2 t0=$3
+	{
+		echo "=== $title; the evidence:"
+		if [ -n "$pid" ]; then
+			echo "--- its processes here (at +$(vm_since "$t0")s):"
+			vm_ps "$pid"
+		fi
+		echo "--- its stderr as it came (last 25 lines; stap -v times its passes):"
+		tail -25 "$VM_TIMELINE"
+		echo "--- the guest's console (last 15 lines):"
+		tail -15 "$VM_W/console.log" | tr -d '\r'
+		echo "--- the guest:"
+		if ! kill -0 "$VM_PID" 2>/dev/null; then
+			echo "(qemu is gone)"
+		else
+			vm_ask 60 vm_state | head -60
+			[ -n "$VM_ANSWERED" ] || echo "(no answer from the guest within 60 s)"
+		fi
+		echo "=== (end of the evidence)"
+	} >&"$VM_LOG_FD" 2>&1
+}
+# vm_halt PID: stop a stuck run as said at vm_run, saying what it took
+vm_halt() {
+	local pid=$1 step i
+	for step in TERM TERM KILL; do
+		kill -0 "$pid" 2>/dev/null || return 0
+		echo "--- sending SIG$step" >&"$VM_LOG_FD"
+		if [ $step = KILL ]; then
+			vm_ps "$pid" >&"$VM_LOG_FD"
+			kill -KILL $(vm_tree "$pid" | tr , ' ') 2>/dev/null
+			return 0
+		fi
+		kill -$step "$pid"
+		for i in $(seq 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+	done
 }
 
 # Set up and boot; the EXIT trap powers the guest off.
@@ -237,6 +348,8 @@ vm_start() {
 	vm_check_tools
 	mkdir -p "$VM_CACHE"
 	VM_W=$TMP/vm && mkdir -p "$VM_W"
+	# the test's log, for vm_evidence (the runs' own output is redirected)
+	exec {VM_LOG_FD}>&1
 	trap 'vm_stop; rm -rf "$TMP"' EXIT
 	# (one fetch at a time: a run beside this one may share the cache)
 	exec 6> "$VM_CACHE/.fetch.lock" && flock 6 || fail "locking $VM_CACHE/.fetch.lock"
