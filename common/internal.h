@@ -140,8 +140,6 @@ FK_HIDDEN void fk_profile_seal(fk_profile *p);
 /* Threads the profile's own work may use (ranking its names): those its reading was given
  * (fk_parse_*: the most any reading gave). */
 FK_HIDDEN void fk_profile_use_threads(fk_profile *p, unsigned threads);
-/* The threads p's work may take (fk_profile_use_threads, fk_profile_one_thread). */
-FK_HIDDEN unsigned fk_profile_threads(const fk_profile *p);
 /* What is left of the work on p on one thread (the CPUs are crowded: fk_crowd). */
 FK_HIDDEN void fk_profile_one_thread(fk_profile *p);
 /* Look up a name without interning it: id or -1. */

@@ -290,9 +290,9 @@ static const fk_option parse_rows[] = {
 	  "input format (default: detected from the first lines; `flamekit formats` lists them)",
 	  parse_format },
 	{ "threads", NULL, 0, FK_OPT_UINT, 0, OFF(fk_parse_opts, threads), 1, 64, NULL, "N",
-	  "read and draw with N threads where it pays (folded stacks of 16 MB or more, perf "
-	  "script text of 64 MB or more, SVGs of 4096 frames or more; one while other tasks "
-	  "hold the CPUs; the command line's default is 2 on two CPUs or more)", NULL },
+	  "read with N threads where it pays (folded stacks of 16 MB or more, perf script "
+	  "text of 56 MiB or more; one while other tasks hold the CPUs; the command line's "
+	  "default is 2 on two CPUs or more)", NULL },
 	{ "sample-type", NULL, 0, FK_OPT_TEXT, 0, OFF(fk_parse_opts, sample_type), 0, 0, NULL, "TYPE",
 	  "pprof/cpuprofile: the sample type to read: cpu, alloc_space, TYPE/UNIT or its index "
 	  "(default: the profile's default type)", NULL },

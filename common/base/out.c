@@ -20,19 +20,6 @@ int fk_obuf_init(fk_obuf *b, FILE *out)
 
 void fk_obuf_flush(fk_obuf *b)
 {
-	if (!b->out) { /* in memory: the room doubles */
-		char *q = b->err ? NULL : realloc(b->buf, b->cap * 2);
-		if (q) {
-			b->buf = q;
-			b->cap *= 2;
-			return;
-		}
-		if (!b->err)
-			b->err = -FK_E_NOMEM;
-		b->flushed += b->len;
-		b->len = 0;
-		return;
-	}
 	if (b->len && !b->err && fwrite(b->buf, 1, b->len, b->out) != b->len)
 		b->err = -FK_E_WRITE;
 	b->flushed += b->len;
@@ -41,10 +28,6 @@ void fk_obuf_flush(fk_obuf *b)
 
 int fk_obuf_finish(fk_obuf *b)
 {
-	if (!b->out) {
-		fk_obuf_free(b);
-		return b->err;
-	}
 	fk_obuf_flush(b);
 	if (!b->err && (fflush(b->out) != 0 || ferror(b->out)))
 		b->err = -FK_E_WRITE;

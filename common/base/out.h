@@ -16,7 +16,6 @@ typedef struct fk_obuf {
 	int err;           /* first error (sticky): -FK_E_WRITE or -FK_E_NOMEM */
 } fk_obuf;
 
-/* out NULL: the text stays in b->buf (b->len bytes), which grows as needed. */
 FK_HIDDEN int fk_obuf_init(fk_obuf *b, FILE *out);
 FK_HIDDEN int fk_obuf_finish(fk_obuf *b);  /* flush + free; returns b->err */
 /* Free without writing what is buffered (an error path); safe after fk_obuf_finish. */

@@ -164,8 +164,6 @@ void fk_profile_use_threads(fk_profile *p, unsigned threads)
 		p->threads = threads;
 }
 
-unsigned fk_profile_threads(const fk_profile *p) { return p->threads; }
-
 void fk_profile_one_thread(fk_profile *p)
 {
 	p->threads = 1;

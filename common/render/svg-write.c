@@ -3,7 +3,6 @@
  * script, plus compact data the embedded script uses for zoom and search). */
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include "svg-internal.h"
 
@@ -299,9 +298,7 @@ static double frame_y(const struct svg_text *x, const fk_svg_frame *f)
 			      : x->H - x->ypad2 - (f->depth + 1) * x->fh + 1;
 }
 
-/* The four long parts of the SVG, each over frames (or names) [from, to): */
-enum { PART_FRAMES, PART_LABELS, PART_NAMES, PART_DATA, NPARTS };
-
+/* The four long parts of the SVG, each over frames (or the script's names) [from, to): */
 static void put_frames(fk_obuf *b, const struct svg_text *x, size_t from, size_t to)
 {
 	const fk_svg_layout *L = x->L;
@@ -380,102 +377,8 @@ static void put_data(fk_obuf *b, const struct svg_text *x, size_t from, size_t t
 	}
 }
 
-static void put_part(fk_obuf *b, const struct svg_text *x, int part, size_t from, size_t to)
-{
-	switch (part) {
-	case PART_FRAMES: put_frames(b, x, from, to); break;
-	case PART_LABELS: put_labels(b, x, from, to); break;
-	case PART_NAMES: put_names(b, x, from, to); break;
-	default: put_data(b, x, from, to); break;
-	}
-}
-
-/* Where a part's second half begins: about half its bytes on either side (a frame's text
- * is mostly its name, in its title and label). */
-static size_t part_mid(const struct svg_text *x, int part)
-{
-	const fk_svg_layout *L = x->L;
-	size_t n = part == PART_NAMES ? x->nuniq : L->n, from = part == PART_NAMES ? 1 : 0;
-	if (part == PART_DATA)
-		return n / 2;
-	uint64_t total = 0, half = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		uint64_t sum = 0;
-		for (size_t i = from; i < n; i++) {
-			size_t len = 3;
-			if (part == PART_NAMES)
-				fk_profile_name(L->names, x->uniq[i], &len);
-			else if (i)
-				fk_profile_name(L->names, L->frames[i].name, &len);
-			sum += len + (part == PART_FRAMES ? 2 * len + 90 : 40);
-			if (pass && sum >= half)
-				return i + 1;
-		}
-		total = sum;
-		half = total / 2;
-	}
-	return n;
-}
-
-/* The parts' second halves written into memory by a second thread while the first writes
- * the first halves out, each part's second half put out after its first: a profile's
- * SVG of 30k-50k frames (7-10 MB) took a fifth of the time of reading 64-128 MB of its
- * input, on one thread after the reading's two. */
-struct svg_second {
-	const struct svg_text *x;
-	size_t mid[NPARTS];
-	fk_obuf part[NPARTS];
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int done;  /* parts written */
-};
-
-static void *second_run(void *arg)
-{
-	struct svg_second *t = arg;
-	const struct svg_text *x = t->x;
-	for (int k = 0; k < NPARTS; k++) {
-		size_t end = k == PART_NAMES ? x->nuniq : x->L->n;
-		put_part(&t->part[k], x, k, t->mid[k], end);
-		pthread_mutex_lock(&t->mu);
-		t->done = k + 1;
-		pthread_cond_signal(&t->cv);
-		pthread_mutex_unlock(&t->mu);
-	}
-	return NULL;
-}
-
-/* Parts from 0 on, through b: each wholly, or with a second thread at their second halves
- * (two, when it runs: then waited for before each part's second half is put). */
-struct svg_parts {
-	struct svg_second *two;
-	int next;
-};
-
-static void parts_put(fk_obuf *b, const struct svg_text *x, struct svg_parts *ps, int part)
-{
-	struct svg_second *t = ps->two;
-	size_t from = part == PART_NAMES ? 1 : 0, end = part == PART_NAMES ? x->nuniq : x->L->n;
-	if (!t) {
-		put_part(b, x, part, from, end);
-		return;
-	}
-	put_part(b, x, part, from, t->mid[part]);
-	pthread_mutex_lock(&t->mu);
-	while (t->done <= part)
-		pthread_cond_wait(&t->cv, &t->mu);
-	pthread_mutex_unlock(&t->mu);
-	if (t->part[part].err && !b->err)
-		b->err = t->part[part].err;
-	fk_obuf_put(b, t->part[part].buf, t->part[part].len);
-	fk_obuf_free(&t->part[part]);
-}
-
-/* The frames a second thread pays for: under this, starting it costs more than it saves. */
-enum { SVG_TWO_MIN = 4096 };
-
 static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
-		     const char *subtitle, unsigned threads)
+		     const char *subtitle)
 {
 	const double fs = o->fontsize, fh = o->frameheight;
 	const int W = o->width;
@@ -504,27 +407,6 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 			x.uniq[x.nuniq++] = id;
 		}
 	}
-	struct svg_second t = { .x = &x };
-	struct svg_parts ps = { 0 };
-	bool two = threads >= 2 && L->n >= SVG_TWO_MIN;
-	for (int k = 0; two && k < NPARTS; k++) {
-		t.mid[k] = part_mid(&x, k);
-		two = fk_obuf_init(&t.part[k], NULL) == 0;
-	}
-	pthread_t th;
-	if (two && !pthread_mutex_init(&t.mu, NULL)) {
-		if (!pthread_cond_init(&t.cv, NULL)) {
-			if (!pthread_create(&th, NULL, second_run, &t))
-				ps.two = &t;
-			else
-				pthread_cond_destroy(&t.cv);
-		}
-		if (!ps.two)
-			pthread_mutex_destroy(&t.mu);
-	}
-	for (int k = 0; k < NPARTS && !ps.two; k++)
-		fk_obuf_free(&t.part[k]);
-
 	fk_obuf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fk_obuf_printf(b, "<svg version=\"1.1\" width=\"%d\" height=\"", W);
 	fk_obuf_num(b, H);
@@ -570,9 +452,9 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_text_at(b, "matched", W - XPAD, H - ypad2 / 2, " text-anchor=\"end\"", " ");
 
 	fk_obuf_puts(b, "<g id=\"frames\">\n");
-	parts_put(b, &x, &ps, PART_FRAMES);
+	put_frames(b, &x, 0, L->n);
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
-	parts_put(b, &x, &ps, PART_LABELS);
+	put_labels(b, &x, 0, L->n);
 	fk_obuf_puts(b, "</g>\n");
 
 	fk_obuf_puts(b, "<script type=\"text/ecmascript\"><![CDATA[\n");
@@ -580,17 +462,12 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_js_config(b, L, o, stride, o->inverted ? ypad1 + ypad3 : H - ypad2 - fh + 1,
 		      o->inverted ? fh : -fh);
 	fk_obuf_puts(b, "var fkN=[\"all\"");
-	parts_put(b, &x, &ps, PART_NAMES);
+	put_names(b, &x, 1, x.nuniq);
 	fk_obuf_puts(b, "];\nvar fkF=[");
-	parts_put(b, &x, &ps, PART_DATA);
+	put_data(b, &x, 0, L->n);
 	fk_obuf_puts(b, "];\n");
 	fk_obuf_puts(b, fk_page_svg_js);
 	fk_obuf_puts(b, "]]></script>\n</svg>\n");
-	if (ps.two) {
-		pthread_join(th, NULL);
-		pthread_cond_destroy(&t.cv);
-		pthread_mutex_destroy(&t.mu);
-	}
 	free(x.nidx);
 	free(x.uniq);
 	return 0;
@@ -656,7 +533,7 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	fk_obuf b;
 	if ((rc = fk_obuf_init(&b, out)))
 		goto out;
-	rc = write_svg(&b, &L, &o, colors, subtitle, fk_profile_threads(p));
+	rc = write_svg(&b, &L, &o, colors, subtitle);
 	int wrc = fk_obuf_finish(&b);
 	if (!rc)
 		rc = wrc;
