@@ -102,6 +102,11 @@ for hook in "FLAMEKIT_LATE_SECOND=1" "FLAMEKIT_LATE_SECOND=1 FLAMEKIT_CROWDED=0"
 	assert_files_eq "$TMP/one.rc" "$TMP/two.rc"
 	n=$((n + 1))
 done
+# and the pprof written from it (its own order: names in string order, nodes by name)
+"$FLAMEKIT" collapse --threads 1 -o "$TMP/one.pb.gz" "$TMP/c.ps" 2> /dev/null
+FLAMEKIT_LATE_SECOND=1 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/two.pb.gz" "$TMP/c.ps" 2> /dev/null
+cmp "$TMP/one.pb.gz" "$TMP/two.pb.gz" || fail "pprof differs when the first thread takes the tail"
+
 # several files: the second goes into a profile that already has the first's tree
 "$FLAMEKIT" collapse "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/one" || fail "three files"
 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/two" || fail "three files, 2 threads"
