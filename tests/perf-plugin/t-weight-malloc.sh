@@ -7,6 +7,11 @@ grep -q uprobe /sys/kernel/tracing/uprobe_events 2> /dev/null || [ -w /sys/kerne
 	skip "no uprobe_events in tracefs (kernel without uprobes, or not root)"
 build_wl allocs
 cd "$TMP"
+# probe_libc:malloc is one for the whole machine: a second suite running at once (its perf flame
+# finding the probe there, or holding it while this one removes it) would see it come and go,
+# so runs of this test take turns
+exec 8> "${TMPDIR:-/tmp}/flamekit-probe-libc-malloc.lock"
+flock -w 600 8 || fail "another run held the probe_libc:malloc lock for 10 minutes"
 had_probe=0
 [ -e /sys/kernel/tracing/events/probe_libc/malloc ] && had_probe=1
 "$PERF_FLAME" -q --mem malloc -i m.data --folded m.folded -o m.svg -- ./allocs > rec.out 2>&1 ||
