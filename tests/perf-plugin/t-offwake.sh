@@ -75,9 +75,16 @@ for evs in wakeup "waking wakeup"; do
 	# the workload's blocked time woken by the workload (its main thread wakes its worker):
 	# the blocked and waking stacks' user frames below glibc's futex calls come from frame
 	# pointers glibc does not keep, and once in a while (a loaded machine, ASan) none of a
-	# recording's wakeups unwound to start_thread;...;wait_for_work and signal_work
-	woke=$(weight_of "$tag.a" "^$W;.*;--;(.*;)?$W\$")
-	[ "$woke" -gt 0 ] || { head "$tag.a" | cut -c1-200; fail "$evs: no blocked time of $W woken by $W"; }
+	# recording's wakeups unwound to start_thread;...;wait_for_work and signal_work. With
+	# sched_wakeup alone the waker is whoever runs where the wakeup completes: on a busy
+	# machine the wakee CPU's interrupt (sched_ttwu_pending), in any task there (two suites at
+	# once: all of one recording's), so there only the pairing is asked for
+	if [ "$evs" = wakeup ]; then
+		woke=$(weight_of "$tag.a" "^$W;.*;--;")
+	else
+		woke=$(weight_of "$tag.a" "^$W;.*;--;(.*;)?$W\$")
+	fi
+	[ "$woke" -gt 0 ] || { head "$tag.a" | cut -c1-200; fail "$evs: no blocked time of $W woken (by $W; with sched_wakeup alone, by any task)"; }
 	strict=$(weight_of "$tag.a" "^$W;start_thread;(.*;)?wait_for_work;.*;--;(.*;)?signal_work;(.*;)?$W\$")
 	echo "$evs: $woke us of $W woken by $W, $strict us of them wait_for_work woken by signal_work" >&2
 done
