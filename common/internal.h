@@ -53,18 +53,20 @@ FK_HIDDEN size_t fk_dec_u64(char *buf, uint64_t u);
  * turn, when no thread can be made); returns once both are done. */
 FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
 
-/* Whether threads that work together are kept from the CPUs (another task holds one of
+/* Whether two threads that work together are kept from the CPUs (another task holds one of
  * them): the time each spends runnable but waiting for a CPU, from the kernel's schedstat,
- * read in windows of 10 ms or more. fk_crowd_start as the work starts; fk_crowd_add for each
- * thread as it runs (its id from fk_thread_id()); fk_crowd_seen(w, want), asked as often as
- * wanted, says yes once the threads' waits were over 3/10 of the time in the last four
- * windows (with another task on one of two CPUs: 45-75%; on an idle machine a moment's other
- * work, such as the programs a shell starts beside us, makes a window's 30-65% now and then,
- * the four's at most 36% in 12 runs of 25-35 windows), or when fewer than `want` threads have
- * run 20 ms on. Never, where the kernel does not say. */
+ * read in windows of 10 ms or more. fk_crowd_start on the first thread as the work starts;
+ * the second publishes its id (fk_thread_id(), stored atomically) at *second as it runs.
+ * fk_crowd_seen, asked by the first as often as wanted, says yes once the threads' waits were
+ * over 3/10 of the time in the last four windows (with another task on one of two CPUs
+ * 40-51%; on an idle machine a moment's other work, such as the programs a shell starts beside
+ * us, makes one window 30-65% now and then, the four's stayed at or under 16% in 30 runs), or
+ * when the second has not run 20 ms on. Never, where the kernel does not say. Tests:
+ * FLAMEKIT_CROWDED=N says yes from the N-th question on (0: the first). */
 enum { CROWD_WINDOWS = 4 };
 typedef struct fk_crowd {
-	uint64_t t0, next;
+	const int *second;
+	uint64_t t0, next, asked, forced;
 	uint64_t wait0[2];
 	uint64_t span[CROWD_WINDOWS], waited[CROWD_WINDOWS];
 	int tid[2];
@@ -72,9 +74,8 @@ typedef struct fk_crowd {
 	bool blind;
 } fk_crowd;
 FK_HIDDEN int fk_thread_id(void);
-FK_HIDDEN void fk_crowd_start(fk_crowd *w);
-FK_HIDDEN void fk_crowd_add(fk_crowd *w, int tid);
-FK_HIDDEN bool fk_crowd_seen(fk_crowd *w, unsigned want);
+FK_HIDDEN void fk_crowd_start(fk_crowd *w, const int *second);
+FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
 
 /* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
  * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that

@@ -141,22 +141,15 @@ void fk_obuf_fixed1(fk_obuf *b, double v) { put_decimal(b, v, 1, false); }
 
 void fk_obuf_fixed2(fk_obuf *b, double v)
 {
-	double t = fabs(v) * 100, fr = t - floor(t);
-	/* (t is v * 100 rounded once: unless it lies within a hair of a half, it rounds the
-	 * way the exact product does, which is printf's rounding) */
-	if (!(t < 1e15) || fabs(fr - 0.5) < 1e-6) {
+	double t = fabs(v) * 100;
+	/* printf rounds the exact value; v * 100, rounded once, rounds the same way (put_decimal)
+	 * unless it lies within a hair of a half */
+	if (!(t < 1e15) || fabs(t - floor(t) - 0.5) < 1e-6)
 		fk_obuf_printf(b, "%.2f", v);
-		return;
-	}
-	uint64_t u = (uint64_t)llround(t);
-	char tmp[32], *q = tmp;
-	if (signbit(v))
-		*q++ = '-';
-	q += fk_dec_u64(q, u / 100);
-	*q++ = '.';
-	*q++ = (char)('0' + u % 100 / 10);
-	*q++ = (char)('0' + u % 10);
-	fk_obuf_put(b, tmp, (size_t)(q - tmp));
+	else if (signbit(v) && t < 0.5)
+		fk_obuf_puts(b, "-0.00"); /* (printf keeps the sign of what rounds to 0) */
+	else
+		put_decimal(b, v, 2, false);
 }
 
 void fk_obuf_u64(fk_obuf *b, uint64_t u)

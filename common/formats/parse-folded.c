@@ -800,20 +800,14 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 {
 	int rc = 0;
 	fk_crowd w;
-	fk_crowd_start(&w);
-	fk_crowd_add(&w, fk_thread_id());
-	const char *cw = getenv("FLAMEKIT_CROWDED"); /* (tests: crowded from batch N on) */
-	uint64_t crowd_at = cw ? strtoull(cw, NULL, 10) : UINT64_MAX;
+	fk_crowd_start(&w, &r->tid);
 	pthread_mutex_lock(&r->mu);
 	for (uint64_t i = 0; !rc; i++) {
 		/* With another task on one of the CPUs, the two threads, each waiting for the
 		 * other at every batch, wait for the CPU too (b-wide's jvm shape: 0.75 s against
 		 * 0.57 with one): the first thread then adds the batches split so far and reads
 		 * the rest on its own, and what follows the reading runs on one thread. */
-		int tid = __atomic_load_n(&r->tid, __ATOMIC_ACQUIRE);
-		if (!r->solo && tid && w.n < 2)
-			fk_crowd_add(&w, tid);
-		if (!r->solo && (i >= crowd_at || fk_crowd_seen(&w, 2))) {
+		if (!r->solo && fk_crowd_seen(&w)) {
 			r->solo = true;
 			fk_profile_one_thread(c->p);
 			changed(r);

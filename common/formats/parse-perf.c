@@ -461,9 +461,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	struct perf_span span = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
 				  .end = end, .claimed = b, .late = getenv("FLAMEKIT_LATE_SECOND") != NULL };
 	/* (tests: FLAMEKIT_LATE_SECOND runs the second thread as if the machine kept it from a
-	 * CPU, FLAMEKIT_CROWDED=N finds the CPUs crowded after N pieces of the first half) */
-	const char *cw = getenv("FLAMEKIT_CROWDED");
-	uint64_t crowd_at = cw ? strtoull(cw, NULL, 10) : UINT64_MAX, pieces = 0;
+	 * CPU) */
 	struct job j = { .d = d, .t = &d->t2, .fd = fd, .off = b, .end = end, .span = &span, .o = o };
 	pthread_t th;
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
@@ -473,8 +471,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	 * were 1.15x slower than one on 64-128 MB), this one takes all the second thread has
 	 * not read yet, and what follows the reading runs on one thread */
 	fk_crowd w;
-	fk_crowd_start(&w);
-	fk_crowd_add(&w, fk_thread_id());
+	fk_crowd_start(&w, &j.tid);
 	bool crowded = false;
 	for (uint64_t at = start; at < b && !d->t1.err;) {
 		uint64_t to = b - at > (8u << 20) && !crowded ? file_boundary(fd, at + (4u << 20), b) : b;
@@ -482,10 +479,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 			to = b;
 		fk_perf_parse_fd_region(&d->t1, fd, at, to, NULL, o, true);
 		at = to;
-		int tid = __atomic_load_n(&j.tid, __ATOMIC_ACQUIRE);
-		if (tid && w.n < 2)
-			fk_crowd_add(&w, tid);
-		if (!crowded && (++pieces > crowd_at || fk_crowd_seen(&w, 2))) {
+		if (!crowded && fk_crowd_seen(&w)) {
 			crowded = true;
 			fk_profile_one_thread(c->p);
 		}

@@ -280,103 +280,6 @@ static void put_title(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 	fk_obuf_puts(b, ")</title></rect>\n");
 }
 
-/* What every part of the SVG's text is drawn from. */
-struct svg_text {
-	const fk_svg_layout *L;
-	const fk_svg_opts *o;
-	const uint32_t *colors;
-	double H, fh, ypad1, ypad2, ypad3, wpt, charw;
-	char hbuf[32];
-	uint32_t *nidx;  /* a name's index in the script's names (1 on), by id */
-	uint32_t *uniq;  /* the names' ids in that order (uniq[0]: the root's "all") */
-	size_t nuniq;
-};
-
-static double frame_y(const struct svg_text *x, const fk_svg_frame *f)
-{
-	return x->o->inverted ? x->ypad1 + x->ypad3 + f->depth * x->fh
-			      : x->H - x->ypad2 - (f->depth + 1) * x->fh + 1;
-}
-
-/* The four long parts of the SVG, each over frames (or the script's names) [from, to): */
-static void put_frames(fk_obuf *b, const struct svg_text *x, size_t from, size_t to)
-{
-	const fk_svg_layout *L = x->L;
-	for (size_t i = from; i < to; i++) {
-		const fk_svg_frame *f = &L->frames[i];
-		double x1 = XPAD + f->x * x->wpt, x2 = XPAD + (f->x + f->w) * x->wpt;
-		double r1 = round(x1 * 10) / 10, r2 = round(x2 * 10) / 10;
-		/* class dk: a dark diff colour, white labels (the script's too) */
-		fk_obuf_puts(b, L->diff && dark_fill(x->colors[i]) ? "<rect class=\"dk\" x=\"" : "<rect x=\"");
-		fk_obuf_fixed1(b, r1);
-		fk_obuf_puts(b, "\" y=\"");
-		fk_obuf_num(b, frame_y(x, f));
-		fk_obuf_puts(b, "\" width=\"");
-		fk_obuf_fixed1(b, r2 - r1);
-		fk_obuf_puts(b, x->hbuf);
-		put_hex(b, x->colors[i]);
-		fk_obuf_puts(b, "\"");
-		put_title(b, L, x->o, i);
-	}
-}
-
-static void put_labels(fk_obuf *b, const struct svg_text *x, size_t from, size_t to)
-{
-	const fk_svg_layout *L = x->L;
-	for (size_t i = from; i < to; i++) {
-		const fk_svg_frame *f = &L->frames[i];
-		double x1 = XPAD + f->x * x->wpt, w = f->w * x->wpt;
-		double chars = floor(w / x->charw);
-		if (chars < 3)
-			continue;
-		size_t len;
-		const char *s = i ? fk_profile_name(L->names, f->name, &len) : "all";
-		if (!i)
-			len = 3;
-		len = fk_svg_strip_annotation(s, len);
-		fk_obuf_puts(b, L->diff && dark_fill(x->colors[i]) ? "<text class=\"dk\" x=\"" : "<text x=\"");
-		fk_obuf_num(b, x1 + 3);
-		fk_obuf_puts(b, "\" y=\"");
-		fk_obuf_num(b, frame_y(x, f) + 3 + (x->fh - 1) / 2);
-		fk_obuf_puts(b, "\">");
-		fk_obuf_xml_trunc(b, s, len, (size_t)chars, x->o->truncate == FK_TRUNC_LEFT);
-		fk_obuf_puts(b, "</text>\n");
-	}
-}
-
-/* The script's names after "all", deduplicated by id (uniq[from, to), from >= 1). */
-static void put_names(fk_obuf *b, const struct svg_text *x, size_t from, size_t to)
-{
-	for (size_t k = from; k < to; k++) {
-		size_t len;
-		const char *s = fk_profile_name(x->L->names, x->uniq[k], &len);
-		fk_obuf_puts(b, (k + 1) % 8 == 2 ? ",\n" : ",");
-		fk_obuf_js(b, s, fk_svg_strip_annotation(s, len));
-	}
-}
-
-/* The script's frames: name index, depth, width, offset (and delta). */
-static void put_data(fk_obuf *b, const struct svg_text *x, size_t from, size_t to)
-{
-	const fk_svg_layout *L = x->L;
-	for (size_t i = from; i < to; i++) {
-		const fk_svg_frame *f = &L->frames[i];
-		if (i)
-			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
-		fk_obuf_u64(b, i ? x->nidx[f->name] : 0);
-		fk_obuf_puts(b, ",");
-		fk_obuf_u64(b, f->depth);
-		fk_obuf_puts(b, ",");
-		fk_obuf_exact(b, f->w);
-		fk_obuf_puts(b, ",");
-		fk_obuf_exact(b, f->rel);
-		if (L->diff) {
-			fk_obuf_puts(b, ",");
-			fk_obuf_exact(b, L->ab[f->ab].delta);
-		}
-	}
-}
-
 static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
 		     const char *subtitle)
 {
@@ -384,29 +287,11 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	const int W = o->width;
 	const double ypad1 = fs * 3, ypad2 = fs * 2 + 10, ypad3 = subtitle ? fs * 2 : 0;
 	const double H = (L->depthmax + 1) * fh + ypad1 + ypad2 + ypad3;
+	const double wpt = (W - 2.0 * XPAD) / L->timemax;
+	const double charw = fs * o->fontwidth;
 	char bg1[8], bg2[8];
 	fk_palette_background(o->colors, o->bgcolors, bg1, bg2);
-	struct svg_text x = { .L = L, .o = o, .colors = colors, .H = H, .fh = fh, .ypad1 = ypad1,
-			      .ypad2 = ypad2, .ypad3 = ypad3, .wpt = (W - 2.0 * XPAD) / L->timemax,
-			      .charw = fs * o->fontwidth };
-	snprintf(x.hbuf, sizeof(x.hbuf), "\" height=\"%d\" fill=\"", o->frameheight - 1);
-	/* the script's names: each id once, in the order the frames first show it */
-	size_t nn = fk_profile_name_count(L->names);
-	x.nidx = calloc(nn ? nn : 1, sizeof(*x.nidx));
-	x.uniq = malloc((L->n ? L->n : 1) * sizeof(*x.uniq));
-	if (!x.nidx || !x.uniq) {
-		free(x.nidx);
-		free(x.uniq);
-		return -FK_E_NOMEM;
-	}
-	x.uniq[x.nuniq++] = 0;
-	for (size_t i = 1; i < L->n; i++) {
-		uint32_t id = L->frames[i].name;
-		if (!x.nidx[id]) {
-			x.nidx[id] = (uint32_t)x.nuniq;
-			x.uniq[x.nuniq++] = id;
-		}
-	}
+
 	fk_obuf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fk_obuf_printf(b, "<svg version=\"1.1\" width=\"%d\" height=\"", W);
 	fk_obuf_num(b, H);
@@ -451,28 +336,96 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_text_at(b, "ignorecase", W - XPAD - 16, fs * 2, "", "ic");
 	put_text_at(b, "matched", W - XPAD, H - ypad2 / 2, " text-anchor=\"end\"", " ");
 
+	/* frames */
 	fk_obuf_puts(b, "<g id=\"frames\">\n");
-	put_frames(b, &x, 0, L->n);
+	char hbuf[32];
+	snprintf(hbuf, sizeof(hbuf), "\" height=\"%d\" fill=\"", o->frameheight - 1);
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		double x1 = XPAD + f->x * wpt, x2 = XPAD + (f->x + f->w) * wpt;
+		double r1 = round(x1 * 10) / 10, r2 = round(x2 * 10) / 10;
+		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
+		/* class dk: a dark diff colour, white labels (the script's too) */
+		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<rect class=\"dk\" x=\"" : "<rect x=\"");
+		fk_obuf_fixed1(b, r1);
+		fk_obuf_puts(b, "\" y=\"");
+		fk_obuf_num(b, y1);
+		fk_obuf_puts(b, "\" width=\"");
+		fk_obuf_fixed1(b, r2 - r1);
+		fk_obuf_puts(b, hbuf);
+		put_hex(b, colors[i]);
+		fk_obuf_puts(b, "\"");
+		put_title(b, L, o, i);
+	}
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
-	put_labels(b, &x, 0, L->n);
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		double x1 = XPAD + f->x * wpt, w = f->w * wpt;
+		double chars = floor(w / charw);
+		if (chars < 3)
+			continue;
+		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
+		size_t len;
+		const char *s = i ? fk_profile_name(L->names, f->name, &len) : "all";
+		if (!i)
+			len = 3;
+		len = fk_svg_strip_annotation(s, len);
+		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<text class=\"dk\" x=\"" : "<text x=\"");
+		fk_obuf_num(b, x1 + 3);
+		fk_obuf_puts(b, "\" y=\"");
+		fk_obuf_num(b, y1 + 3 + (fh - 1) / 2);
+		fk_obuf_puts(b, "\">");
+		fk_obuf_xml_trunc(b, s, len, (size_t)chars, o->truncate == FK_TRUNC_LEFT);
+		fk_obuf_puts(b, "</text>\n");
+	}
 	fk_obuf_puts(b, "</g>\n");
 
+	/* data for the script: names (deduplicated by id; index 0 is the root) */
+	size_t nn = fk_profile_name_count(L->names);
+	uint32_t *nidx = calloc(nn ? nn : 1, sizeof(*nidx));
+	if (!nidx)
+		return -FK_E_NOMEM;
 	fk_obuf_puts(b, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	unsigned stride = L->diff ? 5 : 4;
 	put_js_config(b, L, o, stride, o->inverted ? ypad1 + ypad3 : H - ypad2 - fh + 1,
 		      o->inverted ? fh : -fh);
 	fk_obuf_puts(b, "var fkN=[\"all\"");
-	put_names(b, &x, 1, x.nuniq);
+	uint32_t next = 1;
+	for (size_t i = 1; i < L->n; i++) {
+		uint32_t id = L->frames[i].name;
+		if (nidx[id])
+			continue;
+		nidx[id] = next++;
+		size_t len;
+		const char *s = fk_profile_name(L->names, id, &len);
+		fk_obuf_puts(b, (next & 7) == 2 ? ",\n" : ",");
+		fk_obuf_js(b, s, fk_svg_strip_annotation(s, len));
+	}
 	fk_obuf_puts(b, "];\nvar fkF=[");
-	put_data(b, &x, 0, L->n);
+	for (size_t i = 0; i < L->n; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		if (i)
+			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
+		fk_obuf_u64(b, i ? nidx[f->name] : 0);
+		fk_obuf_puts(b, ",");
+		fk_obuf_u64(b, f->depth);
+		fk_obuf_puts(b, ",");
+		fk_obuf_exact(b, f->w);
+		fk_obuf_puts(b, ",");
+		fk_obuf_exact(b, f->rel);
+		if (stride == 5) {
+			fk_obuf_puts(b, ",");
+			fk_obuf_exact(b, L->ab[f->ab].delta);
+		}
+	}
+	free(nidx);
 	fk_obuf_puts(b, "];\n");
 	fk_obuf_puts(b, fk_page_svg_js);
 	fk_obuf_puts(b, "]]></script>\n</svg>\n");
-	free(x.nidx);
-	free(x.uniq);
 	return 0;
 }
 
+/* "Callees of NAME" / "Callers of NAME" and the share of the whole profile. */
 static char *focus_subtitle(const fk_svg_layout *L, const fk_svg_opts *o)
 {
 	size_t n = strlen(o->focus) + 96;
