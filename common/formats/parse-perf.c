@@ -434,14 +434,21 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	if (b != UINT64_MAX && !d->t1.ev.set) {
 		/* The default event is the first one of the input: find it before the second
 		 * half starts (give up splitting if the first 4 MiB do not say). */
-		size_t n = b - start < (4u << 20) ? (size_t)(b - start) : (4u << 20);
-		char *tmp = malloc(n);
-		ssize_t k = tmp ? pread(fd, tmp, n, (off_t)start) : -1;
-		if (k > 0) {
-			const char *nl = memrchr(tmp, '\n', (size_t)k);
-			prescan_event(&d->t1, tmp, nl ? (size_t)(nl - tmp) : 0);
+		size_t lim = b - start < (4u << 20) ? (size_t)(b - start) : (4u << 20);
+		/* 64 KiB first (the event is on the first sample's line; a bigger read here
+		 * is fresh memory the second thread waits for: 3 ms for 4 MiB) */
+		for (size_t n = lim < (64u << 10) ? lim : (64u << 10); !d->t1.ev.set;
+		     n = n * 8 < lim ? n * 8 : lim) {
+			char *tmp = malloc(n);
+			ssize_t k = tmp ? pread(fd, tmp, n, (off_t)start) : -1;
+			if (k > 0) {
+				const char *nl = memrchr(tmp, '\n', (size_t)k);
+				prescan_event(&d->t1, tmp, nl ? (size_t)(nl - tmp) : 0);
+			}
+			free(tmp);
+			if (k <= 0 || n == lim)
+				break;
 		}
-		free(tmp);
 		if (!d->t1.ev.set && b - start > (4u << 20))
 			b = UINT64_MAX;
 	}
