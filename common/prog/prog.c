@@ -108,6 +108,23 @@ oom:
 	return -1;
 }
 
+/* tmp, complete, in path's place. Over an existing file ext4 (auto_da_alloc) has rename()
+ * write the new file's blocks out at once (6 ms of a 90 ms `flamekit svg` making a 7.5 MB
+ * SVG, each time an output is drawn again); exchanging the names, atomic too, and
+ * removing the old file under the temporary name does not. */
+static int replace_file(const char *tmp, const char *path)
+{
+#ifdef RENAME_EXCHANGE
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE) == 0) {
+		unlink(tmp);
+		return 0;
+	}
+#endif
+	return rename(tmp, path);
+}
+
 int fkp_out_close(fkp_out *o, bool ok)
 {
 	const char *name = o->path ? o->path : "<stdout>";
@@ -123,7 +140,7 @@ int fkp_out_close(fkp_out *o, bool ok)
 		fkp_err("write error on %s: %s", name, strerror(errno));
 		failed = true;
 	}
-	if (o->tmp && ok && !failed && rename(o->tmp, o->path)) {
+	if (o->tmp && ok && !failed && replace_file(o->tmp, o->path)) {
 		fkp_err("cannot rename %s to %s: %s", o->tmp, o->path, strerror(errno));
 		failed = true;
 	}

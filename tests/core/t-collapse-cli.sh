@@ -54,6 +54,14 @@ assert_eq "old output untouched" old "$(cat "$TMP/o.folded")"
 $FLAMEKIT collapse -o "$TMP/o.folded" "$TMP/a.folded" || fail "-o"
 assert_files_eq "$TMP/want" "$TMP/o.folded"
 ls "$TMP" | grep -q '\.tmp\.' && fail "temp file left behind"
+# replacing: the name gets a new file (names exchanged, the old removed), as rename() does:
+# another link to the old file keeps the old bytes; no temp left
+echo older > "$TMP/o2.folded"
+ln "$TMP/o2.folded" "$TMP/o2.link"
+$FLAMEKIT collapse -o "$TMP/o2.folded" "$TMP/a.folded" || fail "-o over a linked file"
+assert_files_eq "$TMP/want" "$TMP/o2.folded"
+assert_eq "the other link's file untouched" older "$(cat "$TMP/o2.link")"
+ls "$TMP" | grep -q '\.tmp\.' && fail "temp file left behind (replacing)"
 
 # full disk fails loudly
 if [ -w /dev/full ]; then
