@@ -143,6 +143,8 @@ FK_HIDDEN void fk_profile_seal(fk_profile *p);
 FK_HIDDEN void fk_profile_use_threads(fk_profile *p, unsigned threads);
 /* What is left of the work on p on one thread (the CPUs are crowded: fk_crowd). */
 FK_HIDDEN void fk_profile_one_thread(fk_profile *p);
+/* The threads p's work may use (1 once the CPUs were seen crowded). */
+FK_HIDDEN unsigned fk_profile_threads(const fk_profile *p);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* The input (name, format) that gave the profile its unit, for the mixed-units warning

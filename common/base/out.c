@@ -18,8 +18,31 @@ int fk_obuf_init(fk_obuf *b, FILE *out)
 	return b->buf ? 0 : -FK_E_NOMEM;
 }
 
+int fk_obuf_init_mem(fk_obuf *b, size_t cap)
+{
+	memset(b, 0, sizeof(*b));
+	b->cap = cap > OBUF_CAP ? cap : OBUF_CAP;
+	b->buf = malloc(b->cap);
+	if (!b->buf)
+		return -FK_E_NOMEM;
+	fk_touch_pages(b->buf, b->cap);
+	return 0;
+}
+
 void fk_obuf_flush(fk_obuf *b)
 {
+	if (!b->out) {
+		/* into memory: room for as much again (the text stays) */
+		char *nb = b->err ? NULL : realloc(b->buf, 2 * b->cap);
+		if (nb) {
+			b->buf = nb;
+			b->cap *= 2;
+		} else {
+			b->err = -FK_E_NOMEM;
+			b->len = 0; /* (what is put from now on is dropped; the error says so) */
+		}
+		return;
+	}
 	if (b->len && !b->err && fwrite(b->buf, 1, b->len, b->out) != b->len)
 		b->err = -FK_E_WRITE;
 	b->flushed += b->len;
@@ -53,6 +76,14 @@ static inline char *reserve(fk_obuf *b, size_t n)
 
 void fk_obuf_put_slow(fk_obuf *b, const char *s, size_t n)
 {
+	if (b->out && n >= b->cap) {
+		/* a whole block or more (another writer's text): past the buffer */
+		fk_obuf_flush(b);
+		if (!b->err && fwrite(s, 1, n, b->out) != n)
+			b->err = -FK_E_WRITE;
+		b->flushed += n;
+		return;
+	}
 	while (n) {
 		if (b->len == b->cap)
 			fk_obuf_flush(b);

@@ -9,7 +9,7 @@
 
 /* ---- buffered output (errors are sticky in err; fk_obuf_finish reports them) */
 typedef struct fk_obuf {
-	FILE *out;
+	FILE *out;         /* NULL: into memory (fk_obuf_init_mem) */
 	char *buf;
 	size_t len, cap;
 	uint64_t flushed;  /* bytes handed to out so far (fk_obuf_tell) */
@@ -17,6 +17,9 @@ typedef struct fk_obuf {
 } fk_obuf;
 
 FK_HIDDEN int fk_obuf_init(fk_obuf *b, FILE *out);
+/* Into memory: the buffer (cap bytes at first, each page touched now) grows to hold all
+ * that is put; b->buf, b->len are the text. fk_obuf_free ends it. */
+FK_HIDDEN int fk_obuf_init_mem(fk_obuf *b, size_t cap);
 FK_HIDDEN int fk_obuf_finish(fk_obuf *b);  /* flush + free; returns b->err */
 /* Free without writing what is buffered (an error path); safe after fk_obuf_finish. */
 FK_HIDDEN void fk_obuf_free(fk_obuf *b);

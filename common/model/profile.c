@@ -169,6 +169,8 @@ void fk_profile_one_thread(fk_profile *p)
 	p->threads = 1;
 }
 
+unsigned fk_profile_threads(const fk_profile *p) { return p->threads ? p->threads : 1; }
+
 int fk_profile_set_unit(fk_profile *p, const char *unit)
 {
 	char *u = NULL;

@@ -4,6 +4,7 @@
  * never spans a plain byte), and a piece shorter than the vector width is scanned byte by
  * byte. Random names of every length with the characters that matter at every position,
  * written into a buffer with any amount of room left (the writer's fast and slow paths). */
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/out.h"
@@ -41,8 +42,10 @@ static char *escaped(esc_fn fn, const char *s, size_t n, size_t pre, size_t *out
 		fprintf(stderr, "no memory\n");
 		exit(1);
 	}
-	for (size_t i = 0; i < pre; i++)
-		fk_obuf_put(&b, "x", 1);
+	static char xs[256u << 10];
+	if (!xs[0])
+		memset(xs, 'x', sizeof(xs));
+	fk_obuf_put(&b, xs, pre < sizeof(xs) ? pre : sizeof(xs));
 	fn(&b, s, n);
 	fk_obuf_finish(&b);
 	fclose(f);
@@ -52,32 +55,44 @@ static char *escaped(esc_fn fn, const char *s, size_t n, size_t pre, size_t *out
 }
 
 /* The same text escaped one run at a time: plain bytes one by one (pieces shorter than a
- * vector), each run of the others whole; the JS string's quotes around all of it. */
+ * vector), each run of the others whole; for JS each piece's own quotes left out and the
+ * string's put around all of it. */
 static char *by_runs(esc_fn fn, bool (*plain)(unsigned char), bool quoted, const char *s, size_t n,
 		     size_t *outn)
 {
-	size_t cap = 16 * n + 8, len = 0;
-	char *out = malloc(cap);
-	if (!out)
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fk_obuf b;
+	if (!f || fk_obuf_init(&b, f))
 		exit(1);
-	if (quoted)
-		out[len++] = '"';
+	size_t cuts[512], nc = 0; /* where each piece's text starts and ends */
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
 		bool p = plain((unsigned char)s[i]);
 		while (j < n && !p && !plain((unsigned char)s[j]))
 			j++;
-		size_t k;
-		char *e = escaped(fn, s + i, j - i, 0, &k);
-		size_t q = quoted ? 1 : 0; /* each piece's own quotes left out */
-		memcpy(out + len, e + q, k - 2 * q);
-		len += k - 2 * q;
-		free(e);
+		cuts[nc++] = b.len;
+		fn(&b, s + i, j - i);
+		cuts[nc++] = b.len;
 		i = j;
 	}
+	char *out = malloc(b.len + 3);
+	if (!out)
+		exit(1);
+	size_t k = 0, q = quoted ? 1 : 0;
 	if (quoted)
-		out[len++] = '"';
-	*outn = len;
+		out[k++] = '"';
+	for (size_t c = 0; c < nc; c += 2) {
+		memcpy(out + k, b.buf + cuts[c] + q, cuts[c + 1] - cuts[c] - 2 * q);
+		k += cuts[c + 1] - cuts[c] - 2 * q;
+	}
+	if (quoted)
+		out[k++] = '"';
+	fk_obuf_free(&b);
+	fclose(f);
+	free(buf);
+	*outn = k;
 	return out;
 }
 
@@ -109,7 +124,11 @@ int main(void)
 	char s[256];
 	const size_t cap = 256u << 10; /* the writer's buffer (out.c OBUF_CAP) */
 	size_t cases = 0;
-	for (int r = 0; r < 40000; r++) {
+	/* (the writer's 256 KiB buffer from the heap, used again case after case: mapped
+	 * afresh each time, the page faults took most of the run) */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	for (int r = 0; r < 12000; r++) {
 		size_t n = 0, want = next() % 90;
 		/* mostly plain, with one rare kind of byte or a few: the runs cross 16-byte
 		 * boundaries at every offset */

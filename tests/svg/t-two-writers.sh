@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# With two threads an SVG of 8192 frames or more has its last 5/8 of rects written by a
+# second thread into memory while the first writes the rest out: the same bytes as one
+# thread, whatever the frames hold (names to escape in both parts, a differential graph's
+# dark frames and counts, an icicle graph, a subtitle), and the thread is made only then.
+. "$(dirname "$0")/../lib.sh"
+
+# ~11k stacks of 3-9 frames, the names full of what XML escapes and of UTF-8, drawn wide
+# enough that every frame is kept (over 8192 frames)
+python3 - "$TMP" <<'EOF'
+import random, sys
+d = sys.argv[1]
+r = random.Random(8192)
+odd = ['a&b', '<T>', 'q"uote', "it's", 'caf\u00e9', '\u6f22\u5b57', 'x\u2028y', 'tab\there', '--c']
+names = ['ns%d::f%d%s' % (i % 7, i, r.choice(odd) if i % 3 == 0 else '') for i in range(4000)]
+stacks = set()
+while len(stacks) < 11000:
+    stacks.add(';'.join(['main'] + [r.choice(names) for _ in range(r.randint(2, 8))]))
+with open(d + '/a.folded', 'w') as a, open(d + '/b.folded', 'w') as b:
+    for s in sorted(stacks):
+        a.write('%s %d\n' % (s, r.randint(1, 50)))
+        b.write('%s %d\n' % (s, r.randint(1, 50)))
+EOF
+"$FLAMEKIT" diff "$TMP/a.folded" "$TMP/b.folded" -o "$TMP/d.folded" || fail "diff"
+
+draw() { # NAME INPUT OPTIONS...: svg with one thread and with two, compared
+	local name=$1 in=$2
+	shift 2
+	"$FLAMEKIT" svg --threads 1 --width 60000 "$@" -o "$TMP/$name-1.svg" "$in" || fail "$name: one thread"
+	"$FLAMEKIT" svg --threads 2 --width 60000 "$@" -o "$TMP/$name-2.svg" "$in" || fail "$name: two threads"
+	assert_files_eq "$TMP/$name-1.svg" "$TMP/$name-2.svg"
+}
+draw plain "$TMP/a.folded"
+draw diff "$TMP/d.folded"
+draw icicle "$TMP/a.folded" --inverted --subtitle 'sub <&>'
+draw reverse "$TMP/a.folded" --reverse --colors java
+
+frames=$(grep -c '<rect x=' "$TMP/plain-1.svg")
+[ "$frames" -ge 8192 ] || fail "only $frames frames drawn: the second writer is not reached"
+grep -q '&amp;b' "$TMP/plain-1.svg" && grep -q 'x\\u2028y' "$TMP/plain-1.svg" \
+	|| fail "the names to escape are not there"
+grep -q 'class="dk"' "$TMP/diff-1.svg" || fail "no dark frame in the differential graph"
+
+# the thread is made with --threads 2 and enough frames only (the reading of a small folded
+# file makes none)
+if command -v strace > /dev/null; then
+	clones() { # OPTIONS...: threads made by svg (LeakSanitizer cannot run under ptrace)
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=clone,clone3 -o "$TMP/strace.out" \
+			"$FLAMEKIT" svg -o "$TMP/s.svg" "$@" || fail "svg $*"
+		grep -c clone "$TMP/strace.out" || true
+	}
+	assert_eq "threads, two asked, 11k frames" 1 "$(clones --threads 2 --width 60000 "$TMP/a.folded")"
+	assert_eq "threads, one asked" 0 "$(clones --threads 1 --width 60000 "$TMP/a.folded")"
+	head -n 300 "$TMP/a.folded" > "$TMP/small.folded"
+	assert_eq "threads, 300 stacks" 0 "$(clones --threads 2 "$TMP/small.folded")"
+else
+	echo "(strace not installed: the threads made are not checked, only the output)"
+fi
+echo "two SVG writers give one writer's bytes ($frames frames)"
