@@ -76,6 +76,13 @@ typedef struct fk_crowd {
 FK_HIDDEN int fk_thread_id(void);
 FK_HIDDEN void fk_crowd_start(fk_crowd *w, const int *second);
 FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
+/* Whether a CPU is free for a second thread now, for work too short to watch (fk_crowd): the
+ * tasks the kernel counts runnable on the machine (/proc/loadavg's, this thread among them)
+ * fewer than the CPUs this process may run on. An instant's count: where the SVG writer asks
+ * (tens of ms in), an idle machine showed this thread alone in 11 of 12 runs, and a busy loop
+ * beside it was seen in 12 of 12. Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
+ * set says no, FLAMEKIT_CROWDED=never yes (and fk_crowd_seen never says yes then). */
+FK_HIDDEN bool fk_cpu_free(void);
 
 /* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
  * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that

@@ -2,6 +2,8 @@
  * formatting shared by every part of the core. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,13 +159,38 @@ static void crowd_add(fk_crowd *w, int tid)
 	w->wait0[w->n++] = v;
 }
 
+/* FLAMEKIT_CROWDED (tests): "never", or from which question on the CPUs are crowded. */
+static bool crowd_never(const char *f) { return f && !strcmp(f, "never"); }
+
 void fk_crowd_start(fk_crowd *w, const int *second)
 {
 	const char *f = getenv("FLAMEKIT_CROWDED");
 	*w = (fk_crowd){ .second = second, .t0 = now_ns(),
-			 .forced = f ? strtoull(f, NULL, 10) : UINT64_MAX };
+			 .forced = f && !crowd_never(f) ? strtoull(f, NULL, 10) : UINT64_MAX,
+			 .blind = crowd_never(f) };
 	w->next = w->t0 + CROWD_WINDOW;
 	crowd_add(w, fk_thread_id());
+}
+
+bool fk_cpu_free(void)
+{
+	const char *f = getenv("FLAMEKIT_CROWDED");
+	if (f)
+		return crowd_never(f);
+	cpu_set_t set;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+	char buf[128];
+	FILE *la = fopen("/proc/loadavg", "re");
+	bool got = la && fgets(buf, sizeof(buf), la);
+	if (la)
+		fclose(la);
+	const char *slash = got ? strchr(buf, '/') : NULL;
+	if (!slash || cpus <= 0)
+		return true; /* (the kernel does not say) */
+	const char *d = slash;
+	while (d > buf && d[-1] >= '0' && d[-1] <= '9')
+		d--;
+	return strtol(d, NULL, 10) < cpus;
 }
 
 bool fk_crowd_seen(fk_crowd *w)
