@@ -150,6 +150,9 @@ FK_HIDDEN void fk_profile_seal(fk_profile *p);
 FK_HIDDEN void fk_profile_use_threads(fk_profile *p, unsigned threads);
 /* What is left of the work on p on one thread (the CPUs are crowded: fk_crowd). */
 FK_HIDDEN void fk_profile_one_thread(fk_profile *p);
+/* At least as many as the frames a drawing of p can have (its nodes and the frames of the
+ * stacks it keeps as stacks), without building its tree. */
+FK_HIDDEN size_t fk_profile_frames_bound(const fk_profile *p);
 /* The threads p's work may use (1 once the CPUs were seen crowded). */
 FK_HIDDEN unsigned fk_profile_threads(const fk_profile *p);
 /* Look up a name without interning it: id or -1. */

@@ -728,10 +728,36 @@ out:
 	return rc;
 }
 
-static int cmp_double_desc(const void *a, const void *b)
+/* The k-th largest of a[0..n) (k from 0), a reordered: a selection (Hoare's partition
+ * around a median of three), in linear time; sorting all the widths was 3 ms of drawing
+ * 64 MB of folded stacks (100k frames). */
+static double kth_largest(double *a, size_t n, size_t k)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x > y ? -1 : x < y;
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+	while (lo < hi) {
+		double x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi];
+		double piv = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		ptrdiff_t i = lo, j = hi;
+		while (i <= j) {
+			while (a[i] > piv)
+				i++;
+			while (a[j] < piv)
+				j--;
+			if (i <= j) {
+				double t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		/* [lo, j] >= piv >= [i, hi]; between them, equal to it */
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			return a[kk];
+	}
+	return a[kk];
 }
 
 static size_t default_max_frames(void) { return 50000; }
@@ -754,11 +780,10 @@ static double guard_width(const fk_svg_layout *L, const fk_svg_opts *o, int *err
 	}
 	for (size_t i = 0; i < L->n; i++)
 		ws[i] = L->frames[i].w;
-	qsort(ws, L->n, sizeof(double), cmp_double_desc);
-	double th = ws[maxf - 1];
-	size_t ge = maxf;
-	while (ge < L->n && ws[ge] >= th)
-		ge++;
+	double th = kth_largest(ws, L->n, maxf - 1);
+	size_t ge = 0;
+	for (size_t i = 0; i < L->n; i++)
+		ge += L->frames[i].w >= th;
 	free(ws);
 	return ge > maxf ? nextafter(th, INFINITY) : th;
 }

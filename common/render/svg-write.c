@@ -387,9 +387,7 @@ static void *half_run(void *arg)
 /* A second writer for p's SVG, or NULL (one thread, or too few frames to pay). */
 static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 {
-	size_t nn = 0;
-	fk_profile_nodes(p, &nn);
-	size_t est = nn + fk_profile_stack_count(p), maxf = o->max_frames ? o->max_frames : 50000;
+	size_t est = fk_profile_frames_bound(p), maxf = o->max_frames ? o->max_frames : 50000;
 	/* (another task on one of two CPUs: the second thread would slow the first, 3 ms of
 	 * 27 on 16 MB of perf text) */
 	if (fk_profile_threads(p) < 2 || est < HALF_MIN_FRAMES || !fk_cpu_free())

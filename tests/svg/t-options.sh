@@ -101,6 +101,24 @@ grep -q '<!-- size guard: [0-9]* frames narrower than [0-9.e+]* ([0-9.e+-]* px) 
 assert_eq "guard keeps the widest" "f299" "$($FR "$TMP/o.svg" | awk -F'\t' '$2 == 2 {n = $7} END {print n}')"
 svg --max-frames all --minwidth 0 "$TMP/g.folded" -o "$TMP/o.svg" || fail "--max-frames all"
 assert_eq "no guard" 602 "$($FR "$TMP/o.svg" | wc -l)"
+# with many equal widths the guard keeps the N widest, or fewer when the N-th ties with
+# the next: those wider than it (counted from the whole drawing's widths; the root stays)
+python3 - "$TMP/ties.folded" <<'EOF2'
+import random, sys
+r = random.Random(5)
+with open(sys.argv[1], 'w') as f:
+    for i in range(3000):
+        f.write(';'.join(['main'] + ['f%d' % r.randint(0, 30) for _ in range(r.randint(1, 6))]) +
+                ' %d\n' % r.choice([1, 1, 1, 2, 2, 4, 8]))
+EOF2
+svg --max-frames all --minwidth 0 "$TMP/ties.folded" -o "$TMP/all.svg" || fail "ties: all"
+$FR "$TMP/all.svg" | cut -f6 | sort -rn > "$TMP/widths"
+for m in 1 2 7 100 333 1000 4000; do
+	want=$(awk -v m=$m '{w[NR] = $1} END {th = w[m]; n = 0; for (i = 1; i <= NR; i++) n += w[i] >= th;
+		if (n > m) { n = 0; for (i = 1; i <= NR; i++) n += w[i] > th } print (n ? n : 1)}' "$TMP/widths")
+	svg --max-frames $m --minwidth 0 "$TMP/ties.folded" -o "$TMP/o.svg" || fail "ties: --max-frames $m"
+	assert_eq "ties: frames kept of at most $m" "$want" "$($FR "$TMP/o.svg" | wc -l)"
+done
 
 # fractional counts stay exact (flamegraph.pl rounds: 102% for 1.5+2.25+7)
 printf 'f;x 1.5\nf;y 2.25\nf 7\n' > "$TMP/fr.folded"
