@@ -7,17 +7,11 @@
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/out.h"
+#include "unit.h"
 
 static int failures;
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t next(void) { return unit_rand(&rng); }
 
 static bool xml_plain(unsigned char c)
 {
@@ -34,24 +28,17 @@ typedef void (*esc_fn)(fk_obuf *, const char *, size_t);
  * is left of its capacity), without those bytes; *outn its length. */
 static char *escaped(esc_fn fn, const char *s, size_t n, size_t pre, size_t *outn)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	fk_obuf b;
-	if (!f || fk_obuf_init(&b, f)) {
-		fprintf(stderr, "no memory\n");
-		exit(1);
-	}
+	struct unit_mem m;
+	unit_mem_open(&m);
 	static char xs[256u << 10];
 	if (!xs[0])
 		memset(xs, 'x', sizeof(xs));
-	fk_obuf_put(&b, xs, pre < sizeof(xs) ? pre : sizeof(xs));
-	fn(&b, s, n);
-	fk_obuf_finish(&b);
-	fclose(f);
-	*outn = len - pre;
-	memmove(buf, buf + pre, len - pre);
-	return buf;
+	fk_obuf_put(&m.b, xs, pre < sizeof(xs) ? pre : sizeof(xs));
+	fn(&m.b, s, n);
+	unit_mem_close(&m);
+	*outn = m.len - pre;
+	memmove(m.buf, m.buf + pre, m.len - pre);
+	return m.buf;
 }
 
 /* The same text escaped one run at a time: plain bytes one by one (pieces shorter than a
@@ -60,38 +47,34 @@ static char *escaped(esc_fn fn, const char *s, size_t n, size_t pre, size_t *out
 static char *by_runs(esc_fn fn, bool (*plain)(unsigned char), bool quoted, const char *s, size_t n,
 		     size_t *outn)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	fk_obuf b;
-	if (!f || fk_obuf_init(&b, f))
-		exit(1);
+	struct unit_mem m;
+	unit_mem_open(&m);
+	fk_obuf *const b = &m.b;
 	size_t cuts[512], nc = 0; /* where each piece's text starts and ends */
 	for (size_t i = 0; i < n;) {
 		size_t j = i + 1;
 		bool p = plain((unsigned char)s[i]);
 		while (j < n && !p && !plain((unsigned char)s[j]))
 			j++;
-		cuts[nc++] = b.len;
-		fn(&b, s + i, j - i);
-		cuts[nc++] = b.len;
+		cuts[nc++] = b->len;
+		fn(b, s + i, j - i);
+		cuts[nc++] = b->len;
 		i = j;
 	}
-	char *out = malloc(b.len + 3);
+	char *out = malloc(b->len + 3);
 	if (!out)
 		exit(1);
 	size_t k = 0, q = quoted ? 1 : 0;
 	if (quoted)
 		out[k++] = '"';
 	for (size_t c = 0; c < nc; c += 2) {
-		memcpy(out + k, b.buf + cuts[c] + q, cuts[c + 1] - cuts[c] - 2 * q);
+		memcpy(out + k, b->buf + cuts[c] + q, cuts[c + 1] - cuts[c] - 2 * q);
 		k += cuts[c + 1] - cuts[c] - 2 * q;
 	}
 	if (quoted)
 		out[k++] = '"';
-	fk_obuf_free(&b);
-	fclose(f);
-	free(buf);
+	unit_mem_close(&m);
+	free(m.buf);
 	*outn = k;
 	return out;
 }

@@ -7,35 +7,22 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "base/out.h"
+#include "unit.h"
 
 static int failures;
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t next(void) { return unit_rand(&rng); }
 
 /* What fn writes through an fk_obuf. */
 static void written(void (*fn)(fk_obuf *, double), double v, char *out, size_t cap)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	fk_obuf b;
-	if (!f || fk_obuf_init(&b, f)) {
-		fprintf(stderr, "no memory\n");
-		exit(1);
-	}
-	fn(&b, v);
-	fk_obuf_finish(&b);
-	fclose(f);
-	snprintf(out, cap, "%.*s", (int)len, buf);
-	free(buf);
+	struct unit_mem m;
+	unit_mem_open(&m);
+	fn(&m.b, v);
+	unit_mem_close(&m);
+	snprintf(out, cap, "%.*s", (int)m.len, m.buf);
+	free(m.buf);
 }
 
 static void fixed2(fk_obuf *b, double v) { fk_obuf_fixed2(b, v); }

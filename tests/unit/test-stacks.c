@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "unit.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -21,13 +22,7 @@ static const struct { const char *s; size_t n; } pool[] = {
 #define NPOOL (sizeof(pool) / sizeof(pool[0]))
 
 static uint64_t rng = 88172645463325252ULL;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t next(void) { return unit_rand(&rng); }
 
 static char *capture(int (*fn)(const fk_profile *, const void *, FILE *), const fk_profile *p,
 		     const void *arg, size_t *len, int *rc)
