@@ -189,8 +189,9 @@ static int gdb_run(int argc, char **argv)
 		close(sp[1]);
 	free(script);
 	free(c.buf);
-	if (fkp_aborted()) {
-		/* gdb's unfinished outputs (written as PATH.tmp.GDBPID) go too */
+	if (child > 0 && (rc != 0 || fkp_aborted())) {
+		/* gdb's unfinished outputs (written as PATH.tmp.GDBPID) go: aborted, or gdb died
+		 * or failed while writing them (a gdb that ends well has renamed them) */
 		const char *outs[] = { fo.svg, fo.folded, fo.samples };
 		for (int i = 0; i < 3; i++) {
 			char tmp[4200];
@@ -198,6 +199,8 @@ static int gdb_run(int argc, char **argv)
 			    snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", outs[i], (long)child) < (int)sizeof(tmp))
 				unlink(tmp);
 		}
+	}
+	if (fkp_aborted()) {
 		cli_err("gdb: aborted (a second signal)");
 		return FK_EXIT_ERROR;
 	}

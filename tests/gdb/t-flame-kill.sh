@@ -126,4 +126,21 @@ for i in $(seq $(( (TRIES + 1) / 2 ))); do
 	for _ in $(seq 600); do [ -d "/proc/$g" ] || break; sleep 0.05; done
 	assert_unstopped "$TPID" "flamekit and gdb killed together (try $i)"
 done
+
+# gdb that dies while it writes an output (its PATH.tmp.GDBPID half written): flamekit says
+# so, exits 1, and the half-written file goes (a fake gdb, killed by SIGKILL mid-write)
+cat > "$TMP/fake-gdb" <<'EOF'
+#!/bin/sh
+for a; do last=$a; done
+out=${last##*--folded=}
+out=${out%%\'*}
+echo "partial;stack 1" > "$out.tmp.$$"
+kill -KILL $$
+EOF
+chmod +x "$TMP/fake-gdb"
+"$FLAMEKIT" gdb --gdb "$TMP/fake-gdb" -p "$TPID" -d 1 --folded "$TMP/dies.folded" \
+	2> "$TMP/dies.err"
+assert_eq "gdb died: exit status" 1 $?
+assert_contains "$TMP/dies.err" "died of signal 9"
+ls "$TMP" | grep -q '^dies\.folded' && { ls "$TMP"; fail "gdb's half-written output left behind"; }
 echo PASS
