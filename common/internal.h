@@ -71,7 +71,7 @@ typedef struct fk_crowd {
 	uint64_t span[CROWD_WINDOWS], waited[CROWD_WINDOWS];
 	int tid[2];
 	unsigned n, nwin;
-	bool blind;
+	bool blind, never;
 } fk_crowd;
 FK_HIDDEN int fk_thread_id(void);
 FK_HIDDEN void fk_crowd_start(fk_crowd *w, const int *second);

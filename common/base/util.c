@@ -167,7 +167,7 @@ void fk_crowd_start(fk_crowd *w, const int *second)
 	const char *f = getenv("FLAMEKIT_CROWDED");
 	*w = (fk_crowd){ .second = second, .t0 = now_ns(),
 			 .forced = f && !crowd_never(f) ? strtoull(f, NULL, 10) : UINT64_MAX,
-			 .blind = crowd_never(f) };
+			 .never = crowd_never(f) };
 	w->next = w->t0 + CROWD_WINDOW;
 	crowd_add(w, fk_thread_id());
 }
@@ -195,6 +195,8 @@ bool fk_cpu_free(void)
 
 bool fk_crowd_seen(fk_crowd *w)
 {
+	if (w->never)
+		return false;
 	if (w->asked++ >= w->forced)
 		return true;
 	int tid = __atomic_load_n(w->second, __ATOMIC_ACQUIRE);

@@ -331,7 +331,7 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
  * The thread starts before the layout is made and touches its buffer meanwhile: fresh
  * memory is slow to fault in (0.5-0.75 ms/MB in the VM this was measured in), and the
  * text it writes is then one copy from being out. The same bytes as one thread writes. */
-enum { HALF_MIN_FRAMES = 8192 };
+enum { HALF_MIN_FRAMES = 8192, HALF_TOUCH_MAX = 8 << 20 };
 struct half {
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -387,7 +387,7 @@ static void *half_run(void *arg)
 /* A second writer for p's SVG, or NULL (one thread, or too few frames to pay). */
 static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 {
-	size_t est = fk_profile_frames_bound(p), maxf = o->max_frames ? o->max_frames : 50000;
+	size_t est = fk_profile_frames_bound(p), maxf = fk_svg_max_frames(o);
 	/* (another task on one of two CPUs: the second thread would slow the first, 3 ms of
 	 * 27 on 16 MB of perf text) */
 	if (fk_profile_threads(p) < 2 || est < HALF_MIN_FRAMES || !fk_cpu_free())
@@ -395,8 +395,11 @@ static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 	struct half *h = calloc(1, sizeof(*h));
 	if (!h)
 		return NULL;
-	/* its 5/8 of the rects, ~220 bytes each */
-	h->cap = (est < maxf ? est : maxf) / 8 * 5 * 240;
+	/* its 5/8 of the rects, ~220 bytes each; touched ahead up to 8 MiB (with
+	 * --max-frames all a bound of millions of frames, most of them narrower than
+	 * --minwidth: the buffer grows as it is written past that) */
+	size_t want = (est < maxf ? est : maxf) / 8 * 5 * 240;
+	h->cap = want < HALF_TOUCH_MAX ? want : HALF_TOUCH_MAX;
 	pthread_mutex_init(&h->mu, NULL);
 	pthread_cond_init(&h->cv, NULL);
 	if (pthread_create(&h->th, NULL, half_run, h)) {
