@@ -23,10 +23,7 @@ int fk_obuf_init_mem(fk_obuf *b, size_t cap)
 	memset(b, 0, sizeof(*b));
 	b->cap = cap > OBUF_CAP ? cap : OBUF_CAP;
 	b->buf = malloc(b->cap);
-	if (!b->buf)
-		return -FK_E_NOMEM;
-	fk_touch_pages(b->buf, b->cap);
-	return 0;
+	return b->buf ? 0 : -FK_E_NOMEM;
 }
 
 void fk_obuf_flush(fk_obuf *b)

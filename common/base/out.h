@@ -17,8 +17,8 @@ typedef struct fk_obuf {
 } fk_obuf;
 
 FK_HIDDEN int fk_obuf_init(fk_obuf *b, FILE *out);
-/* Into memory: the buffer (cap bytes at first, each page touched now) grows to hold all
- * that is put; b->buf, b->len are the text. fk_obuf_free ends it. */
+/* Into memory: the buffer (cap bytes at first) grows to hold all that is put; b->buf,
+ * b->len are the text. fk_obuf_free ends it. */
 FK_HIDDEN int fk_obuf_init_mem(fk_obuf *b, size_t cap);
 FK_HIDDEN int fk_obuf_finish(fk_obuf *b);  /* flush + free; returns b->err */
 /* Free without writing what is buffered (an error path); safe after fk_obuf_finish. */

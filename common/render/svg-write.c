@@ -301,22 +301,26 @@ static struct geom geometry(const fk_svg_layout *L, const fk_svg_opts *o, const 
 	return g;
 }
 
+/* The top of frame f's rect. */
+static double frame_y(const struct geom *g, const fk_svg_opts *o, const fk_svg_frame *f)
+{
+	return o->inverted ? g->ypad1 + g->ypad3 + f->depth * g->fh
+			   : g->H - g->ypad2 - (f->depth + 1) * g->fh + 1;
+}
+
 /* The rects (with their titles) of frames [from, to). */
 static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
 		      const struct geom *g, size_t from, size_t to)
 {
-	const double fh = g->fh, H = g->H, wpt = g->wpt;
-	const double ypad1 = g->ypad1, ypad2 = g->ypad2, ypad3 = g->ypad3;
 	for (size_t i = from; i < to; i++) {
 		const fk_svg_frame *f = &L->frames[i];
-		double x1 = XPAD + f->x * wpt, x2 = XPAD + (f->x + f->w) * wpt;
+		double x1 = XPAD + f->x * g->wpt, x2 = XPAD + (f->x + f->w) * g->wpt;
 		double r1 = round(x1 * 10) / 10, r2 = round(x2 * 10) / 10;
-		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
 		/* class dk: a dark diff colour, white labels (the script's too) */
 		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<rect class=\"dk\" x=\"" : "<rect x=\"");
 		fk_obuf_fixed1(b, r1);
 		fk_obuf_puts(b, "\" y=\"");
-		fk_obuf_num(b, y1);
+		fk_obuf_num(b, frame_y(g, o, f));
 		fk_obuf_puts(b, "\" width=\"");
 		fk_obuf_fixed1(b, r2 - r1);
 		fk_obuf_puts(b, g->hbuf);
@@ -465,11 +469,9 @@ static void half_end(struct half *h)
 static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
 		     const char *subtitle, const struct geom *g, struct half *h)
 {
-	const double fs = o->fontsize, fh = g->fh;
-	const int W = o->width;
+	const double fs = o->fontsize, fh = g->fh, H = g->H;
 	const double ypad1 = g->ypad1, ypad2 = g->ypad2, ypad3 = g->ypad3;
-	const double H = g->H;
-	const double wpt = g->wpt;
+	const int W = o->width;
 	const double charw = fs * o->fontwidth;
 	char bg1[8], bg2[8];
 	fk_palette_background(o->colors, o->bgcolors, bg1, bg2);
@@ -528,11 +530,10 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
 	for (size_t i = 0; i < L->n; i++) {
 		const fk_svg_frame *f = &L->frames[i];
-		double x1 = XPAD + f->x * wpt, w = f->w * wpt;
+		double x1 = XPAD + f->x * g->wpt, w = f->w * g->wpt;
 		double chars = floor(w / charw);
 		if (chars < 3)
 			continue;
-		double y1 = o->inverted ? ypad1 + ypad3 + f->depth * fh : H - ypad2 - (f->depth + 1) * fh + 1;
 		size_t len;
 		const char *s = i ? fk_profile_name(L->names, f->name, &len) : "all";
 		if (!i)
@@ -541,7 +542,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 		fk_obuf_puts(b, L->diff && dark_fill(colors[i]) ? "<text class=\"dk\" x=\"" : "<text x=\"");
 		fk_obuf_num(b, x1 + 3);
 		fk_obuf_puts(b, "\" y=\"");
-		fk_obuf_num(b, y1 + 3 + (fh - 1) / 2);
+		fk_obuf_num(b, frame_y(g, o, f) + 3 + (fh - 1) / 2);
 		fk_obuf_puts(b, "\">");
 		fk_obuf_xml_trunc(b, s, len, (size_t)chars, o->truncate == FK_TRUNC_LEFT);
 		fk_obuf_puts(b, "</text>\n");
