@@ -1012,6 +1012,7 @@ static int side_next(struct fside *f)
 static void side_rewind(struct fside *f)
 {
 	f->pos = 0;
+	f->done = 0; /* the pages the check let go of are let go of again as they are passed */
 	f->next = NULL;
 	f->have = false;
 }

@@ -114,6 +114,24 @@ head -1 "$TMP/s" | grep -q '^# flamekit samples v1$' || fail "samples header"
 $FLAMEKIT collapse "$TMP/s" > "$TMP/out" || fail "read samples"
 assert_files_eq "$TMP/want" "$TMP/out"
 
+# sorted folded files are streamed: a file's pages are let go of as they are passed, in the
+# check pass and in the writing pass, so the peak memory stays far below the files' size
+awk 'BEGIN { for (i = 0; i < 640000; i++)
+	printf "main;svc::handler::Request::process;com.example.server.Dispatch%07d;leaf_%07d %d\n", i, i, i % 7 + 1 }' > "$TMP/big-a.folded"
+awk 'NR % 3 { $NF = $NF * 2; print }' "$TMP/big-a.folded" > "$TMP/big-b.folded"
+peak_kb() { python3 -c 'import resource, subprocess, sys
+rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if rc == 0 else -1)' "$@"; }
+limit=$(( $(stat -c %s "$TMP/big-a.folded") / 1024 / 2 ))
+for cmd in "collapse --format folded" merge diff; do
+	if [ "$cmd" = merge ] || [ "$cmd" = diff ]; then ins=("$TMP/big-a.folded" "$TMP/big-b.folded"); else ins=("$TMP/big-a.folded"); fi
+	kb=$(peak_kb $FLAMEKIT $cmd -o "$TMP/big.out" "${ins[@]}")
+	[ "$kb" -gt 0 ] && [ "$kb" -lt "$limit" ] || fail "$cmd of sorted files: peak $kb KB, want under $limit KB (half a file; python under it takes ~10 MB)"
+done
+$FLAMEKIT merge "$TMP/big-a.folded" "$TMP/big-b.folded" | awk '{ s += $NF } END { print s }' > "$TMP/sum"
+assert_eq "merged counts" "$(cat "$TMP/big-a.folded" "$TMP/big-b.folded" | awk '{ s += $NF } END { print s }')" "$(cat "$TMP/sum")"
+rm -f "$TMP"/big-*
+
 # usage errors, help, version
 run_rc 2 $FLAMEKIT collapse --bogus 2>/dev/null
 run_rc 2 $FLAMEKIT nosuchcommand 2>/dev/null
