@@ -83,6 +83,9 @@ FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
  * beside it was seen in 12 of 12. Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
  * set says no, FLAMEKIT_CROWDED=never yes (and fk_crowd_seen never says yes then). */
 FK_HIDDEN bool fk_cpu_free(void);
+/* The most memory this process has held so far (the kernel's peak resident size), in bytes;
+ * 0 where it does not say. */
+FK_HIDDEN size_t fk_peak_bytes(void);
 
 /* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
  * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that

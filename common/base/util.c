@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -191,6 +192,12 @@ bool fk_cpu_free(void)
 	while (d > buf && d[-1] >= '0' && d[-1] <= '9')
 		d--;
 	return strtol(d, NULL, 10) < cpus;
+}
+
+size_t fk_peak_bytes(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 ? (size_t)ru.ru_maxrss * 1024 : 0;
 }
 
 bool fk_crowd_seen(fk_crowd *w)
