@@ -5,7 +5,9 @@
 #define FK_INTERNAL_H
 
 #include "flamekit.h"
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <string.h>
 
@@ -83,9 +85,19 @@ FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
  * beside it was seen in 12 of 12. Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
  * set says no, FLAMEKIT_CROWDED=never yes (and fk_crowd_seen never says yes then). */
 FK_HIDDEN bool fk_cpu_free(void);
-/* The most memory this process has held so far (the kernel's peak resident size), in bytes;
- * 0 where it does not say. */
-FK_HIDDEN size_t fk_peak_bytes(void);
+/* Two threads handing work to each other: what they share is read and changed under mu;
+ * whoever changes it says so (fk_handoff_changed, locked), and a thread with nothing to do
+ * waits for a change (fk_handoff_wait, locked: it spins a while unlocked first, the other
+ * thread being usually microseconds from it, where a sleep and a wake-up cost more). */
+typedef struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t gen; /* changes */
+} fk_handoff;
+FK_HIDDEN int fk_handoff_init(fk_handoff *h);
+FK_HIDDEN void fk_handoff_destroy(fk_handoff *h);
+FK_HIDDEN void fk_handoff_changed(fk_handoff *h);
+FK_HIDDEN void fk_handoff_wait(fk_handoff *h);
 
 /* ---- sorting: key[0..n) and ord alongside, stably, by the keys' low `bits` bits (the keys
  * have no others set); an LSD radix sort, 11 bits a pass, passes only for the digits that

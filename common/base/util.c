@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -194,10 +193,42 @@ bool fk_cpu_free(void)
 	return strtol(d, NULL, 10) < cpus;
 }
 
-size_t fk_peak_bytes(void)
+int fk_handoff_init(fk_handoff *h)
 {
-	struct rusage ru;
-	return getrusage(RUSAGE_SELF, &ru) == 0 && ru.ru_maxrss > 0 ? (size_t)ru.ru_maxrss * 1024 : 0;
+	h->gen = 0;
+	if (pthread_mutex_init(&h->mu, NULL))
+		return -1;
+	if (pthread_cond_init(&h->cv, NULL)) {
+		pthread_mutex_destroy(&h->mu);
+		return -1;
+	}
+	return 0;
+}
+
+void fk_handoff_destroy(fk_handoff *h)
+{
+	pthread_cond_destroy(&h->cv);
+	pthread_mutex_destroy(&h->mu);
+}
+
+void fk_handoff_changed(fk_handoff *h)
+{
+	__atomic_store_n(&h->gen, h->gen + 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&h->cv);
+}
+
+void fk_handoff_wait(fk_handoff *h)
+{
+	uint64_t g = h->gen;
+	pthread_mutex_unlock(&h->mu);
+	for (int k = 0; k < 1000 && __atomic_load_n(&h->gen, __ATOMIC_ACQUIRE) == g; k++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&h->mu);
+	if (h->gen == g)
+		pthread_cond_wait(&h->cv, &h->mu);
 }
 
 bool fk_crowd_seen(fk_crowd *w)

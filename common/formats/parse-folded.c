@@ -685,8 +685,7 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
  * a task first does it: when the second is slow to run (a busy machine), the first splits
  * and looks up on its own rather than wait. */
 struct relay {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	fk_handoff h;           /* (what follows is read and changed under h.mu) */
 	_Alignas(128) struct splitter sp; /* (lines of its own, as a batch's) */
 	struct batch b[NBUF];
 	_Alignas(128) uint8_t odd[NBUF]; /* a posted batch's odd names: 0 to look up, 1 being, 2 done */
@@ -697,31 +696,7 @@ struct relay {
 	bool over, stop;        /* the text is all split; the first thread gave up */
 	bool solo;              /* the first thread goes on alone */
 	int tid;                /* the second thread's, once it runs */
-	uint64_t gen;           /* changes with each of the above */
 };
-
-/* (locked) Something above changed: the other thread is told. */
-static void changed(struct relay *r)
-{
-	__atomic_store_n(&r->gen, r->gen + 1, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&r->cv);
-}
-
-/* (locked) Wait for a change: spinning a while first (the other thread is usually a few
- * microseconds from it, and a sleep and a wake-up cost more, batch after batch). */
-static void relax(struct relay *r)
-{
-	uint64_t g = r->gen;
-	pthread_mutex_unlock(&r->mu);
-	for (int k = 0; k < 1000 && __atomic_load_n(&r->gen, __ATOMIC_ACQUIRE) == g; k++) {
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#endif
-	}
-	pthread_mutex_lock(&r->mu);
-	if (r->gen == g)
-		pthread_cond_wait(&r->cv, &r->mu);
-}
 
 /* (locked) Split the next batch, when one is due and nobody is at it: true if done. */
 static bool do_split(struct relay *r)
@@ -732,15 +707,15 @@ static bool do_split(struct relay *r)
 	struct batch *b = &r->b[k];
 	r->splitting = true;
 	r->odd[k] = 0;
-	pthread_mutex_unlock(&r->mu);
+	pthread_mutex_unlock(&r->h.mu);
 	split_batch(&r->sp, b);
 	if (!b->rc)
 		b->rc = par_room(b);
-	pthread_mutex_lock(&r->mu);
+	pthread_mutex_lock(&r->h.mu);
 	r->splitting = false;
 	r->split++;
 	r->over = r->sp.pos >= r->sp.end || b->rc;
-	changed(r);
+	fk_handoff_changed(&r->h);
 	return true;
 }
 
@@ -751,12 +726,12 @@ static bool do_odd(struct relay *r, uint64_t i)
 	if (i >= r->posted || r->odd[k])
 		return false;
 	r->odd[k] = 1;
-	pthread_mutex_unlock(&r->mu);
+	pthread_mutex_unlock(&r->h.mu);
 	fk_profile_intern_fix(r->p); /* (the batch before's odd slots: from this thread's cache) */
 	fk_profile_intern_parity(r->p, r->b[k].tok, r->b[k].ntok, 1, &r->b[k].par[1]);
-	pthread_mutex_lock(&r->mu);
+	pthread_mutex_lock(&r->h.mu);
 	r->odd[k] = 2;
-	changed(r);
+	fk_handoff_changed(&r->h);
 	return true;
 }
 
@@ -766,7 +741,7 @@ static void *split_run(void *arg)
 	/* (before the lock, which the first thread may hold a while: a thread not seen running
 	 * counts as kept from the CPUs) */
 	__atomic_store_n(&r->tid, fk_thread_id(), __ATOMIC_RELEASE);
-	pthread_mutex_lock(&r->mu);
+	pthread_mutex_lock(&r->h.mu);
 	while (!r->stop && !r->solo) {
 		bool did = false;
 		for (uint64_t i = r->added; i < r->posted && !did; i++)
@@ -775,9 +750,9 @@ static void *split_run(void *arg)
 			continue;
 		if (r->over && !r->splitting && r->posted == r->split)
 			break; /* (the first thread takes what is left) */
-		relax(r);
+		fk_handoff_wait(&r->h);
 	}
-	pthread_mutex_unlock(&r->mu);
+	pthread_mutex_unlock(&r->h.mu);
 	return NULL;
 }
 
@@ -791,7 +766,7 @@ static int post(struct relay *r, uint64_t i)
 				   : fk_profile_names_room(r->p, r->b[i % NBUF].ntok);
 	if (!rc) {
 		r->posted = i + 1;
-		changed(r);
+		fk_handoff_changed(&r->h);
 	}
 	return rc;
 }
@@ -801,7 +776,7 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 	int rc = 0;
 	fk_crowd w;
 	fk_crowd_start(&w, &r->tid);
-	pthread_mutex_lock(&r->mu);
+	pthread_mutex_lock(&r->h.mu);
 	for (uint64_t i = 0; !rc; i++) {
 		/* With another task on one of the CPUs, the two threads, each waiting for the
 		 * other at every batch, wait for the CPU too (b-wide's jvm shape: 0.75 s against
@@ -810,40 +785,40 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		if (!r->solo && fk_crowd_seen(&w)) {
 			r->solo = true;
 			fk_profile_one_thread(c->p);
-			changed(r);
+			fk_handoff_changed(&r->h);
 		}
 		if (r->solo && r->split <= i && !r->splitting)
 			break; /* (all split so far is added: the rest is read line after line) */
 		while (r->split <= i && !(r->over && !r->splitting))
 			if (!do_split(r))
-				relax(r);
+				fk_handoff_wait(&r->h);
 		if (r->split <= i)
 			break;
 		struct batch *b = &r->b[i % NBUF];
 		if ((rc = post(r, i)))
 			break;
-		pthread_mutex_unlock(&r->mu);
+		pthread_mutex_unlock(&r->h.mu);
 		fk_profile_intern_parity(c->p, b->tok, b->ntok, 0, &b->par[0]);
-		pthread_mutex_lock(&r->mu);
+		pthread_mutex_lock(&r->h.mu);
 		while (r->odd[i % NBUF] != 2)
 			if (!do_odd(r, i))
-				relax(r);
+				fk_handoff_wait(&r->h);
 		if (!(rc = FK_GROW(b->id, b->icap, b->ntok + 1)))
 			rc = fk_profile_intern_settle(c->p, b->tok, b->ntok, b->par, b->id);
 		if (!rc)
 			rc = post(r, i + 1);
-		pthread_mutex_unlock(&r->mu);
+		pthread_mutex_unlock(&r->h.mu);
 		if (!rc)
 			rc = add_lines(c, a, b, buf);
-		pthread_mutex_lock(&r->mu);
+		pthread_mutex_lock(&r->h.mu);
 		r->added = i + 1;
-		changed(r);
+		fk_handoff_changed(&r->h);
 	}
 	if (rc) {
 		r->stop = true;
-		changed(r);
+		fk_handoff_changed(&r->h);
 	}
-	pthread_mutex_unlock(&r->mu);
+	pthread_mutex_unlock(&r->h.mu);
 	return rc;
 }
 
@@ -853,23 +828,17 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 			   .p = c->p };
 	struct adder a = { .done = start & ~(size_t)4095 };
 	int rc = 0;
-	bool two = c->o->threads >= 2 && !pthread_mutex_init(&r.mu, NULL);
+	bool two = c->o->threads >= 2 && !fk_handoff_init(&r.h);
 	pthread_t th;
-	if (two && pthread_cond_init(&r.cv, NULL)) {
-		pthread_mutex_destroy(&r.mu);
-		two = false;
-	}
 	if (two && pthread_create(&th, NULL, split_run, &r)) {
-		pthread_cond_destroy(&r.cv);
-		pthread_mutex_destroy(&r.mu);
+		fk_handoff_destroy(&r.h);
 		two = false;
 	}
 	if (two) {
 		rc = run_two(c, &r, &a, buf);
 		pthread_join(th, NULL);
 		fk_profile_intern_fix(c->p);
-		pthread_cond_destroy(&r.cv);
-		pthread_mutex_destroy(&r.mu);
+		fk_handoff_destroy(&r.h);
 	}
 	if (!two || (!rc && r.solo)) {
 		struct batch *b = &r.b[0];

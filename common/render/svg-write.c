@@ -330,127 +330,157 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 	}
 }
 
-/* The rects of the frames past the first 3/8, written into memory by a second thread
- * while this one writes the first ones out (two threads asked for, 8192 frames or more).
- * The thread starts before the layout is made and touches its buffer meanwhile: fresh
- * memory is slow to fault in (0.5-0.75 ms/MB in the VM this was measured in), and the
- * text it writes is then one copy from being out. The same bytes as one thread writes. */
-enum { HALF_MIN_FRAMES = 8192, HALF_TOUCH_MAX = 8 << 20 };
+/* The rects written by two threads (two threads asked for, 8192 frames or more, a CPU
+ * free): the frames go in chunks, each formatted into one of a ring of buffers by whichever
+ * thread takes it next, and this thread writes the buffers out in order between the chunks
+ * it formats itself (so it takes fewer: the writing is its own; on 30-50k frames it took
+ * 36-37% of the chunks). The ring holds RING chunks (~320 KB whatever the drawing's size:
+ * the memory of a small profile's run stays about what one thread needs; the last design,
+ * the second thread's 5/8 of the rects in one buffer, took 7 MB more on a run of 9 MB).
+ * The second thread starts before the layout is made, as its first milliseconds of waking
+ * would otherwise come after. The same bytes as one thread writes. */
+enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, RING = 4 };
 struct half {
 	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int state; /* 0: waiting for the layout, 1: write from `from` on, 2: written, 3: taken or not wanted */
-	size_t cap;
-	fk_obuf mem;
-	int rc;
+	fk_handoff ho;     /* (what follows is read and changed under ho.mu) */
+	int state;         /* 0: waiting for the layout, 1: chunks to format, 2: stop */
+	size_t next;       /* the next chunk to take */
+	size_t written;    /* chunks written out */
+	size_t nchunks;
+	size_t ready[RING]; /* the chunk formatted into ring[k] (+ 1; 0: none) */
+	fk_obuf ring[RING];
 	const fk_svg_layout *L;
 	const fk_svg_opts *o;
 	const uint32_t *colors;
 	const struct geom *g;
-	size_t from;
-	bool started; /* (this thread's: half_go gave it frames) */
 };
 
-static void half_set(struct half *h, int state)
+/* (locked) Take the next chunk, once its buffer is free (SIZE_MAX: none left, or stop). */
+static size_t half_next(struct half *h, bool wait)
 {
-	pthread_mutex_lock(&h->mu);
-	__atomic_store_n(&h->state, state, __ATOMIC_RELEASE); /* (read unlocked: half_run) */
-	pthread_cond_broadcast(&h->cv);
-	pthread_mutex_unlock(&h->mu);
+	for (;;) {
+		if (h->state != 1 || h->next >= h->nchunks)
+			return SIZE_MAX;
+		if (h->next < h->written + RING)
+			return h->next++;
+		if (!wait)
+			return SIZE_MAX;
+		fk_handoff_wait(&h->ho);
+	}
+}
+
+/* Chunk k formatted into its buffer (unlocked), then said to be there. */
+static void half_format(struct half *h, size_t k)
+{
+	fk_obuf *m = &h->ring[k % RING];
+	size_t from = k * CHUNK_FRAMES, to = from + CHUNK_FRAMES < h->L->n ? from + CHUNK_FRAMES : h->L->n;
+	m->len = 0;
+	put_rects(m, h->L, h->o, h->colors, h->g, from, to);
+	pthread_mutex_lock(&h->ho.mu);
+	h->ready[k % RING] = k + 1;
+	fk_handoff_changed(&h->ho);
+	pthread_mutex_unlock(&h->ho.mu);
 }
 
 static void *half_run(void *arg)
 {
 	struct half *h = arg;
-	/* the buffer touched a piece at a time until the layout is made */
-	int rc = fk_obuf_init_mem(&h->mem, h->cap);
-	for (size_t at = 0; !rc && at < h->mem.cap && !__atomic_load_n(&h->state, __ATOMIC_ACQUIRE);
-	     at += 256u << 10)
-		fk_touch_pages(h->mem.buf + at, h->mem.cap - at < (256u << 10) ? h->mem.cap - at : 256u << 10);
-	pthread_mutex_lock(&h->mu);
+	pthread_mutex_lock(&h->ho.mu);
 	while (h->state == 0)
-		pthread_cond_wait(&h->cv, &h->mu);
-	bool go = h->state == 1;
-	pthread_mutex_unlock(&h->mu);
-	if (go) {
-		if (!rc)
-			put_rects(&h->mem, h->L, h->o, h->colors, h->g, h->from, h->L->n);
-		h->rc = rc ? rc : h->mem.err;
-		half_set(h, 2);
-		/* freed here once copied out (unmapping it takes a while) */
-		pthread_mutex_lock(&h->mu);
-		while (h->state == 2)
-			pthread_cond_wait(&h->cv, &h->mu);
-		pthread_mutex_unlock(&h->mu);
+		fk_handoff_wait(&h->ho);
+	for (size_t k; (k = half_next(h, true)) != SIZE_MAX;) {
+		pthread_mutex_unlock(&h->ho.mu);
+		half_format(h, k);
+		pthread_mutex_lock(&h->ho.mu);
 	}
-	fk_obuf_free(&h->mem);
+	pthread_mutex_unlock(&h->ho.mu);
 	return NULL;
+}
+
+static void half_free(struct half *h)
+{
+	for (size_t k = 0; k < RING; k++)
+		fk_obuf_free(&h->ring[k]);
+	free(h);
 }
 
 /* A second writer for p's SVG, or NULL (one thread, or too few frames to pay). */
 static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 {
-	size_t est = fk_profile_frames_bound(p), maxf = fk_svg_max_frames(o);
-	/* its 5/8 of the rects, ~220 bytes each; touched ahead up to 8 MiB (with
-	 * --max-frames all a bound of millions of frames, most of them narrower than
-	 * --minwidth: the buffer grows as it is written past that) */
-	size_t want = (est < maxf ? est : maxf) / 8 * 5 * 240;
-	want = want < HALF_TOUCH_MAX ? want : HALF_TOUCH_MAX;
 	/* (another task on one of two CPUs: the second thread would slow the first, 3 ms of
-	 * 27 on 16 MB of perf text. A buffer of more than half the memory the run has needed
-	 * so far: a small profile, where it would be most of the run's memory for no gain
-	 * measured; 24 MB of folded stacks, 29k frames drawn: 8.6 -> 16 MB, 36 ms either way) */
-	if (fk_profile_threads(p) < 2 || est < HALF_MIN_FRAMES || want > fk_peak_bytes() / 2 ||
-	    !fk_cpu_free())
+	 * 27 on 16 MB of perf text) */
+	if (fk_profile_threads(p) < 2 || fk_profile_frames_bound(p) < HALF_MIN_FRAMES || !fk_cpu_free())
 		return NULL;
 	struct half *h = calloc(1, sizeof(*h));
 	if (!h)
 		return NULL;
-	h->cap = want;
-	pthread_mutex_init(&h->mu, NULL);
-	pthread_cond_init(&h->cv, NULL);
+	/* a chunk's rects, 200-300 bytes each (a buffer grows if its chunk needs more) */
+	for (size_t k = 0; k < RING; k++)
+		if (fk_obuf_init_mem(&h->ring[k], CHUNK_FRAMES * 320)) {
+			half_free(h);
+			return NULL;
+		}
+	if (fk_handoff_init(&h->ho)) {
+		half_free(h);
+		return NULL;
+	}
 	if (pthread_create(&h->th, NULL, half_run, h)) {
-		pthread_mutex_destroy(&h->mu);
-		pthread_cond_destroy(&h->cv);
-		free(h);
+		fk_handoff_destroy(&h->ho);
+		half_free(h);
 		return NULL;
 	}
 	return h;
 }
 
-/* The layout is made: where this thread's rects end (the second writes the rest). */
-static size_t half_go(struct half *h, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
-		      const struct geom *g)
+static void half_set(struct half *h, int state)
 {
-	if (!h || L->n < HALF_MIN_FRAMES)
-		return L->n;
+	pthread_mutex_lock(&h->ho.mu);
+	__atomic_store_n(&h->state, state, __ATOMIC_RELEASE); /* (read unlocked: half_run) */
+	fk_handoff_changed(&h->ho);
+	pthread_mutex_unlock(&h->ho.mu);
+}
+
+/* The rects of the frames: by this thread alone, or with the second writer. 0 or a
+ * negative error (a buffer's: out of memory). */
+static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o,
+		      const uint32_t *colors, const struct geom *g)
+{
+	if (!h || L->n < HALF_MIN_FRAMES) {
+		put_rects(b, L, o, colors, g, 0, L->n);
+		return 0;
+	}
 	h->L = L;
 	h->o = o;
 	h->colors = colors;
 	h->g = g;
-	/* this thread writes its rects out (the system calls), copies the second's text out
-	 * and writes the labels and the script's data after: it takes fewer rects (3/8 took
-	 * as long as the other 5/8 plus the other's wake-up, ~0.5 ms, on 30k frames) */
-	h->from = L->n * 3 / 8;
-	h->started = true;
+	h->nchunks = (L->n + CHUNK_FRAMES - 1) / CHUNK_FRAMES;
 	half_set(h, 1);
-	return h->from;
-}
-
-/* The second writer's text, once written, put after this one's. */
-static int half_take(struct half *h, fk_obuf *b)
-{
-	if (!h || !h->started)
-		return 0;
-	pthread_mutex_lock(&h->mu);
-	while (h->state != 2)
-		pthread_cond_wait(&h->cv, &h->mu);
-	pthread_mutex_unlock(&h->mu);
-	if (!h->rc)
-		fk_obuf_put(b, h->mem.buf, h->mem.len);
-	half_set(h, 3);
-	return h->rc;
+	int rc = 0;
+	pthread_mutex_lock(&h->ho.mu);
+	for (size_t w = 0; w < h->nchunks;) {
+		if (h->ready[w % RING] == w + 1) {
+			/* the next chunk is there: out it goes, and its buffer is free */
+			pthread_mutex_unlock(&h->ho.mu);
+			fk_obuf *m = &h->ring[w % RING];
+			if (m->err && !rc)
+				rc = m->err;
+			fk_obuf_put(b, m->buf, m->len);
+			pthread_mutex_lock(&h->ho.mu);
+			h->written = ++w;
+			fk_handoff_changed(&h->ho);
+			continue;
+		}
+		size_t k = half_next(h, false);
+		if (k == SIZE_MAX) {
+			fk_handoff_wait(&h->ho); /* the second is at it */
+			continue;
+		}
+		pthread_mutex_unlock(&h->ho.mu);
+		half_format(h, k);
+		pthread_mutex_lock(&h->ho.mu);
+	}
+	pthread_mutex_unlock(&h->ho.mu);
+	return rc;
 }
 
 /* Stop the second writer (whether it wrote or not) and free it. */
@@ -458,16 +488,10 @@ static void half_end(struct half *h)
 {
 	if (!h)
 		return;
-	pthread_mutex_lock(&h->mu);
-	while (h->state == 1)
-		pthread_cond_wait(&h->cv, &h->mu);
-	__atomic_store_n(&h->state, 3, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&h->cv);
-	pthread_mutex_unlock(&h->mu);
+	half_set(h, 2);
 	pthread_join(h->th, NULL);
-	pthread_mutex_destroy(&h->mu);
-	pthread_cond_destroy(&h->cv);
-	free(h);
+	fk_handoff_destroy(&h->ho);
+	half_free(h);
 }
 
 static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, const uint32_t *colors,
@@ -524,11 +548,8 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_text_at(b, "ignorecase", W - XPAD - 16, fs * 2, "", "ic");
 	put_text_at(b, "matched", W - XPAD, H - ypad2 / 2, " text-anchor=\"end\"", " ");
 
-	/* frames: the rects from h->from on written by the second thread meanwhile */
 	fk_obuf_puts(b, "<g id=\"frames\">\n");
-	size_t mid = half_go(h, L, o, colors, g);
-	put_rects(b, L, o, colors, g, 0, mid);
-	int rc = half_take(h, b);
+	int rc = half_rects(h, b, L, o, colors, g);
 	if (rc)
 		return rc;
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
