@@ -332,9 +332,8 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 
 /* The rects written by two threads (two threads asked for, 8192 frames or more, a CPU
  * free): the frames go in chunks, each formatted into one of a ring of buffers by whichever
- * thread takes it next, and this thread writes the buffers out in order between the chunks
- * it formats itself (so it takes fewer: the writing is its own; on 30-50k frames it took
- * 36-37% of the chunks). The ring holds RING chunks (~320 KB whatever the drawing's size:
+ * thread takes it next, and written out in order by whichever thread finds the next one
+ * formatted and nobody writing. The ring holds RING chunks (~320 KB whatever the drawing's size:
  * the memory of a small profile's run stays about what one thread needs; the last design,
  * the second thread's 5/8 of the rects in one buffer, took 7 MB more on a run of 9 MB).
  * The second thread starts before the layout is made, as its first milliseconds of waking
@@ -349,6 +348,9 @@ struct half {
 	size_t nchunks;
 	size_t ready[RING]; /* the chunk formatted into ring[k] (+ 1; 0: none) */
 	fk_obuf ring[RING];
+	bool writing;      /* a thread is writing chunks out */
+	fk_obuf *b;        /* where they go */
+	int rc;            /* a chunk's error (out of memory) */
 	const fk_svg_layout *L;
 	const fk_svg_opts *o;
 	const uint32_t *colors;
@@ -369,17 +371,39 @@ static size_t half_next(struct half *h, bool wait)
 	}
 }
 
-/* Chunk k formatted into its buffer (unlocked), then said to be there. */
+/* (locked) The chunks formatted next in order written out, when no thread is at it (the
+ * writing out of the lock: the other thread takes or formats chunks meanwhile). */
+static void half_flush(struct half *h)
+{
+	if (h->writing)
+		return;
+	h->writing = true;
+	while (h->written < h->nchunks && h->ready[h->written % RING] == h->written + 1) {
+		fk_obuf *m = &h->ring[h->written % RING];
+		pthread_mutex_unlock(&h->ho.mu);
+		if (m->err && !h->rc)
+			h->rc = m->err;
+		fk_obuf_put(h->b, m->buf, m->len);
+		pthread_mutex_lock(&h->ho.mu);
+		h->written++; /* (its buffer is free) */
+		fk_handoff_changed(&h->ho);
+	}
+	h->writing = false;
+}
+
+/* (locked) Chunk k formatted into its buffer out of the lock, said to be there, and what is
+ * next in order written out. */
 static void half_format(struct half *h, size_t k)
 {
 	fk_obuf *m = &h->ring[k % RING];
 	size_t from = k * CHUNK_FRAMES, to = from + CHUNK_FRAMES < h->L->n ? from + CHUNK_FRAMES : h->L->n;
+	pthread_mutex_unlock(&h->ho.mu);
 	m->len = 0;
 	put_rects(m, h->L, h->o, h->colors, h->g, from, to);
 	pthread_mutex_lock(&h->ho.mu);
 	h->ready[k % RING] = k + 1;
 	fk_handoff_changed(&h->ho);
-	pthread_mutex_unlock(&h->ho.mu);
+	half_flush(h);
 }
 
 static void *half_run(void *arg)
@@ -388,11 +412,8 @@ static void *half_run(void *arg)
 	pthread_mutex_lock(&h->ho.mu);
 	while (h->state == 0)
 		fk_handoff_wait(&h->ho);
-	for (size_t k; (k = half_next(h, true)) != SIZE_MAX;) {
-		pthread_mutex_unlock(&h->ho.mu);
+	for (size_t k; (k = half_next(h, true)) != SIZE_MAX;)
 		half_format(h, k);
-		pthread_mutex_lock(&h->ho.mu);
-	}
 	pthread_mutex_unlock(&h->ho.mu);
 	return NULL;
 }
@@ -454,31 +475,18 @@ static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const 
 	h->colors = colors;
 	h->g = g;
 	h->nchunks = (L->n + CHUNK_FRAMES - 1) / CHUNK_FRAMES;
+	h->b = b;
 	half_set(h, 1);
-	int rc = 0;
 	pthread_mutex_lock(&h->ho.mu);
-	for (size_t w = 0; w < h->nchunks;) {
-		if (h->ready[w % RING] == w + 1) {
-			/* the next chunk is there: out it goes, and its buffer is free */
-			pthread_mutex_unlock(&h->ho.mu);
-			fk_obuf *m = &h->ring[w % RING];
-			if (m->err && !rc)
-				rc = m->err;
-			fk_obuf_put(b, m->buf, m->len);
-			pthread_mutex_lock(&h->ho.mu);
-			h->written = ++w;
-			fk_handoff_changed(&h->ho);
-			continue;
-		}
+	while (h->written < h->nchunks) {
+		half_flush(h);
 		size_t k = half_next(h, false);
-		if (k == SIZE_MAX) {
-			fk_handoff_wait(&h->ho); /* the second is at it */
-			continue;
-		}
-		pthread_mutex_unlock(&h->ho.mu);
-		half_format(h, k);
-		pthread_mutex_lock(&h->ho.mu);
+		if (k != SIZE_MAX)
+			half_format(h, k);
+		else if (h->written < h->nchunks)
+			fk_handoff_wait(&h->ho); /* the other is at the chunks left */
 	}
+	int rc = h->rc;
 	pthread_mutex_unlock(&h->ho.mu);
 	return rc;
 }
