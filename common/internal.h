@@ -85,6 +85,13 @@ FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
  * beside it was seen in 12 of 12. Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
  * set says no, FLAMEKIT_CROWDED=never yes (and fk_crowd_seen never says yes then). */
 FK_HIDDEN bool fk_cpu_free(void);
+/* fk_cpu_free for the choice to read with two threads, as reading starts: a CPU free at any
+ * of a few looks over a millisecond (a task that ran as this one started, its parent going
+ * to wait for it, is asleep by then; a program that keeps a CPU busy is there at every
+ * look). Yes when FLAMEKIT_CROWDED is set (tests make the reading crowded later, at the
+ * N-th question of fk_crowd_seen) or FLAMEKIT_SPLIT_MIN (tests split small inputs, whatever
+ * else the machine runs). */
+FK_HIDDEN bool fk_cpu_free_soon(void);
 /* Two threads handing work to each other: what they share is read and changed under mu;
  * whoever changes it says so (fk_handoff_changed, locked), and a thread with nothing to do
  * waits for a change (fk_handoff_wait, locked: it spins a while unlocked first, the other

@@ -231,6 +231,18 @@ void fk_handoff_wait(fk_handoff *h)
 		pthread_cond_wait(&h->cv, &h->mu);
 }
 
+bool fk_cpu_free_soon(void)
+{
+	if (getenv("FLAMEKIT_CROWDED") || getenv("FLAMEKIT_SPLIT_MIN"))
+		return true;
+	for (int k = 0; k < 5; k++) {
+		if (fk_cpu_free())
+			return true;
+		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+	}
+	return false;
+}
+
 bool fk_crowd_seen(fk_crowd *w)
 {
 	if (w->never)

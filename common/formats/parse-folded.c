@@ -822,13 +822,13 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 	return rc;
 }
 
-static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t start)
+static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t start, bool two_ok)
 {
 	struct relay r = { .sp = { .buf = buf, .pos = start, .end = size, .lineno = c->r->lineno },
 			   .p = c->p };
 	struct adder a = { .done = start & ~(size_t)4095 };
 	int rc = 0;
-	bool two = c->o->threads >= 2 && !fk_handoff_init(&r.h);
+	bool two = two_ok && !fk_handoff_init(&r.h);
 	pthread_t th;
 	if (two && pthread_create(&th, NULL, split_run, &r)) {
 		fk_handoff_destroy(&r.h);
@@ -885,14 +885,18 @@ static int parse(fk_parse_ctx *c)
 	size_t size, start;
 	const char *map = seqs ? split_map(c, &size, &start) : NULL;
 	bool big = map && size - start >= batch_min();
-	bool collapsed = map && (big || c->o->threads >= 2) && looks_collapsed(map, start, size);
+	/* two threads only where another program does not hold the other CPU */
+	bool two = map && c->o->threads >= 2 && fk_cpu_free_soon();
+	if (map && c->o->threads >= 2 && !two)
+		fk_profile_one_thread(c->p);
+	bool collapsed = map && (big || two) && looks_collapsed(map, start, size);
 	bool batches = collapsed && big && !fk_name_rules_on(c->o);
-	if (map && !batches && (collapsed || c->o->threads < 2)) {
+	if (map && !batches && (collapsed || !two)) {
 		munmap((void *)map, size);
 		map = NULL;
 	}
 	if (map) {
-		rc = batches ? parse_batches(c, map, size, start) : parse_split(c, map, size, start);
+		rc = batches ? parse_batches(c, map, size, start, two) : parse_split(c, map, size, start);
 		munmap((void *)map, size);
 		return rc;
 	}

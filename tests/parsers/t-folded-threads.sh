@@ -136,6 +136,26 @@ if command -v strace > /dev/null; then
 	assert_eq "threads for a collapsed file" 1 "$(threads_made "$TMP/sorted.folded" 2)"
 	assert_eq "threads for a collapsed file, --threads 1" 0 "$(threads_made "$TMP/sorted.folded" 1)"
 	[ "$(threads_made "$TMP/raw.folded" 2)" -ge 1 ] || fail "uncollapsed text was not split"
+	# a second thread only where a CPU is free for it: bound to one CPU (taskset), a file
+	# past the split size (16 MiB) is read by one thread whatever --threads says
+	if command -v taskset > /dev/null; then
+		awk 'BEGIN { for (i = 0; i < 400000; i++)
+			printf "main;svc::Handler::run;pkg.Dispatch%05d;leaf_%03d %d\n", i % 4000, i % 4000 % 97, i % 5 + 1 }' > "$TMP/big.folded"
+		[ "$(stat -c %s "$TMP/big.folded")" -gt $((16 << 20)) ] || fail "too small to be split"
+		big_threads() { # ENV...: clone calls while collapse reads big.folded with --threads 2
+			env "$@" ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+				strace -f -qq -e trace=clone,clone3 -o "$TMP/strace.out" \
+				taskset -c 0 "$FLAMEKIT" collapse --threads 2 -o "$TMP/big.out" "$TMP/big.folded" ||
+				fail "collapse big.folded"
+			grep -c clone "$TMP/strace.out" || true
+		}
+		"$FLAMEKIT" collapse --threads 1 -o "$TMP/big.one" "$TMP/big.folded" || fail "big.folded, one thread"
+		assert_eq "threads for a big file, one CPU" 0 "$(big_threads)"
+		assert_files_eq "$TMP/big.one" "$TMP/big.out"
+		assert_eq "threads for a big file, one CPU said free" 1 "$(big_threads FLAMEKIT_CROWDED=never)"
+		assert_files_eq "$TMP/big.one" "$TMP/big.out"
+		rm -f "$TMP"/big.*
+	fi
 else
 	echo "(strace not installed: the threads made are not checked, only the output)"
 fi

@@ -120,4 +120,25 @@ assert_contains "$TMP/err" "/dev/full"
 "$FLAMEKIT" collapse "$TMP/b.ps" > "$TMP/pb"
 "$FLAMEKIT" merge "$TMP/pa" "$TMP/pb" > "$TMP/merged" || fail "merge"
 assert_files_eq "$TMP/whole" "$TMP/merged"
+# a second reading thread only where a CPU is free for it: bound to one CPU (taskset), a file
+# past the split size (56 MiB) is read by one thread whatever --threads says, the same output
+if command -v strace > /dev/null && command -v taskset > /dev/null; then
+	for _ in $(seq 40); do cat "$TMP/ab.ps"; done > "$TMP/big.ps"
+	[ "$(stat -c %s "$TMP/big.ps")" -gt $((56 << 20)) ] || fail "too small to be split: $(stat -c %s "$TMP/big.ps")"
+	clones() { # COMMAND...: clone calls while it reads big.ps
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=clone,clone3 -o "$TMP/strace.out" "$@" "$TMP/big.ps" > "$TMP/big.out" ||
+			fail "$* big.ps"
+		grep -c clone "$TMP/strace.out" || true
+	}
+	"$FLAMEKIT" collapse --threads 1 "$TMP/big.ps" > "$TMP/big.one" || fail "big.ps, one thread"
+	assert_eq "reading threads, two asked, one CPU" 0 "$(clones taskset -c 0 "$FLAMEKIT" collapse --threads 2)"
+	assert_files_eq "$TMP/big.one" "$TMP/big.out"
+	assert_eq "reading threads, two asked, a CPU free" 1 \
+		"$(FLAMEKIT_CROWDED=never clones "$FLAMEKIT" collapse --threads 2)"
+	assert_files_eq "$TMP/big.one" "$TMP/big.out"
+	rm -f "$TMP"/big.*
+else
+	echo "(strace or taskset not installed: the threads made for a big file are not checked)"
+fi
 echo "ok: $n two-thread runs identical to one thread (folded, samples, several files)"
