@@ -333,9 +333,8 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 /* The rects written by two threads (two threads asked for, 8192 frames or more, a CPU
  * free): the frames go in chunks, each formatted into one of a ring of buffers by whichever
  * thread takes it next, and written out in order by whichever thread finds the next one
- * formatted and nobody writing. The ring holds RING chunks (~320 KB whatever the drawing's size:
- * the memory of a small profile's run stays about what one thread needs; the last design,
- * the second thread's 5/8 of the rects in one buffer, took 7 MB more on a run of 9 MB).
+ * formatted and nobody writing. The ring holds RING chunks, ~320 KB whatever the drawing's
+ * size (all of the second thread's rects in one buffer took 7 MB more on a run of 9 MB).
  * The second thread starts before the layout is made, as its first milliseconds of waking
  * would otherwise come after. The same bytes as one thread writes. */
 enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, RING = 4 };
@@ -456,7 +455,7 @@ static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 static void half_set(struct half *h, int state)
 {
 	pthread_mutex_lock(&h->ho.mu);
-	__atomic_store_n(&h->state, state, __ATOMIC_RELEASE); /* (read unlocked: half_run) */
+	h->state = state;
 	fk_handoff_changed(&h->ho);
 	pthread_mutex_unlock(&h->ho.mu);
 }
