@@ -34,6 +34,24 @@ if command -v node > /dev/null; then
 	"$FLAMEKIT" collapse "$TMP/gen.folded" | LC_ALL=C sort > "$TMP/gen-want.folded"
 	node "$FK_TOP/tests/html/decode.js" "$TMP/gen.html" | LC_ALL=C sort > "$TMP/gen-back.folded"
 	assert_files_eq "$TMP/gen-want.folded" "$TMP/gen-back.folded"
+	# names of 4 MB or more are deflated in two pieces (the first by a second thread where
+	# there is one), one deflate stream: the same page with one thread or two, every stack
+	# given back, and three byte-boundary marks in the stream (the pieces' and the Huffman
+	# part's) where a page of fewer names has two
+	awk 'BEGIN { for (i = 0; i < 120000; i++)
+		printf "main;com.example.server.handler.Dispatch%06d.process_request_%06d %d\n", i, i * 7 % 1000003, i % 9 + 1 }' > "$TMP/names.folded"
+	"$FLAMEKIT" html --threads 1 "$TMP/names.folded" -o "$TMP/names1.html" || fail "render names, one thread"
+	FLAMEKIT_CROWDED=never "$FLAMEKIT" html --threads 2 "$TMP/names.folded" -o "$TMP/names2.html" ||
+		fail "render names, two threads"
+	cmp -s "$TMP/names1.html" "$TMP/names2.html" || fail "the page of many names differs with two threads"
+	"$FLAMEKIT" collapse "$TMP/names.folded" | LC_ALL=C sort > "$TMP/names-want.folded"
+	node "$FK_TOP/tests/html/decode.js" "$TMP/names2.html" | LC_ALL=C sort > "$TMP/names-back.folded"
+	assert_files_eq "$TMP/names-want.folded" "$TMP/names-back.folded"
+	marks() { python3 -c 'import base64, re, sys
+d = base64.b64decode(re.search(rb"<script id=\"fkdata\" type=\"application/octet-stream\">([^<]*)<", open(sys.argv[1], "rb").read()).group(1))
+print(d.count(b"\x00\x00\xff\xff"))' "$1"; }
+	assert_eq "byte-boundary marks, many names" 3 "$(marks "$TMP/names2.html")"
+	assert_eq "byte-boundary marks, few names" 2 "$(marks "$TMP/gen.html")"
 fi
 
 # refused: --flamechart (merged stacks only), a bad palette; nothing written
