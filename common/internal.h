@@ -177,6 +177,9 @@ FK_HIDDEN void fk_profile_one_thread(fk_profile *p);
 FK_HIDDEN size_t fk_profile_frames_bound(const fk_profile *p);
 /* The threads p's work may use (1 once the CPUs were seen crowded). */
 FK_HIDDEN unsigned fk_profile_threads(const fk_profile *p);
+/* Whether a second thread should take part of p's work now (the renderers'): p's work may
+ * use two (fk_profile_threads) and a CPU is free (fk_cpu_free). */
+FK_HIDDEN bool fk_profile_second_cpu(const fk_profile *p);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* The input (name, format) that gave the profile its unit, for the mixed-units warning
@@ -437,6 +440,10 @@ FK_HIDDEN int64_t fk_parse_intern(fk_parse_ctx *c, const char *s, size_t len);
  * counts. Also increments st->bad_lines. */
 FK_HIDDEN void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Whether a big input's reading may split onto a second thread: a CPU free for it as the
+ * reading starts (fk_cpu_free_soon); when not, the profile's work after the reading takes
+ * one thread too (fk_profile_one_thread). For a reading asked to use two threads. */
+FK_HIDDEN bool fk_parse_second_cpu(fk_parse_ctx *c);
 /* Same wording without counting a bad line (e.g. filtered events notices). */
 FK_HIDDEN void fk_note(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

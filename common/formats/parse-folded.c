@@ -886,9 +886,7 @@ static int parse(fk_parse_ctx *c)
 	const char *map = seqs ? split_map(c, &size, &start) : NULL;
 	bool big = map && size - start >= batch_min();
 	/* two threads only where another program does not hold the other CPU */
-	bool two = map && c->o->threads >= 2 && fk_cpu_free_soon();
-	if (map && c->o->threads >= 2 && !two)
-		fk_profile_one_thread(c->p);
+	bool two = map && c->o->threads >= 2 && fk_parse_second_cpu(c);
 	bool collapsed = map && (big || two) && looks_collapsed(map, start, size);
 	bool batches = collapsed && big && !fk_name_rules_on(c->o);
 	if (map && !batches && (collapsed || !two)) {

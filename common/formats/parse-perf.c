@@ -335,8 +335,8 @@ static int process_block(struct drv *d, const char *buf, size_t len)
 		prescan_event(&d->t1, buf, len < (4u << 20) ? len : (4u << 20));
 	if (d->t1.offcpu > 0)
 		d->threads = false; /* switch-outs pair with switch-ins anywhere later */
-	if (d->threads && len >= d->split_min / 4 && !(d->threads = fk_cpu_free_soon()))
-		fk_profile_one_thread(c->p); /* (another program holds the other CPU) */
+	if (d->threads && len >= d->split_min / 4 && !fk_parse_second_cpu(c))
+		d->threads = false;
 	if (d->threads && len >= d->split_min / 4) {
 		b = next_boundary(buf, len, len / 2);
 		if (b != SIZE_MAX) {
@@ -431,13 +431,11 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	fk_parse_ctx *c = d->c;
 	const fk_parse_opts *o = c->o;
 	uint64_t b = UINT64_MAX;
-	/* (a second thread where another program holds the other CPU: 1.2x slower than one on
-	 * 128 MB, 0.81x: three tasks share two CPUs, and the crowd watch below decides only
+	/* (a second thread where another program holds the other CPU: 128 MB in 1.2x the time
+	 * of one thread; three tasks share two CPUs, and the crowd watch below decides only
 	 * after 40 ms) */
-	if (d->threads && end - start >= d->split_min && !fk_cpu_free_soon()) {
+	if (d->threads && end - start >= d->split_min && !fk_parse_second_cpu(c))
 		d->threads = false;
-		fk_profile_one_thread(c->p);
-	}
 	if (d->threads && end - start >= d->split_min)
 		b = file_boundary(fd, start + (end - start) / 2, end);
 	if (b != UINT64_MAX && !d->t1.ev.set) {

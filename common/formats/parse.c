@@ -100,6 +100,14 @@ static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list a
 		fk_warn("%s: %s", c->name, msg);
 }
 
+bool fk_parse_second_cpu(fk_parse_ctx *c)
+{
+	if (fk_cpu_free_soon())
+		return true;
+	fk_profile_one_thread(c->p); /* (another program holds the other CPU) */
+	return false;
+}
+
 void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
 {
 	c->st->bad_lines++;

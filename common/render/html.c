@@ -690,19 +690,19 @@ static int huff_stream(bytes *z, const uint8_t *d, size_t n, bitw *w)
 	return 0;
 }
 
-/* The streams, concatenated, as one raw deflate stream: zlib (LZ and Huffman) for the small
- * streams, where repeats pay (names, depth runs, counts); Huffman blocks only for the name
- * codes and each byte plane of the raw ids. Level 1: zlib's time is the names' (800k names
- * sharing 16 first bytes: 18 MB), where level 4 took 1.4x the whole page's time for 2-5%
- * fewer bytes; on b-html.sh's profile and a perf profile of 108k nodes level 1 writes
- * 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2% fewer). pre[i] goes before
- * stream i (the root's own counts). */
+/* A zlib deflate as the page's streams take it (raw, level 1: see deflate_streams). */
+static int zopen(z_stream *zs)
+{
+	*zs = (z_stream){ 0 };
+	return deflateInit2(zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -FK_E_NOMEM;
+}
+
 /* The names' stream, the page's biggest where names are many and long (18 MB of 800k names
  * sharing 16 first bytes: zlib took a quarter of the page's time), is deflated in two
- * pieces when it is 4 MB or more, its first half by a second thread where there is one: each
- * piece ends on a byte boundary (a sync flush), so they follow each other as one deflate
- * stream; the second cannot refer back into the first (the page the same size within 0.01%). The
- * same bytes with one thread or two. */
+ * pieces when it is 4 MB or more, its first half by a second thread where there is one:
+ * each piece ends on a byte boundary (a sync flush), so they follow each other as one
+ * deflate stream; the second cannot refer back into the first (the page the same size
+ * within 0.01%). The same bytes with one thread or two. */
 enum { NAMES_SPLIT = 4 << 20 };
 struct zpiece {
 	const uint8_t *a, *b;
@@ -715,11 +715,9 @@ struct zpiece {
 static void *zpiece_run(void *v)
 {
 	struct zpiece *zp = v;
-	z_stream zs = { 0 };
-	if (deflateInit2(&zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-		zp->rc = -FK_E_NOMEM;
+	z_stream zs;
+	if ((zp->rc = zopen(&zs)))
 		return NULL;
-	}
 	zs.next_in = (uint8_t *)zp->a;
 	zs.avail_in = (uInt)zp->an;
 	int rc = zrun(&zs, &zp->z, Z_NO_FLUSH);
@@ -732,6 +730,13 @@ static void *zpiece_run(void *v)
 	return NULL;
 }
 
+/* The streams, concatenated, as one raw deflate stream: zlib (LZ and Huffman) for the small
+ * streams, where repeats pay (names, depth runs, counts); Huffman blocks only for the name
+ * codes and each byte plane of the raw ids. Level 1: zlib's time is the names' (800k names
+ * sharing 16 first bytes: 18 MB), where level 4 took 1.4x the whole page's time for 2-5%
+ * fewer bytes; on b-html.sh's profile and a perf profile of 108k nodes level 1 writes
+ * 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2% fewer). pre[i] goes before
+ * stream i (the root's own counts). */
 static int deflate_streams(enc *e, bytes *pre, bytes *z)
 {
 	int rc = 0;
@@ -742,8 +747,7 @@ static int deflate_streams(enc *e, bytes *pre, bytes *z)
 	if (split) {
 		zp.a = pre[S_NAMES].b, zp.an = pre[S_NAMES].n;
 		zp.b = e->s[S_NAMES].b, zp.bn = half;
-		spawned = fk_profile_threads(e->p) >= 2 && fk_cpu_free() &&
-			  pthread_create(&th, NULL, zpiece_run, &zp) == 0;
+		spawned = fk_profile_second_cpu(e->p) && pthread_create(&th, NULL, zpiece_run, &zp) == 0;
 		if (!spawned)
 			zpiece_run(&zp);
 	}
@@ -773,9 +777,9 @@ static int deflate_streams(enc *e, bytes *pre, bytes *z)
 			z->n = (size_t)(w.p - z->b);
 			continue;
 		}
-		z_stream zs = { 0 };
-		if (deflateInit2(&zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) != Z_OK)
-			return -FK_E_NOMEM;
+		z_stream zs;
+		if ((rc = zopen(&zs)))
+			break;
 		int from = part ? S_LEAF0 : S_NAMES, to = part ? S_COUNT : S_NAME;
 		for (int i = from; i < to && !rc; i++)
 			for (int k = 0; k < 2 && !rc; k++) {

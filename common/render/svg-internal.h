@@ -63,7 +63,5 @@ FK_HIDDEN int fk_svg_derive(const fk_profile *p, const fk_svg_opts *o, fk_profil
 
 /* Length of name without one trailing annotation _[k] _[j] _[i] _[w]. */
 FK_HIDDEN size_t fk_svg_strip_annotation(const char *s, size_t len);
-/* The most frames the size guard keeps (--max-frames; all: SIZE_MAX). */
-FK_HIDDEN size_t fk_svg_max_frames(const fk_svg_opts *o);
 
 #endif /* FK_SVG_INTERNAL_H */

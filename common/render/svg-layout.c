@@ -760,14 +760,15 @@ static double kth_largest(double *a, size_t n, size_t k)
 	return a[kk];
 }
 
-size_t fk_svg_max_frames(const fk_svg_opts *o) { return o->max_frames ? o->max_frames : 50000; }
+/* The most frames the size guard keeps (--max-frames; all: SIZE_MAX). */
+static size_t max_frames(const fk_svg_opts *o) { return o->max_frames ? o->max_frames : 50000; }
 
 /* The width past which max_frames frames are kept (the size guard): the widest ones; a
  * child is never wider than its parent, so a width threshold keeps every kept frame's
  * ancestors. 0 when the frames fit. */
 static double guard_width(const fk_svg_layout *L, const fk_svg_opts *o, int *err)
 {
-	size_t maxf = fk_svg_max_frames(o);
+	size_t maxf = max_frames(o);
 	if (maxf < 1)
 		maxf = 1;
 	*err = 0;

@@ -429,7 +429,7 @@ static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 {
 	/* (another task on one of two CPUs: the second thread would slow the first, 3 ms of
 	 * 27 on 16 MB of perf text) */
-	if (fk_profile_threads(p) < 2 || fk_profile_frames_bound(p) < HALF_MIN_FRAMES || !fk_cpu_free())
+	if (fk_profile_frames_bound(p) < HALF_MIN_FRAMES || !fk_profile_second_cpu(p))
 		return NULL;
 	struct half *h = calloc(1, sizeof(*h));
 	if (!h)
