@@ -85,6 +85,10 @@ FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
  * beside it was seen in 12 of 12. Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
  * set says no, FLAMEKIT_CROWDED=never yes (and fk_crowd_seen never says yes then). */
 FK_HIDDEN bool fk_cpu_free(void);
+/* A CPU free at any of up to five looks (fk_cpu_free) over a millisecond: a task the kernel
+ * ran for a moment (a flush of written pages, the parent going to wait) is asleep again by
+ * the next look; a program that keeps a CPU busy is there at every one. */
+FK_HIDDEN bool fk_cpu_free_looks(void);
 /* fk_cpu_free for the choice to read with two threads, as reading starts: a CPU free at any
  * of a few looks over a millisecond (a task that ran as this one started, its parent going
  * to wait for it, is asleep by then; a program that keeps a CPU busy is there at every

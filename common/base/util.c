@@ -235,6 +235,11 @@ bool fk_cpu_free_soon(void)
 {
 	if (getenv("FLAMEKIT_CROWDED") || getenv("FLAMEKIT_SPLIT_MIN"))
 		return true;
+	return fk_cpu_free_looks();
+}
+
+bool fk_cpu_free_looks(void)
+{
 	for (int k = 0; k < 5; k++) {
 		if (fk_cpu_free())
 			return true;

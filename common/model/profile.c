@@ -170,7 +170,7 @@ void fk_profile_one_thread(fk_profile *p)
 }
 
 unsigned fk_profile_threads(const fk_profile *p) { return p->threads ? p->threads : 1; }
-bool fk_profile_second_cpu(const fk_profile *p) { return fk_profile_threads(p) >= 2 && fk_cpu_free(); }
+bool fk_profile_second_cpu(const fk_profile *p) { return fk_profile_threads(p) >= 2 && fk_cpu_free_looks(); }
 size_t fk_profile_frames_bound(const fk_profile *p) { return p->nnodes + p->nsid; }
 
 int fk_profile_set_unit(fk_profile *p, const char *unit)
