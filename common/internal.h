@@ -125,6 +125,29 @@ static inline int fk_bytes_cmp(const void *a, size_t la, const void *b, size_t l
 	return c ? c : (la > lb) - (la < lb);
 }
 
+/* How many first bytes a and b have in common (8 at a time). */
+static inline size_t fk_common_prefix(const void *a, size_t la, const void *b, size_t lb)
+{
+	const unsigned char *x = a, *y = b;
+	size_t m = 0, lim = la < lb ? la : lb;
+	while (m + 8 <= lim) {
+		uint64_t u, v;
+		memcpy(&u, x + m, 8);
+		memcpy(&v, y + m, 8);
+		if (u != v) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			return m + (size_t)__builtin_ctzll(u ^ v) / 8;
+#else
+			break;
+#endif
+		}
+		m += 8;
+	}
+	while (m < lim && x[m] == y[m])
+		m++;
+	return m;
+}
+
 /* ---- hashing (fast, not cryptographic; deterministic across runs) */
 FK_HIDDEN uint64_t fk_hash(const void *p, size_t len);
 static inline uint64_t fk_mix64(uint64_t x)
@@ -327,6 +350,16 @@ typedef struct fk_walk_ops {
 		     const double self[2]);
 } fk_walk_ops;
 FK_HIDDEN int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
+/* The walk, and *rank := every name's place in the order of names by their bytes (the
+ * siblings' order; the stack mode's walk ranks them anyway), the caller's to free. */
+FK_HIDDEN int fk_profile_walk_ranked(const fk_profile *p, const fk_walk_ops *ops, void *ctx,
+				     uint32_t **rank);
+/* For a loop over names met at random: fetches name far's entry and name near's bytes
+ * (with far some 16 names ahead and near 8, both are in cache as the loop comes to them). */
+FK_HIDDEN void fk_profile_name_ahead(const fk_profile *p, uint32_t far, uint32_t near);
+/* Every name's place in the order of names by their bytes (a prefix first): malloc'd, or
+ * NULL (out of memory). */
+FK_HIDDEN uint32_t *fk_profile_name_ranks(const fk_profile *p);
 /* The root's own counts (stacks with no frame), which the walk does not open. */
 FK_HIDDEN void fk_profile_root_self(const fk_profile *p, double self[2]);
 /* Sum of the positive self counts of a column (what a drawn graph's root spans), or with

@@ -150,18 +150,7 @@ static inline uint64_t stack_hash(const uint64_t *hash, size_t n)
 static size_t names_shared(const char *s, size_t sl, const char *prev, size_t prev_sl,
 			   const size_t *pend, size_t pn, size_t *common)
 {
-	size_t m = 0, lim = sl < prev_sl ? sl : prev_sl;
-	while (m + 8 <= lim) {
-		uint64_t x, y;
-		memcpy(&x, s + m, 8);
-		memcpy(&y, prev + m, 8);
-		if (x != y)
-			break;
-		m += 8;
-	}
-	while (m < lim && s[m] == prev[m])
-		m++;
-	size_t k = 0;
+	size_t m = fk_common_prefix(s, sl, prev, prev_sl), k = 0;
 	while (k < pn && (pend[k] < m || (pend[k] == m && (m == sl || s[m] == ';'))))
 		k++;
 	if (common)

@@ -98,9 +98,11 @@ FK_HIDDEN void fk_stacks_free(fk_profile *p);
  * folded text, where a frame that ends its stack sorts as its bare name and one that goes on
  * as the name followed by ';' (so every line sorts as its whole text does, bytewise). */
 enum { FK_ORDER_NAME, FK_ORDER_TEXT };
-/* The unique stacks in order (stack mode): ord[0..nstk) := stack indexes. 0 or -FK_E_NOMEM. */
-FK_HIDDEN int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord);
-/* fk_profile_walk of stack mode. */
-FK_HIDDEN int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx);
+/* The unique stacks in order (stack mode): ord[0..nstk) := stack indexes; *rank_out (when
+ * not NULL) := the names' ranks the order was made of (2 * id + last in FK_ORDER_TEXT), the
+ * caller's to free. 0 or -FK_E_NOMEM. */
+FK_HIDDEN int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **rank_out);
+/* fk_profile_walk of stack mode; *rank as fk_stacks_sorted's (FK_ORDER_NAME), when not NULL. */
+FK_HIDDEN int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint32_t **rank);
 
 #endif

@@ -551,6 +551,14 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 	return names_room(p, 0);
 }
 
+void fk_profile_name_ahead(const fk_profile *p, uint32_t far, uint32_t near)
+{
+	if (far < p->nnames)
+		__builtin_prefetch(&p->names[far]);
+	if (near < p->nnames)
+		__builtin_prefetch(p->str + p->names[near].off);
+}
+
 const char *fk_profile_name(const fk_profile *p, uint32_t id, size_t *len)
 {
 	if (id >= p->nnames) {

@@ -465,7 +465,7 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 	}
 }
 
-int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord)
+int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **rank_out)
 {
 	size_t ns = p->nstk, nent = 0;
 	uint32_t *rank = rank_names(p, order, &nent);
@@ -492,10 +492,20 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord)
 			sort_at(ord, ns, &c, 0, key, key + ns, tmp);
 		rc = 0;
 	}
+	if (!rc && rank_out) {
+		*rank_out = rank;
+		rank = NULL;
+	}
 	free(rank);
 	free(key);
 	free(tmp);
 	return rc;
+}
+
+uint32_t *fk_profile_name_ranks(const fk_profile *p)
+{
+	size_t nent;
+	return rank_names(p, FK_ORDER_NAME, &nent);
 }
 
 /* ---- the walk of stack mode: a sweep over the stacks in name order */
@@ -518,13 +528,13 @@ static int close_down(const fk_walk_ops *ops, void *ctx, struct open *op, uint32
 	return 0;
 }
 
-int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
+int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint32_t **rank)
 {
 	size_t ns = p->nstk;
 	uint32_t *ord = malloc((ns ? ns : 1) * sizeof(*ord));
 	struct open *op = NULL;
 	size_t ocap = 0;
-	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord) : -FK_E_NOMEM;
+	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord, rank) : -FK_E_NOMEM;
 	uint32_t prevn = 0, l = 0; /* l: frames this stack shares with the one before */
 	static const double zero[2] = { 0, 0 };
 	for (size_t k = 0; k < ns && !rc; k++) {

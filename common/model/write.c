@@ -69,7 +69,7 @@ static int write_folded_stacks(const fk_profile *p, fk_obuf *o)
 	size_t *end = NULL, ecap = 0;   /* end of each frame's text in path */
 	char *path = NULL;
 	size_t pcap = 0;
-	int err = ord ? fk_stacks_sorted(p, FK_ORDER_TEXT, ord) : -FK_E_NOMEM;
+	int err = ord ? fk_stacks_sorted(p, FK_ORDER_TEXT, ord, NULL) : -FK_E_NOMEM;
 	const uint32_t *prev = NULL;
 	uint32_t prevn = 0;
 	for (size_t k = 0; k < ns && !err; k++) {

@@ -62,9 +62,9 @@ static const char *const stream_names[S_COUNT] = { "names", "colors", "pops", "n
 						    "leaf1", "self0", "self1", "offcolors" };
 
 /* Names: page name 0 is the root's "", the frames' names follow by how many nodes carry them
- * (most first; a tie in the order of first use in the walk), so the common names have small
- * ids. Name codes, one byte a node: 0..alpha-1 = entry k of the alphabet of the parent's name
- * (the names seen under that name, in order of first use), alpha..254 = page name
+ * (most first; a tie by the names' bytes), so the common names have small ids. Name codes,
+ * one byte a node: 0..alpha-1 = entry k of the alphabet of the parent's name (the names
+ * seen under that name, in order of first use), alpha..254 = page name
  * code - alpha + 1, ESC = any other name: its id follows in `raw` (idw bytes, stored as
  * byte planes: all low bytes, then the next, ...). A name not coded from the alphabet joins
  * it while it has room. alpha is ALPHA or 0 (no alphabets), whichever codes a probe of the
@@ -90,6 +90,7 @@ typedef struct enc {
 	uint32_t *by_first; /* order of first use -> source name */
 	uint32_t nused;
 	uint32_t *page;     /* source name -> page name id */
+	uint32_t *rank;     /* source name -> its place in the order of the names' bytes */
 	uint32_t *src_of;   /* page name id -> source name id (page name 0: the root's "") */
 	uint32_t nnames;
 	unsigned idw;       /* bytes of a raw id */
@@ -372,23 +373,34 @@ static int encode_names(enc *e)
 		free(tmp);
 		return -FK_E_NOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++) /* (by_first[i] was first used i + 1st) */
-		key[i] = (uint64_t)(UINT32_MAX - e->uses[e->by_first[i]]) << 32 | (i + 1);
+	for (uint32_t i = 0; i < n; i++)
+		key[i] = (uint64_t)(UINT32_MAX - e->uses[e->by_first[i]]) << 32 | e->rank[e->by_first[i]];
 	fk_radix64(key, e->by_first, n, 64, k2, tmp);
 	free(key);
 	free(k2);
 	free(tmp);
 	e->src_of[0] = UINT32_MAX;
-	if (put_byte(&e->s[S_NAMES], 0)) /* the root's "" */
+	if (put_byte(&e->s[S_NAMES], 0) || put_byte(&e->s[S_NAMES], 0)) /* the root's "" */
 		return -FK_E_NOMEM;
+	/* each name as the bytes it shares with the one before and its own (names of a tie in
+	 * uses follow each other by their bytes: those of one namespace, package or path share
+	 * its bytes; 1M names of JVM packages, 55 MB -> 11 MB to deflate) */
+	const char *prev = "";
+	size_t plen = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = e->by_first[i];
+		fk_profile_name_ahead(e->p, i + 16 < n ? e->by_first[i + 16] : UINT32_MAX,
+				      i + 8 < n ? e->by_first[i + 8] : UINT32_MAX);
 		e->src_of[i + 1] = s;
 		e->page[s] = i + 1;
 		size_t len;
 		const char *name = fk_profile_name(e->p, s, &len);
-		if (put_uv(&e->s[S_NAMES], len) || put_mem(&e->s[S_NAMES], name, len))
+		size_t sh = fk_common_prefix(prev, plen, name, len);
+		if (put_uv(&e->s[S_NAMES], sh) || put_uv(&e->s[S_NAMES], len - sh) ||
+		    put_mem(&e->s[S_NAMES], name + sh, len - sh))
 			return -FK_E_NOMEM;
+		prev = name;
+		plen = len;
 	}
 	uint32_t nn = e->nnames;
 	e->idw = nn <= 0x100 ? 1 : nn <= 0x10000 ? 2 : nn <= 0x1000000 ? 3 : 4;
@@ -418,7 +430,7 @@ static int encode_tree(enc *e)
 	if (!e->uses || !e->first || !e->by_first || !e->page)
 		return -FK_E_NOMEM;
 	fk_walk_ops ops = { .open = on_open };
-	int rc = fk_profile_walk(e->p, &ops, e);
+	int rc = fk_profile_walk_ranked(e->p, &ops, e, &e->rank);
 	if (!rc && e->nodes_out)
 		rc = put_selfs(e, true);
 	if (!rc && put_uv(&e->s[S_POPS], e->run))
@@ -445,6 +457,9 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 		if (FK_GROW(s->b, s->cap, (size_t)e->nnames * 3))
 			rc = -FK_E_NOMEM;
 		for (uint32_t i = 0; i < e->nnames && !rc; i++) {
+			if (i + 8 < e->nnames)
+				fk_profile_name_ahead(e->p, i + 16 < e->nnames ? e->src_of[i + 16] : UINT32_MAX,
+						      e->src_of[i + 8]);
 			size_t len = 0;
 			const char *name = e->src_of[i] == UINT32_MAX ? "" : fk_profile_name(e->p, e->src_of[i], &len);
 			uint32_t c = fk_palette_fixed(name, len);
@@ -472,6 +487,7 @@ static void enc_free(enc *e)
 	free(e->first);
 	free(e->by_first);
 	free(e->page);
+	free(e->rank);
 	free(e->src_of);
 	free(e->fl.v);
 }
@@ -697,12 +713,12 @@ static int zopen(z_stream *zs)
 	return deflateInit2(zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -FK_E_NOMEM;
 }
 
-/* The names' stream, the page's biggest where names are many and long (18 MB of 800k names
- * sharing 16 first bytes: zlib took a quarter of the page's time), is deflated in two
- * pieces when it is 4 MB or more, its first half by a second thread where there is one:
- * each piece ends on a byte boundary (a sync flush), so they follow each other as one
- * deflate stream; the second cannot refer back into the first (the page the same size
- * within 0.01%). The same bytes with one thread or two. */
+/* The names' stream, the page's biggest where names are many and long (11 MB for the 1M
+ * names of b-wide's jvm shape, the bytes each shares with the name before left out), is
+ * deflated in two pieces when it is 4 MB or more, its first half by a second thread where
+ * there is one: each piece ends on a byte boundary (a sync flush), so they follow each
+ * other as one deflate stream; the second cannot refer back into the first (the page the
+ * same size within 0.01%). The same bytes with one thread or two. */
 enum { NAMES_SPLIT = 4 << 20 };
 struct zpiece {
 	const uint8_t *a, *b;
@@ -733,10 +749,10 @@ static void *zpiece_run(void *v)
 /* The streams, concatenated, as one raw deflate stream: zlib (LZ and Huffman) for the small
  * streams, where repeats pay (names, depth runs, counts); Huffman blocks only for the name
  * codes and each byte plane of the raw ids. Level 1: zlib's time is the names' (800k names
- * sharing 16 first bytes: 18 MB), where level 4 took 1.4x the whole page's time for 2-5%
- * fewer bytes; on b-html.sh's profile and a perf profile of 108k nodes level 1 writes
- * 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2% fewer). pre[i] goes before
- * stream i (the root's own counts). */
+ * sharing 16 first bytes, 18 MB as they were stored whole), where level 4 took 1.4x the
+ * whole page's time for 2-5% fewer bytes; on b-html.sh's profile and a perf profile of
+ * 108k nodes level 1 writes 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2%
+ * fewer). pre[i] goes before stream i (the root's own counts). */
 static int deflate_streams(enc *e, bytes *pre, bytes *z)
 {
 	int rc = 0;

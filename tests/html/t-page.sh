@@ -34,12 +34,27 @@ if command -v node > /dev/null; then
 	"$FLAMEKIT" collapse "$TMP/gen.folded" | LC_ALL=C sort > "$TMP/gen-want.folded"
 	node "$FK_TOP/tests/html/decode.js" "$TMP/gen.html" | LC_ALL=C sort > "$TMP/gen-back.folded"
 	assert_files_eq "$TMP/gen-want.folded" "$TMP/gen-back.folded"
+	# names that share their first bytes (a package, a class) are each stored as the bytes
+	# shared with the name before and their own: 120k names of 64 bytes in under a third of
+	# their bytes, every stack given back
+	awk 'BEGIN { for (i = 0; i < 120000; i++)
+		printf "main;com.example.server.handler.Dispatch%06d.process_request_%06d %d\n", i, i * 7 % 1000003, i % 9 + 1 }' > "$TMP/shared.folded"
+	"$FLAMEKIT" html "$TMP/shared.folded" -o "$TMP/shared.html" || fail "render shared names"
+	"$FLAMEKIT" collapse "$TMP/shared.folded" | LC_ALL=C sort > "$TMP/shared-want.folded"
+	node "$FK_TOP/tests/html/decode.js" "$TMP/shared.html" | LC_ALL=C sort > "$TMP/shared-back.folded"
+	assert_files_eq "$TMP/shared-want.folded" "$TMP/shared-back.folded"
+	names_stream() { python3 -c 'import json, re, sys
+m = json.loads(re.search(r"<script id=\"fkmeta\" type=\"application/json\">(.*?)</script>", open(sys.argv[1]).read(), re.S).group(1))
+print(m["streams"]["names"])' "$1"; }
+	n=$(names_stream "$TMP/shared.html")
+	[ "$n" -lt $((120000 * 64 / 2)) ] || fail "names sharing first bytes: a names stream of $n bytes"
 	# names of 4 MB or more are deflated in two pieces (the first by a second thread where
 	# there is one), one deflate stream: the same page with one thread or two, every stack
 	# given back, and three byte-boundary marks in the stream (the pieces' and the Huffman
-	# part's) where a page of fewer names has two
-	awk 'BEGIN { for (i = 0; i < 120000; i++)
-		printf "main;com.example.server.handler.Dispatch%06d.process_request_%06d %d\n", i, i * 7 % 1000003, i % 9 + 1 }' > "$TMP/names.folded"
+	# part's) where a page of fewer names has two (names that share little: 48 random hex
+	# digits each)
+	awk 'BEGIN { srand(4); for (i = 0; i < 120000; i++) { s = ""; for (k = 0; k < 48; k++) s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
+		printf "main;h_%s %d\n", s, i % 9 + 1 } }' > "$TMP/names.folded"
 	"$FLAMEKIT" html --threads 1 "$TMP/names.folded" -o "$TMP/names1.html" || fail "render names, one thread"
 	FLAMEKIT_CROWDED=never "$FLAMEKIT" html --threads 2 "$TMP/names.folded" -o "$TMP/names2.html" ||
 		fail "render names, two threads"

@@ -17,27 +17,37 @@ function varintReader(u8, pos) {
   };
 }
 
-/* Names: length + UTF-8 bytes each; all-ASCII runs decoded in one call and cut. */
+/* Names: each the first `shared` bytes of the one before, then `len` bytes of its own
+ * (shared, len, bytes); their UTF-8 bytes laid out one after another, all-ASCII decoded in
+ * one call and cut. */
 function readNames(u8, at, n) {
-  var names = new Array(n), r = varintReader(u8, at), i, j, e;
-  var lens = new Int32Array(n), starts = new Int32Array(n), ascii = true;
+  var names = new Array(n), r = varintReader(u8, at), i, j, k, o, p, end, ascii = true;
+  var starts = new Int32Array(n + 1), shared = new Int32Array(n), from = new Int32Array(n);
   for (i = 0; i < n; i++) {
-    lens[i] = r.uv();
-    starts[i] = r.p;
-    r.p += lens[i];
+    shared[i] = r.uv();
+    k = r.uv();
+    from[i] = r.p;
+    r.p += k;
+    starts[i + 1] = starts[i] + shared[i] + k;
   }
-  for (j = at; j < r.p && ascii; j++) if (u8[j] >= 128) ascii = false;
+  var b = new Uint8Array(starts[n]);
+  for (i = 0; i < n; i++) {
+    o = starts[i];
+    p = i ? starts[i - 1] : 0;
+    end = o + shared[i];
+    for (j = o; j < end; j++) b[j] = b[p++];
+    end = starts[i + 1];
+    for (k = from[i]; j < end; j++) b[j] = u8[k++];
+  }
+  for (j = 0; j < b.length && ascii; j++) if (b[j] >= 128) ascii = false;
   if (ascii) {
     // one decoder call for all (one char a byte), then substrings
-    var all = new TextDecoder('latin1').decode(u8.subarray(at, r.p));
-    for (i = 0; i < n; i++) names[i] = all.substr(starts[i] - at, lens[i]);
+    var all = new TextDecoder('latin1').decode(b);
+    for (i = 0; i < n; i++) names[i] = all.substring(starts[i], starts[i + 1]);
     return names;
   }
   var td = new TextDecoder('utf-8');
-  for (i = 0; i < n; i++) {
-    e = starts[i] + lens[i];
-    names[i] = td.decode(u8.subarray(starts[i], e));
-  }
+  for (i = 0; i < n; i++) names[i] = td.decode(b.subarray(starts[i], starts[i + 1]));
   return names;
 }
 
