@@ -57,9 +57,11 @@ static inline uint64_t get_uv(const uint8_t **p)
 	return v;
 }
 
-enum { S_NAMES, S_COLORS, S_POPS, S_NAME, S_RAW, S_LEAF0, S_LEAF1, S_SELF0, S_SELF1, S_OFFCOLORS, S_COUNT };
-static const char *const stream_names[S_COUNT] = { "names", "colors", "pops", "name", "raw", "leaf0",
-						    "leaf1", "self0", "self1", "offcolors" };
+/* (in the order they follow each other: those deflated by zlib, those in Huffman blocks
+ * only, then zlib's again: deflate_streams) */
+enum { S_NAMES, S_POPS, S_NAME, S_RAW, S_COLORS, S_OFFCOLORS, S_LEAF0, S_LEAF1, S_SELF0, S_SELF1, S_COUNT };
+static const char *const stream_names[S_COUNT] = { "names", "pops", "name", "raw", "colors", "offcolors",
+						    "leaf0", "leaf1", "self0", "self1" };
 
 /* Names: page name 0 is the root's "", the frames' names follow by how many nodes carry them
  * (most first; a tie by the names' bytes), so the common names have small ids. Name codes,
@@ -404,6 +406,12 @@ static int encode_names(enc *e)
 	}
 	uint32_t nn = e->nnames;
 	e->idw = nn <= 0x100 ? 1 : nn <= 0x10000 ? 2 : nn <= 0x1000000 ? 3 : 4;
+	return 0;
+}
+
+/* One code a node (name_codes). */
+static int encode_codes(enc *e)
+{
 	/* which names go by their own code first: none (each parent name's alphabet first:
 	 * call trees where a function calls a few others) or all (names drawn from everywhere,
 	 * as in b-html.sh's generated profile): whichever codes the first nodes smaller */
@@ -442,8 +450,10 @@ static int encode_tree(enc *e)
 	return encode_names(e);
 }
 
-/* rrggbb bytes per page name: the colours fk_render_svg gives the same names; in combined
- * on/off-CPU graphs (a frame named FK_OFFCPU_MARK) also the off-CPU colour of each name. */
+/* The colours fk_render_svg gives the page's names, as three byte planes: the red of every
+ * name, then the green, then the blue (colours are much alike in each plane, rarely as a
+ * whole: Huffman codes alone pay); in combined on/off-CPU graphs (a frame named
+ * FK_OFFCPU_MARK) also the off-CPU colour of each name. */
 static int encode_colors(enc *e, const fk_svg_opts *o)
 {
 	fk_palette *pal = fk_palette_new(o);
@@ -454,8 +464,10 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 	int rc = 0;
 	for (int k = 0; k < (e->offmark >= 0 ? 2 : 1) && !rc; k++) {
 		bytes *s = &e->s[k ? S_OFFCOLORS : S_COLORS];
-		if (FK_GROW(s->b, s->cap, (size_t)e->nnames * 3))
+		size_t nn = e->nnames;
+		if (FK_GROW(s->b, s->cap, nn * 3))
 			rc = -FK_E_NOMEM;
+		uint8_t *out = s->b; /* (not through s: the name codes' thread writes beside it) */
 		for (uint32_t i = 0; i < e->nnames && !rc; i++) {
 			if (i + 8 < e->nnames)
 				fk_profile_name_ahead(e->p, i + 16 < e->nnames ? e->src_of[i + 16] : UINT32_MAX,
@@ -465,15 +477,31 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 			uint32_t c = fk_palette_fixed(name, len);
 			if (c == UINT32_MAX)
 				c = k ? fk_palette_offcpu_color(pal, name, len) : fk_palette_color(pal, name, len, false);
-			s->b[s->n++] = (uint8_t)(c >> 16);
-			s->b[s->n++] = (uint8_t)(c >> 8);
-			s->b[s->n++] = (uint8_t)c;
+			out[i] = (uint8_t)(c >> 16);
+			out[nn + i] = (uint8_t)(c >> 8);
+			out[2 * nn + i] = (uint8_t)c;
 		}
+		if (!rc)
+			s->n = 3 * nn;
 	}
 	if (!rc)
 		rc = fk_palette_save(pal);
 	fk_palette_free(pal);
 	return rc;
+}
+
+enum { COLORS_TWO = 1 << 16 };
+struct colors_job {
+	enc *e;
+	const fk_svg_opts *o;
+	int rc;
+};
+
+static void *colors_run(void *v)
+{
+	struct colors_job *j = v;
+	j->rc = encode_colors(j->e, j->o);
+	return NULL;
 }
 
 static void enc_free(enc *e)
@@ -713,118 +741,145 @@ static int zopen(z_stream *zs)
 	return deflateInit2(zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -FK_E_NOMEM;
 }
 
-/* The names' stream, the page's biggest where names are many and long (11 MB for the 1M
- * names of b-wide's jvm shape, the bytes each shares with the name before left out), is
- * deflated in two pieces when it is 4 MB or more, its first half by a second thread where
- * there is one: each piece ends on a byte boundary (a sync flush), so they follow each
- * other as one deflate stream; the second cannot refer back into the first (the page the
- * same size within 0.01%). The same bytes with one thread or two. */
-enum { NAMES_SPLIT = 4 << 20 };
-struct zpiece {
-	const uint8_t *a, *b;
-	size_t an, bn;
+/* The streams, concatenated, as one raw deflate stream made of pieces, each ending on a
+ * byte boundary (a sync flush, or an empty stored block after Huffman blocks; the last one
+ * the stream's end), so they follow each other whoever made them: zlib (LZ and Huffman)
+ * for the streams where repeats pay (names, depth runs, counts), Huffman blocks only for
+ * the name codes, each byte plane of the raw ids and the colours' planes. Names of 4 MB or
+ * more (11 MB for the 1M names of b-wide's jvm shape, the bytes each shares with the name
+ * before left out) are two pieces: the second cannot refer back into the first (the page
+ * the same size within 0.01%). Where the streams hold 4 MB or more and a CPU is free, a
+ * second thread takes pieces too, the next one not taken, as the first does. The pieces are
+ * cut by size, not by threads: the same bytes with one thread or two. Level 1: zlib's time
+ * is the names' (800k names sharing 16 first bytes, 18 MB as they were stored whole), where
+ * level 4 took 1.4x the whole page's time for 2-5% fewer bytes; on b-html.sh's profile and
+ * a perf profile of 108k nodes level 1 writes 0.3-0.4% more bytes (level 6: 3x level 4's
+ * time for 0.2% fewer). pre[i] goes before stream i (the root's own counts). */
+enum { NAMES_SPLIT = 4 << 20, PIECES_TWO = 4 << 20, PIECE_INS = 12 };
+struct piece {
+	bool huff, last;
+	struct {
+		const uint8_t *b;
+		size_t n;
+	} in[PIECE_INS];
+	int nin;
 	bytes z;
 	int rc;
 };
 
-/* A raw deflate of a then b, ending on a byte boundary (a sync flush, not the last block). */
-static void *zpiece_run(void *v)
+struct pieces {
+	struct piece p[6];
+	int n, next; /* next: the first piece no thread has taken (atomic) */
+};
+
+static void piece_in(struct piece *pc, const uint8_t *b, size_t n)
 {
-	struct zpiece *zp = v;
+	if (n && pc->nin < PIECE_INS) { /* (at most 8 a piece) */
+		pc->in[pc->nin].b = b;
+		pc->in[pc->nin++].n = n;
+	}
+}
+
+static int piece_make(struct piece *pc)
+{
+	bytes *z = &pc->z;
+	if (pc->huff) {
+		bitw w = { z->b, 0, 0 };
+		for (int i = 0; i < pc->nin; i++) {
+			int rc = huff_stream(z, pc->in[i].b, pc->in[i].n, &w);
+			if (rc)
+				return rc;
+		}
+		/* an empty stored block: the bits end on a byte boundary */
+		size_t at = (size_t)(w.p - z->b);
+		if (FK_GROW(z->b, z->cap, at + 16))
+			return -FK_E_NOMEM;
+		w.p = z->b + at;
+		bw_put(&w, 0, 3);
+		bw_flush(&w);
+		*w.p++ = 0;
+		*w.p++ = 0;
+		*w.p++ = 0xff;
+		*w.p++ = 0xff;
+		z->n = (size_t)(w.p - z->b);
+		return 0;
+	}
 	z_stream zs;
-	if ((zp->rc = zopen(&zs)))
-		return NULL;
-	zs.next_in = (uint8_t *)zp->a;
-	zs.avail_in = (uInt)zp->an;
-	int rc = zrun(&zs, &zp->z, Z_NO_FLUSH);
-	zs.next_in = (uint8_t *)zp->b;
-	zs.avail_in = (uInt)zp->bn;
+	int rc = zopen(&zs);
+	if (rc)
+		return rc;
+	for (int i = 0; i < pc->nin && !rc; i++) {
+		zs.next_in = (uint8_t *)pc->in[i].b;
+		zs.avail_in = (uInt)pc->in[i].n;
+		rc = zrun(&zs, z, Z_NO_FLUSH);
+	}
 	if (!rc)
-		rc = zrun(&zs, &zp->z, Z_SYNC_FLUSH);
+		rc = zrun(&zs, z, pc->last ? Z_FINISH : Z_SYNC_FLUSH);
 	deflateEnd(&zs);
-	zp->rc = rc;
+	return rc;
+}
+
+static void *pieces_run(void *v)
+{
+	struct pieces *ps = v;
+	for (int k; (k = __atomic_fetch_add(&ps->next, 1, __ATOMIC_RELAXED)) < ps->n;)
+		ps->p[k].rc = piece_make(&ps->p[k]);
 	return NULL;
 }
 
-/* The streams, concatenated, as one raw deflate stream: zlib (LZ and Huffman) for the small
- * streams, where repeats pay (names, depth runs, counts); Huffman blocks only for the name
- * codes and each byte plane of the raw ids. Level 1: zlib's time is the names' (800k names
- * sharing 16 first bytes, 18 MB as they were stored whole), where level 4 took 1.4x the
- * whole page's time for 2-5% fewer bytes; on b-html.sh's profile and a perf profile of
- * 108k nodes level 1 writes 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2%
- * fewer). pre[i] goes before stream i (the root's own counts). */
 static int deflate_streams(enc *e, bytes *pre, bytes *z)
 {
-	int rc = 0;
-	struct zpiece zp = { 0 };
+	struct pieces ps = { 0 };
+	const bytes *s = e->s;
+	size_t total = 0;
+	for (int i = 0; i < S_COUNT; i++)
+		total += pre[i].n + s[i].n;
+	/* the names (in two pieces from NAMES_SPLIT on) and the depths */
+	struct piece *pc = &ps.p[ps.n++];
+	piece_in(pc, pre[S_NAMES].b, pre[S_NAMES].n);
+	size_t half = s[S_NAMES].n >= NAMES_SPLIT ? s[S_NAMES].n / 2 : s[S_NAMES].n;
+	piece_in(pc, s[S_NAMES].b, half);
+	if (half < s[S_NAMES].n)
+		pc = &ps.p[ps.n++];
+	piece_in(pc, s[S_NAMES].b + half, s[S_NAMES].n - half);
+	for (int i = S_POPS; i < S_NAME; i++) {
+		piece_in(pc, pre[i].b, pre[i].n);
+		piece_in(pc, s[i].b, s[i].n);
+	}
+	/* the name codes and each plane of the raw ids; the colours' planes */
+	pc = &ps.p[ps.n++];
+	pc->huff = true;
+	piece_in(pc, s[S_NAME].b, s[S_NAME].n);
+	size_t nraw = e->idw ? s[S_RAW].n / e->idw : 0;
+	for (unsigned k = 0; k < e->idw && nraw; k++)
+		piece_in(pc, s[S_RAW].b + k * nraw, nraw);
+	pc = &ps.p[ps.n++];
+	pc->huff = true;
+	for (int i = S_COLORS; i <= S_OFFCOLORS; i++)
+		for (unsigned k = 0; k < 3 && s[i].n; k++)
+			piece_in(pc, s[i].b + k * (s[i].n / 3), s[i].n / 3);
+	/* the counts, and the stream's end */
+	pc = &ps.p[ps.n++];
+	pc->last = true;
+	for (int i = S_LEAF0; i < S_COUNT; i++) {
+		piece_in(pc, pre[i].b, pre[i].n);
+		piece_in(pc, s[i].b, s[i].n);
+	}
 	pthread_t th;
-	bool split = e->s[S_NAMES].n >= NAMES_SPLIT, spawned = false;
-	size_t half = e->s[S_NAMES].n / 2;
-	if (split) {
-		zp.a = pre[S_NAMES].b, zp.an = pre[S_NAMES].n;
-		zp.b = e->s[S_NAMES].b, zp.bn = half;
-		spawned = fk_profile_second_cpu(e->p) && pthread_create(&th, NULL, zpiece_run, &zp) == 0;
-		if (!spawned)
-			zpiece_run(&zp);
-	}
-	for (int part = 0; part < 3 && !rc; part++) {
-		if (part == 1) {
-			/* the name codes, then each plane of the raw ids, in Huffman blocks */
-			bitw w = { z->b + z->n, 0, 0 };
-			size_t nraw = e->idw ? e->s[S_RAW].n / e->idw : 0;
-			rc = huff_stream(z, e->s[S_NAME].b, e->s[S_NAME].n, &w);
-			for (unsigned k = 0; k < e->idw && !rc && nraw; k++)
-				rc = huff_stream(z, e->s[S_RAW].b + k * nraw, nraw, &w);
-			if (rc)
-				break;
-			/* an empty stored block: the bits end on a byte boundary */
-			if (FK_GROW(z->b, z->cap, (size_t)(w.p - z->b) + 16)) {
-				rc = -FK_E_NOMEM;
-				break;
-			}
-			size_t at = (size_t)(w.p - z->b);
-			w.p = z->b + at;
-			bw_put(&w, 0, 3);
-			bw_flush(&w);
-			*w.p++ = 0;
-			*w.p++ = 0;
-			*w.p++ = 0xff;
-			*w.p++ = 0xff;
-			z->n = (size_t)(w.p - z->b);
-			continue;
-		}
-		z_stream zs;
-		if ((rc = zopen(&zs)))
-			break;
-		int from = part ? S_LEAF0 : S_NAMES, to = part ? S_COUNT : S_NAME;
-		for (int i = from; i < to && !rc; i++)
-			for (int k = 0; k < 2 && !rc; k++) {
-				const bytes *b = k ? &e->s[i] : &pre[i];
-				size_t skip = split && i == S_NAMES ? (k ? half : b->n) : 0;
-				zs.next_in = b->b + skip;
-				zs.avail_in = (uInt)(b->n - skip);
-				rc = zrun(&zs, z, Z_NO_FLUSH);
-			}
-		/* the first part ends on a byte boundary, not as the last block; the tail is */
-		if (!rc)
-			rc = zrun(&zs, z, part ? Z_FINISH : Z_SYNC_FLUSH);
-		deflateEnd(&zs);
-	}
+	bool spawned = total >= PIECES_TWO && fk_profile_second_cpu(e->p) &&
+		       pthread_create(&th, NULL, pieces_run, &ps) == 0;
+	pieces_run(&ps);
 	if (spawned)
 		pthread_join(th, NULL);
-	if (split) {
-		if (!rc)
-			rc = zp.rc;
-		if (!rc && FK_GROW(zp.z.b, zp.z.cap, zp.z.n + z->n))
+	int rc = 0;
+	for (int k = 0; k < ps.n; k++) {
+		if (!rc && !(rc = ps.p[k].rc) && FK_GROW(z->b, z->cap, z->n + ps.p[k].z.n + 1))
 			rc = -FK_E_NOMEM;
 		if (!rc) {
-			memcpy(zp.z.b + zp.z.n, z->b, z->n);
-			zp.z.n += z->n;
-			free(z->b);
-			*z = zp.z;
-			zp.z = (bytes){ 0 };
+			memcpy(z->b + z->n, ps.p[k].z.b, ps.p[k].z.n);
+			z->n += ps.p[k].z.n;
 		}
-		free(zp.z.b);
+		free(ps.p[k].z.b);
 	}
 	return rc;
 }
@@ -888,7 +943,7 @@ static int write_page(fk_obuf *b, const enc *e, const fk_svg_opts *o, const byte
 	fk_obuf_puts(b, fk_page_viewer_css);
 	fk_obuf_puts(b, "</style>\n</head>\n<body>\n<div id=\"fkapp\"></div>\n"
 			"<noscript>This page needs JavaScript.</noscript>\n"
-			"<script id=\"fkmeta\" type=\"application/json\">{\"v\":2");
+			"<script id=\"fkmeta\" type=\"application/json\">{\"v\":3");
 	put_json_str(b, "title", title);
 	put_json_str(b, "subtitle", o->subtitle && *o->subtitle ? o->subtitle : NULL);
 	put_json_str(b, "countname", o->countname);
@@ -946,7 +1001,22 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		rc = -FK_E_EMPTY;
 		goto out;
 	}
-	if ((rc = encode_tree(&e)) || (rc = encode_colors(&e, &o)))
+	if ((rc = encode_tree(&e)))
+		goto out;
+	/* the colours by a second thread where names are many and a CPU is free, while this one
+	 * codes the nodes' names (the 1M names of b-wide's jvm shape: ~45 ms each) */
+	struct colors_job cj = { &e, &o, 0 };
+	pthread_t th;
+	bool spawned = e.nnames >= COLORS_TWO && fk_profile_second_cpu(src) &&
+		       pthread_create(&th, NULL, colors_run, &cj) == 0;
+	rc = encode_codes(&e);
+	if (spawned)
+		pthread_join(th, NULL);
+	else if (!rc)
+		cj.rc = encode_colors(&e, &o);
+	if (!rc)
+		rc = cj.rc;
+	if (rc)
 		goto out;
 	/* the root's own counts lead their streams (node 0, distance 0) */
 	for (unsigned c = 0; c < 2 && !rc; c++)

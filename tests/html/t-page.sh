@@ -48,11 +48,11 @@ m = json.loads(re.search(r"<script id=\"fkmeta\" type=\"application/json\">(.*?)
 print(m["streams"]["names"])' "$1"; }
 	n=$(names_stream "$TMP/shared.html")
 	[ "$n" -lt $((120000 * 64 / 2)) ] || fail "names sharing first bytes: a names stream of $n bytes"
-	# names of 4 MB or more are deflated in two pieces (the first by a second thread where
-	# there is one), one deflate stream: the same page with one thread or two, every stack
-	# given back, and three byte-boundary marks in the stream (the pieces' and the Huffman
-	# part's) where a page of fewer names has two (names that share little: 48 random hex
-	# digits each)
+	# the page's deflate stream is made in pieces (by two threads where a CPU is free), each
+	# ending on a byte boundary, names of 4 MB or more in two: the same page with one thread
+	# or two, every stack given back, and four byte-boundary marks in the stream (the names'
+	# two pieces, the name codes' and the colours' Huffman blocks) where a page of fewer names
+	# has three (names that share little: 48 random hex digits each)
 	awk 'BEGIN { srand(4); for (i = 0; i < 120000; i++) { s = ""; for (k = 0; k < 48; k++) s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
 		printf "main;h_%s %d\n", s, i % 9 + 1 } }' > "$TMP/names.folded"
 	"$FLAMEKIT" html --threads 1 "$TMP/names.folded" -o "$TMP/names1.html" || fail "render names, one thread"
@@ -65,8 +65,8 @@ print(m["streams"]["names"])' "$1"; }
 	marks() { python3 -c 'import base64, re, sys
 d = base64.b64decode(re.search(rb"<script id=\"fkdata\" type=\"application/octet-stream\">([^<]*)<", open(sys.argv[1], "rb").read()).group(1))
 print(d.count(b"\x00\x00\xff\xff"))' "$1"; }
-	assert_eq "byte-boundary marks, many names" 3 "$(marks "$TMP/names2.html")"
-	assert_eq "byte-boundary marks, few names" 2 "$(marks "$TMP/gen.html")"
+	assert_eq "byte-boundary marks, many names" 4 "$(marks "$TMP/names2.html")"
+	assert_eq "byte-boundary marks, few names" 3 "$(marks "$TMP/gen.html")"
 fi
 
 # refused: --flamechart (merged stacks only), a bad palette; nothing written

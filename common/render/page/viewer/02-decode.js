@@ -168,17 +168,17 @@ function narrowCounts(t, fl) {
  * name from its code, own counts from the leaf and self streams; a node's total goes to its
  * parent when it closes, which also sets its subtree's end. */
 function decode(meta, u8) {
-  var S = meta.streams, off = 0, at = {}, K = ['names', 'colors', 'pops', 'name', 'raw', 'leaf0', 'leaf1', 'self0', 'self1', 'offcolors'];
+  var S = meta.streams, off = 0, at = {}, K = ['names', 'pops', 'name', 'raw', 'colors', 'offcolors', 'leaf0', 'leaf1', 'self0', 'self1'];
   K.forEach(function (k) { at[k] = off; off += S[k] || 0; });
   var NN = meta.names, names = readNames(u8, at.names, NN);
-  var hex = '0123456789abcdef', i, j;
+  var hex = '0123456789abcdef', i;
+  // three planes: every name's red, then green, then blue
   function palette(at) {
     var colors = new Array(NN), rgb = new Uint32Array(NN);
     for (i = 0; i < NN; i++) {
-      var q = at + 3 * i, s = '#';
-      for (j = 0; j < 3; j++) s += hex[u8[q + j] >> 4] + hex[u8[q + j] & 15];
-      colors[i] = s;
-      rgb[i] = 0xff000000 | u8[q + 2] << 16 | u8[q + 1] << 8 | u8[q]; // ABGR: canvas pixels little-endian
+      var r = u8[at + i], g = u8[at + NN + i], b = u8[at + 2 * NN + i];
+      colors[i] = '#' + hex[r >> 4] + hex[r & 15] + hex[g >> 4] + hex[g & 15] + hex[b >> 4] + hex[b & 15];
+      rgb[i] = 0xff000000 | b << 16 | g << 8 | r; // ABGR: canvas pixels little-endian
     }
     return { colors: colors, rgb: rgb };
   }
