@@ -89,6 +89,10 @@ FK_HIDDEN bool fk_cpu_free(void);
  * ran for a moment (a flush of written pages, the parent going to wait) is asleep again by
  * the next look; a program that keeps a CPU busy is there at every one. */
 FK_HIDDEN bool fk_cpu_free_looks(void);
+/* Whether the process has held kb KB or more at once so far (its peak resident memory), for
+ * helpers whose memory only pays in a big run; yes where the kernel does not say, and with
+ * FLAMEKIT_CROWDED=never (tests: the helper made however small the run). */
+FK_HIDDEN bool fk_run_held_kb(long kb);
 /* fk_cpu_free for the choice to read with two threads, as reading starts: a CPU free at any
  * of a few looks over a millisecond (a task that ran as this one started, its parent going
  * to wait for it, is asleep by then; a program that keeps a CPU busy is there at every

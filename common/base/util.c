@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -236,6 +237,13 @@ bool fk_cpu_free_soon(void)
 	if (getenv("FLAMEKIT_CROWDED") || getenv("FLAMEKIT_SPLIT_MIN"))
 		return true;
 	return fk_cpu_free_looks();
+}
+
+bool fk_run_held_kb(long kb)
+{
+	struct rusage ru;
+	return crowd_never(getenv("FLAMEKIT_CROWDED")) || getrusage(RUSAGE_SELF, &ru) != 0 ||
+	       ru.ru_maxrss >= kb;
 }
 
 bool fk_cpu_free_looks(void)

@@ -337,7 +337,7 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
  * size (all of the second thread's rects in one buffer took 7 MB more on a run of 9 MB).
  * The second thread starts before the layout is made, as its first milliseconds of waking
  * would otherwise come after. The same bytes as one thread writes. */
-enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, RING = 4 };
+enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, RING = 4, HALF_RUN_KB = 12 << 10 };
 struct half {
 	pthread_t th;
 	fk_handoff ho;     /* (what follows is read and changed under ho.mu) */
@@ -424,12 +424,16 @@ static void half_free(struct half *h)
 	free(h);
 }
 
-/* A second writer for p's SVG, or NULL (one thread, or too few frames to pay). */
+/* A second writer for p's SVG, or NULL (one thread, too few frames to pay, or a run that has
+ * held under 12 MB: the ring and the thread's stack take ~0.65 MB, and issue 23's realistic
+ * shape, 128 MB of perf text folded, 29k frames, was drawn in the same time with it and
+ * without, 24.0 and 23.9 ms, in 9.25 MB against 8.6; inferno 38.7). */
 static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 {
 	/* (another task on one of two CPUs: the second thread would slow the first, 3 ms of
 	 * 27 on 16 MB of perf text) */
-	if (fk_profile_frames_bound(p) < HALF_MIN_FRAMES || !fk_profile_second_cpu(p))
+	if (fk_profile_frames_bound(p) < HALF_MIN_FRAMES || !fk_run_held_kb(HALF_RUN_KB) ||
+	    !fk_profile_second_cpu(p))
 		return NULL;
 	struct half *h = calloc(1, sizeof(*h));
 	if (!h)
