@@ -211,6 +211,8 @@ FK_HIDDEN unsigned fk_profile_threads(const fk_profile *p);
 /* Whether a second thread should take part of p's work now (the renderers'): p's work may
  * use two (fk_profile_threads) and a CPU is free (fk_cpu_free). */
 FK_HIDDEN bool fk_profile_second_cpu(const fk_profile *p);
+/* Whether p holds its tree (not its unique stacks: stack mode). */
+FK_HIDDEN bool fk_profile_is_tree(const fk_profile *p);
 /* Look up a name without interning it: id or -1. */
 FK_HIDDEN int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len);
 /* The input (name, format) that gave the profile its unit, for the mixed-units warning

@@ -814,6 +814,8 @@ double fk_profile_total(const fk_profile *p, unsigned col)
 	return t;
 }
 
+bool fk_profile_is_tree(const fk_profile *p) { return p->nstk == 0; }
+
 size_t fk_profile_stack_count(const fk_profile *p)
 {
 	size_t n = 0;

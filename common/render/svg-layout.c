@@ -613,13 +613,15 @@ static int wl_chain(void *vctx, uint32_t d, const uint32_t *frames, uint32_t n, 
 }
 
 /* Keep the frames at least minw wide (and the root), in order, each one's parent found as
- * the last frame kept one level up (the size guard on a walk's frames too). */
+ * the last frame kept one level up (the size guard on a walk's frames too), and the depth
+ * of the deepest one kept (the graph's height: what the guard dropped is not drawn). */
 static int refilter(fk_svg_layout *L, double minw)
 {
 	uint32_t *last = calloc((size_t)L->depthmax + 2, sizeof(*last));
 	if (!last)
 		return -FK_E_NOMEM;
 	size_t k = 0;
+	uint32_t dmax = 0;
 	for (size_t i = 0; i < L->n; i++) {
 		fk_svg_frame f = L->frames[i];
 		if (i && !(f.w >= minw))
@@ -627,8 +629,11 @@ static int refilter(fk_svg_layout *L, double minw)
 		f.parent = f.depth ? last[f.depth - 1] : FK_NONE;
 		last[f.depth] = (uint32_t)k;
 		L->frames[k++] = f;
+		if (f.depth > dmax)
+			dmax = f.depth;
 	}
 	L->n = k;
+	L->depthmax = dmax;
 	free(last);
 	return 0;
 }
@@ -894,7 +899,11 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		s.focus = focus;
 	}
 
-	if (!o->flamechart && o->sort != FK_SORT_WEIGHT) {
+	/* the walk for stack mode, where a tree would be built for it, and views drawn from a
+	 * derived profile (stack mode too); a tree's own view from the tree, narrow subtrees
+	 * passed over (102k nodes, 29k frames drawn: 3.0 ms against 3.5) */
+	if (!o->flamechart && o->sort != FK_SORT_WEIGHT &&
+	    (!fk_profile_is_tree(p) || o->reverse || o->focus || range)) {
 		rc = layout_merged(L, p, o, &s, col, use_samples);
 		goto out;
 	}

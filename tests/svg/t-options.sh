@@ -99,6 +99,12 @@ n=$($FR "$TMP/o.svg" | wc -l)
 [ "$n" -le 20 ] && [ "$n" -ge 10 ] || fail "guard drew $n frames"
 grep -q '<!-- size guard: [0-9]* frames narrower than [0-9.e+]* ([0-9.e+-]* px) were merged into their parents -->' "$TMP/o.svg" || fail "guard comment"
 assert_eq "guard keeps the widest" "f299" "$($FR "$TMP/o.svg" | awk -F'\t' '$2 == 2 {n = $7} END {print n}')"
+# what the guard merged is not drawn: the graph is as tall as the frames it keeps (a stack
+# 40 frames deep, wide enough to draw but not among the widest, makes it no taller)
+{ cat "$TMP/g.folded"; echo "main;$(seq -s ';' 1 40) 100"; } > "$TMP/gdeep.folded"
+svg --max-frames 20 "$TMP/gdeep.folded" -o "$TMP/deep.svg" || fail "--max-frames, deep"
+height() { sed -n 's/^<svg [^>]* height="\([0-9.]*\)".*/\1/p' "$1"; }
+assert_eq "guard: the height of the frames kept" "$(height "$TMP/o.svg")" "$(height "$TMP/deep.svg")"
 svg --max-frames all --minwidth 0 "$TMP/g.folded" -o "$TMP/o.svg" || fail "--max-frames all"
 assert_eq "no guard" 602 "$($FR "$TMP/o.svg" | wc -l)"
 # with many equal widths the guard keeps the N widest, or fewer when the N-th ties with
