@@ -8,6 +8,8 @@
 # is there. Each line: the medians of both, one/two (above 1: two threads are faster) and the
 # load average. Then the same with one busy loop beside them (another task holding one of the
 # two CPUs), where two threads must still not lose.
+# After the idle runs, issue 23's realistic shape (the 128 MB of perf text folded) drawn:
+# time and peak memory, as ratios to inferno-flamegraph when FK_INFERNO names its directory.
 # FK_BENCH_RUNS (5) runs each; FK_BENCH_CACHE (/tmp/fk-bench-threads) keeps the inputs;
 # FK_CORPUS the perf seeds; FK_BENCH_WIDE_CACHE b-wide's shapes (used when present);
 # FK_BENCH_BUSY=0 leaves out the busy runs.
@@ -89,6 +91,28 @@ run() { # MODE: one line per input
 
 echo "b-threads: medians of $RUNS runs; one/two above 1: two threads faster"
 run idle
+# issue 23's realistic shape: the 128 MB of perf text folded (what a collapse tool keeps:
+# ~13k unique stacks, 24 MB), drawn: time and peak memory against inferno-flamegraph when
+# FK_INFERNO names its directory (peaks from /usr/bin/time: a child of python starts as a
+# copy of python, ~10 MB, and the kernel keeps that peak across exec)
+if [ -s "$CACHE/synth-128.perf" ] && [ -x /usr/bin/time ]; then
+	real=$CACHE/real128.folded
+	[ -s "$real" ] || "$FLAMEKIT" collapse -o "$real" "$CACHE/synth-128.perf" 2> /dev/null
+	peak() { # the median of 5 peaks, KB
+		for _ in 1 2 3 4 5; do /usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -1; done | sort -n | sed -n 3p
+	}
+	cmds=("fk=$FLAMEKIT svg -o $CACHE/r.svg $real")
+	inf=${FK_INFERNO:-}
+	[ -n "$inf" ] && [ -x "$inf/inferno-flamegraph" ] && cmds+=("inf=$inf/inferno-flamegraph $real")
+	python3 bench/timeit.py "$RUNS" "${cmds[@]}" > "$CACHE/m.out"
+	fk_kb=$(peak "$FLAMEKIT" svg -o "$CACHE/r.svg" "$real")
+	line="  realistic shape ($(($(stat -c %s "$real") / 1000000)) MB folded, $(wc -l < "$real") stacks): svg $(awk '$1 == "fk" {print $4}' "$CACHE/m.out") s, $((fk_kb / 1024)) MB peak"
+	if [ -n "$inf" ] && [ -x "$inf/inferno-flamegraph" ]; then
+		inf_kb=$(peak "$inf/inferno-flamegraph" "$real")
+		line="$line; inferno $(awk '$1 == "inf" {print $4}' "$CACHE/m.out") s, $((inf_kb / 1024)) MB: time $(awk '$1 == "fk" {a = $4} $1 == "inf" {b = $4} END {printf "%.2f", a / b}' "$CACHE/m.out")x, memory $(awk -v a="$fk_kb" -v b="$inf_kb" 'BEGIN {printf "%.2f", a / b}')x"
+	fi
+	echo "$line"
+fi
 if [ "${FK_BENCH_BUSY:-1}" != 0 ]; then
 	sh -c 'while :; do :; done' &
 	busy=$!

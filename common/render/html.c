@@ -280,6 +280,8 @@ static int name_codes(enc *e, size_t n, double *bits)
 		 * byte stores could alias them otherwise) */
 		const uint32_t *fr = e->fr, *page = e->page;
 		for (size_t i = 0; i < n; i++) {
+			if (i + 16 < n)
+				__builtin_prefetch(&page[fr[i + 16]]);
 			uint32_t id = page[fr[i]];
 			if (id <= direct) {
 				out[i] = (uint8_t)(id - 1);
@@ -306,6 +308,8 @@ static int name_codes(enc *e, size_t n, double *bits)
 			d = d + 1 - (uint32_t)get_uv(&pp);
 			run = get_uv(&pp);
 		}
+		if (i + 16 < n) /* (page ids met at random: fetched ahead) */
+			__builtin_prefetch(&e->page[e->fr[i + 16]]);
 		uint32_t id = e->page[e->fr[i]];
 		if (FK_UNLIKELY(d + 1 > stk_cap)) {
 			if (FK_GROW(stk, stk_cap, d + 1)) {
