@@ -337,14 +337,17 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
  * size (all of the second thread's rects in one buffer took 7 MB more on a run of 9 MB).
  * The second thread starts before the layout is made, as its first milliseconds of waking
  * would otherwise come after. The same bytes as one thread writes. */
-enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, RING = 4, HALF_RUN_KB = 12 << 10 };
+enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, DATA_FRAMES = 2048, RING = 4, HALF_RUN_KB = 12 << 10 };
 struct half {
 	pthread_t th;
 	fk_handoff ho;     /* (what follows is read and changed under ho.mu) */
 	int state;         /* 0: waiting for the layout, 1: chunks to format, 2: stop */
 	size_t next;       /* the next chunk to take */
 	size_t written;    /* chunks written out */
-	size_t nchunks;
+	size_t nchunks;    /* the rects' chunks, then the script's frame data's (fkF) */
+	size_t nrects;     /* chunks of rects */
+	size_t gate;       /* chunks from here on wait to be written out (the labels and names
+			    * go between the rects and the frame data) */
 	size_t ready[RING]; /* the chunk formatted into ring[k] (+ 1; 0: none) */
 	fk_obuf ring[RING];
 	bool writing;      /* a thread is writing chunks out */
@@ -354,7 +357,31 @@ struct half {
 	const fk_svg_opts *o;
 	const uint32_t *colors;
 	const struct geom *g;
+	const uint32_t *nidx; /* the script's name index of each name id */
 };
+
+/* The script's data of frames [from, to) (fkF): name index, depth, width, x within the
+ * parent, and a differential graph's delta. */
+static void put_frame_data(fk_obuf *b, const fk_svg_layout *L, const uint32_t *nidx, size_t from,
+			   size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const fk_svg_frame *f = &L->frames[i];
+		if (i)
+			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
+		fk_obuf_u64(b, i ? nidx[f->name] : 0);
+		fk_obuf_puts(b, ",");
+		fk_obuf_u64(b, f->depth);
+		fk_obuf_puts(b, ",");
+		fk_obuf_exact(b, f->w);
+		fk_obuf_puts(b, ",");
+		fk_obuf_exact(b, f->rel);
+		if (L->diff) {
+			fk_obuf_puts(b, ",");
+			fk_obuf_exact(b, L->ab[f->ab].delta);
+		}
+	}
+}
 
 /* (locked) Take the next chunk, once its buffer is free (SIZE_MAX: none left, or stop). */
 static size_t half_next(struct half *h, bool wait)
@@ -377,7 +404,8 @@ static void half_flush(struct half *h)
 	if (h->writing)
 		return;
 	h->writing = true;
-	while (h->written < h->nchunks && h->ready[h->written % RING] == h->written + 1) {
+	while (h->written < h->nchunks && h->written < h->gate &&
+	       h->ready[h->written % RING] == h->written + 1) {
 		fk_obuf *m = &h->ring[h->written % RING];
 		pthread_mutex_unlock(&h->ho.mu);
 		if (m->err && !h->rc)
@@ -395,10 +423,15 @@ static void half_flush(struct half *h)
 static void half_format(struct half *h, size_t k)
 {
 	fk_obuf *m = &h->ring[k % RING];
-	size_t from = k * CHUNK_FRAMES, to = from + CHUNK_FRAMES < h->L->n ? from + CHUNK_FRAMES : h->L->n;
+	bool rects = k < h->nrects;
+	size_t per = rects ? CHUNK_FRAMES : DATA_FRAMES, j = rects ? k : k - h->nrects;
+	size_t from = j * per, to = from + per < h->L->n ? from + per : h->L->n;
 	pthread_mutex_unlock(&h->ho.mu);
 	m->len = 0;
-	put_rects(m, h->L, h->o, h->colors, h->g, from, to);
+	if (rects)
+		put_rects(m, h->L, h->o, h->colors, h->g, from, to);
+	else
+		put_frame_data(m, h->L, h->nidx, from, to);
 	pthread_mutex_lock(&h->ho.mu);
 	h->ready[k % RING] = k + 1;
 	fk_handoff_changed(&h->ho);
@@ -464,12 +497,32 @@ static void half_set(struct half *h, int state)
 	pthread_mutex_unlock(&h->ho.mu);
 }
 
-/* The rects of the frames: by this thread alone, or with the second writer. 0 or a
- * negative error (a buffer's: out of memory). */
-static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o,
-		      const uint32_t *colors, const struct geom *g)
+/* Chunks taken, formatted and written out with the second writer until `upto` are written.
+ * 0 or a negative error (a buffer's: out of memory). */
+static int half_out(struct half *h, size_t upto)
 {
-	if (!h || L->n < HALF_MIN_FRAMES) {
+	pthread_mutex_lock(&h->ho.mu);
+	while (h->written < upto) {
+		half_flush(h);
+		size_t k = half_next(h, false);
+		if (k != SIZE_MAX)
+			half_format(h, k);
+		else if (h->written < upto)
+			fk_handoff_wait(&h->ho); /* the other is at the chunks left */
+	}
+	int rc = h->rc;
+	pthread_mutex_unlock(&h->ho.mu);
+	return rc;
+}
+
+/* The rects of the frames: by this thread alone (*two := false), or with the second
+ * writer, which goes on to format the script's frame data (half_data). 0 or a negative
+ * error (a buffer's: out of memory). */
+static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o,
+		      const uint32_t *colors, const struct geom *g, const uint32_t *nidx, bool *two)
+{
+	*two = h && L->n >= HALF_MIN_FRAMES;
+	if (!*two) {
 		put_rects(b, L, o, colors, g, 0, L->n);
 		return 0;
 	}
@@ -477,21 +530,24 @@ static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const 
 	h->o = o;
 	h->colors = colors;
 	h->g = g;
-	h->nchunks = (L->n + CHUNK_FRAMES - 1) / CHUNK_FRAMES;
+	h->nidx = nidx;
+	h->nrects = (L->n + CHUNK_FRAMES - 1) / CHUNK_FRAMES;
+	h->nchunks = h->nrects + (L->n + DATA_FRAMES - 1) / DATA_FRAMES;
+	h->gate = h->nrects;
 	h->b = b;
 	half_set(h, 1);
+	return half_out(h, h->nrects);
+}
+
+/* (the second writer's chunks, when there is one) The script's frame data after the names:
+ * its first chunks formatted meanwhile by the second thread, written out now. */
+static int half_data(struct half *h)
+{
 	pthread_mutex_lock(&h->ho.mu);
-	while (h->written < h->nchunks) {
-		half_flush(h);
-		size_t k = half_next(h, false);
-		if (k != SIZE_MAX)
-			half_format(h, k);
-		else if (h->written < h->nchunks)
-			fk_handoff_wait(&h->ho); /* the other is at the chunks left */
-	}
-	int rc = h->rc;
+	h->gate = SIZE_MAX;
+	fk_handoff_changed(&h->ho);
 	pthread_mutex_unlock(&h->ho.mu);
-	return rc;
+	return half_out(h, h->nchunks);
 }
 
 /* Stop the second writer (whether it wrote or not) and free it. */
@@ -559,10 +615,22 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_text_at(b, "ignorecase", W - XPAD - 16, fs * 2, "", "ic");
 	put_text_at(b, "matched", W - XPAD, H - ypad2 / 2, " text-anchor=\"end\"", " ");
 
+	/* the script's index of each name (0: the root), in the order the frames first have it */
+	size_t nn = fk_profile_name_count(L->names);
+	uint32_t *nidx = calloc(nn ? nn : 1, sizeof(*nidx));
+	if (!nidx)
+		return -FK_E_NOMEM;
+	uint32_t next = 1;
+	for (size_t i = 1; i < L->n; i++)
+		if (!nidx[L->frames[i].name])
+			nidx[L->frames[i].name] = next++;
 	fk_obuf_puts(b, "<g id=\"frames\">\n");
-	int rc = half_rects(h, b, L, o, colors, g);
-	if (rc)
+	bool two;
+	int rc = half_rects(h, b, L, o, colors, g, nidx, &two);
+	if (rc) {
+		free(nidx);
 		return rc;
+	}
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
 	for (size_t i = 0; i < L->n; i++) {
 		const fk_svg_frame *f = &L->frames[i];
@@ -586,44 +654,30 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	fk_obuf_puts(b, "</g>\n");
 
 	/* data for the script: names (deduplicated by id; index 0 is the root) */
-	size_t nn = fk_profile_name_count(L->names);
-	uint32_t *nidx = calloc(nn ? nn : 1, sizeof(*nidx));
-	if (!nidx)
-		return -FK_E_NOMEM;
 	fk_obuf_puts(b, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	unsigned stride = L->diff ? 5 : 4;
 	put_js_config(b, L, o, stride, o->inverted ? ypad1 + ypad3 : H - ypad2 - fh + 1,
 		      o->inverted ? fh : -fh);
 	fk_obuf_puts(b, "var fkN=[\"all\"");
-	uint32_t next = 1;
+	next = 1;
 	for (size_t i = 1; i < L->n; i++) {
 		uint32_t id = L->frames[i].name;
-		if (nidx[id])
-			continue;
-		nidx[id] = next++;
+		if (nidx[id] != next)
+			continue; /* (not its first frame) */
+		next++;
 		size_t len;
 		const char *s = fk_profile_name(L->names, id, &len);
 		fk_obuf_puts(b, (next & 7) == 2 ? ",\n" : ",");
 		fk_obuf_js(b, s, fk_svg_strip_annotation(s, len));
 	}
 	fk_obuf_puts(b, "];\nvar fkF=[");
-	for (size_t i = 0; i < L->n; i++) {
-		const fk_svg_frame *f = &L->frames[i];
-		if (i)
-			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
-		fk_obuf_u64(b, i ? nidx[f->name] : 0);
-		fk_obuf_puts(b, ",");
-		fk_obuf_u64(b, f->depth);
-		fk_obuf_puts(b, ",");
-		fk_obuf_exact(b, f->w);
-		fk_obuf_puts(b, ",");
-		fk_obuf_exact(b, f->rel);
-		if (stride == 5) {
-			fk_obuf_puts(b, ",");
-			fk_obuf_exact(b, L->ab[f->ab].delta);
-		}
-	}
+	if (two)
+		rc = half_data(h);
+	else
+		put_frame_data(b, L, nidx, 0, L->n);
 	free(nidx);
+	if (rc)
+		return rc;
 	fk_obuf_puts(b, "];\n");
 	fk_obuf_puts(b, fk_page_svg_js);
 	fk_obuf_puts(b, "]]></script>\n</svg>\n");
