@@ -333,11 +333,19 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 /* The rects written by two threads (two threads asked for, 8192 frames or more, a CPU
  * free): the frames go in chunks, each formatted into one of a ring of buffers by whichever
  * thread takes it next, and written out in order by whichever thread finds the next one
- * formatted and nobody writing. The ring holds RING chunks, ~320 KB whatever the drawing's
- * size (all of the second thread's rects in one buffer took 7 MB more on a run of 9 MB).
- * The second thread starts before the layout is made, as its first milliseconds of waking
- * would otherwise come after. The same bytes as one thread writes. */
-enum { HALF_MIN_FRAMES = 8192, CHUNK_FRAMES = 256, DATA_FRAMES = 2048, RING = 4, HALF_RUN_KB = 12 << 10 };
+ * formatted and nobody writing; then the script's frame data, in bigger chunks, whose first
+ * ones the second thread formats while the first writes the labels and names. The ring
+ * holds RING chunks, ~320 KB whatever the drawing's size (all of the second thread's rects
+ * in one buffer took 7 MB more on a run of 9 MB). The second thread starts before the
+ * layout is made, as its first milliseconds of waking would otherwise come after. The same
+ * bytes as one thread writes. */
+enum {
+	HALF_MIN_FRAMES = 8192,
+	CHUNK_FRAMES = 256,  /* rects */
+	DATA_FRAMES = 2048,  /* the script's frame data */
+	RING = 4,
+	HALF_RUN_KB = 12 << 10,
+};
 struct half {
 	pthread_t th;
 	fk_handoff ho;     /* (what follows is read and changed under ho.mu) */

@@ -44,7 +44,8 @@ grep -q ';worker;path_a;\(inl_hot;\)\?burn' "$TMP/hook.folded" || fail "no worke
 grep -q ';worker;path_b;burn' "$TMP/hook.folded" || fail "no worker;path_b;burn stack"
 a=$(awk '/;worker;/ {t += $NF; if ($0 ~ /;path_a;/) m += $NF} END {printf "%.3f", m / t}' "$TMP/hook.folded")
 echo "path_a share: $a"
-awk -v x="$a" 'BEGIN {exit !(x >= 0.65 && x <= 0.85)}' || fail "path_a share $a, expected 0.75"
+# (as t-dlfilter's: a busy machine's timer samples give 66% at times)
+awk -v x="$a" 'BEGIN {exit !(x >= 0.60 && x <= 0.88)}' || fail "path_a share $a, expected 0.75"
 head -1 "$TMP/hook.samples" | grep -q '^# flamekit samples v1' || fail "samples header"
 n=$(awk '{t += $NF} END {print t}' "$TMP/hook.folded")
 assert_eq "sample lines" "$n" "$(( $(wc -l < "$TMP/hook.samples") - 2 ))"

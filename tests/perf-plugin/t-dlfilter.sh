@@ -4,8 +4,8 @@
 . "$(dirname "$0")/lib-perf.sh"
 build_wl work
 cd "$TMP"
-# (3200 rounds, ~1600 samples: the 3:1 share below within 4.6 sigma; 800 rounds, ~400,
-# fell outside [70, 80] in two runs of the suite at once, 69.3 and 80.3)
+# (3200 rounds, ~1600 samples; 800 rounds, ~400, fell outside [70, 80] in two runs of the
+# suite at once, 69.3 and 80.3)
 perf record -q -F 999 -g -o work.data ./work 3200 > /dev/null 2>&1 || fail "perf record failed"
 
 # default: folded stacks on stdout, perf itself prints nothing else
@@ -17,9 +17,12 @@ c=$(weight_of dl.folded ';main;c;spin$')
 tot=$(weight_of dl.folded '.')
 echo "b=$b c=$c total=$tot"
 [ "$b" -gt 0 ] && [ "$c" -gt 0 ] || fail "main;a;b;spin or main;c;spin missing: $(cat dl.folded)"
-# b spins 3 units per unit of c: 75% of b+c, within a few points
+# b spins 3 units per unit of c: 75% of b+c, within what a timer's samples give on a busy
+# machine (a task often put off its CPU is sampled as its time slices fall: 66% in one run
+# of 1,589 samples with two suites at once, 74-77% in four runs beside the same load; an
+# attribution gone wrong gives 50% or 100%)
 pct=$(awk -v b="$b" -v c="$c" 'BEGIN { printf "%.1f", 100 * b / (b + c) }')
-assert_between "share of main;a;b" 70 80 "$pct"
+assert_between "share of main;a;b" 60 88 "$pct"
 # b and c are nearly all of the samples
 assert_between "share of b+c in total" 90 100 "$(awk -v b="$b" -v c="$c" -v t="$tot" 'BEGIN { print 100 * (b + c) / t }')"
 # weighted by period: cpu-clock at 999 Hz has a period of ~1001001 ns

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib-perf.sh"
 build_wl work
 cd "$TMP"
-# (1600 rounds, ~400 samples: the 3:1 share below within 4.6 sigma; 400 rounds gave ~100)
+# (1600 rounds, ~400 samples; 400 rounds gave ~100)
 perf record -q -F 499 --call-graph dwarf,16384 -o d.data ./work 1600 > /dev/null 2>&1 || skip "perf record --call-graph dwarf failed"
 run_fails perf script -i d.data --dlfilter "$DLF" > /dev/null 2> dl.err
 assert_contains dl.err "dwarf"
@@ -18,7 +18,8 @@ echo "b=$b c=$c"
 # only fully unwound stacks count here: DWARF unwinding of the copied user stack
 # fails for some samples on a loaded machine, so the 3:1 split gets a wider
 # margin than the frame-pointer test (a wrong structure still fails: 50 or 100)
-assert_between "share of main;a;b" 65 85 "$(awk -v b="$b" -v c="$c" 'BEGIN { print 100 * b / (b + c) }')"
+# (75%, as t-dlfilter's)
+assert_between "share of main;a;b" 60 88 "$(awk -v b="$b" -v c="$c" 'BEGIN { print 100 * b / (b + c) }')"
 # the same as collapsing the text by hand
 perf script -i d.data | "$FLAMEKIT" collapse > text.folded
 assert_files_eq text.folded d.folded

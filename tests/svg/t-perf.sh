@@ -35,8 +35,10 @@ $FR "$TMP/g.svg" > "$TMP/g.tsv"
 sum() { awk -F'\t' -v n="$1" '$7 == n {s += $6} END {print s + 0}' "$TMP/g.tsv"; }
 a=$(sum hot_a) b=$(sum hot_b)
 [ "$a" -gt 0 ] && [ "$b" -gt 0 ] || fail "hot_a ($a) / hot_b ($b) missing from the graph"
-# 2:1 work; sampling noise allowed
-awk -v a="$a" -v b="$b" 'BEGIN {r = a / b; exit !(r > 1.4 && r < 2.8)}' || fail "hot_a/hot_b = $a/$b, expected about 2"
+# 2:1 work; sampling noise allowed, and a busy machine's (a timer samples a task often put
+# off its CPU as its time slices fall: t-dlfilter's 3:1 gave 66% once for 75%); a wrong
+# attribution gives 1 or none
+awk -v a="$a" -v b="$b" 'BEGIN {r = a / b; exit !(r > 1.25 && r < 3.3)}' || fail "hot_a/hot_b = $a/$b, expected about 2"
 grep -q '>burn<' "$TMP/g.svg" || fail "process name frame missing"
 
 # the flame chart and a time range come from perf's own timestamps
