@@ -128,6 +128,34 @@ for cmd in "collapse --format folded" merge diff; do
 	kb=$(peak_kb $FLAMEKIT $cmd -o "$TMP/big.out" "${ins[@]}")
 	[ "$kb" -gt 0 ] && [ "$kb" -lt "$limit" ] || fail "$cmd of sorted files: peak $kb KB, want under $limit KB (half a file; python under it takes ~10 MB)"
 done
+# and a page once let go of is not touched again (the stack before, compared for order, lay
+# behind the pages let go of: each such touch mapped back the pages around it, a sixteenth
+# of the file in all, the whole file where the page cache holds large folios): the file's
+# mapping, watched in /proc/PID/smaps, holds ~1 MB at any time
+mapped_kb() { python3 - "$@" <<'EOF2'
+import subprocess, sys
+path, argv = sys.argv[1], sys.argv[2:]
+p = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+peak = 0
+while p.poll() is None:
+    try:
+        kb, cur = 0, False
+        for line in open('/proc/%d/smaps' % p.pid):
+            if line[0] in '0123456789abcdef' and ' ' in line and '-' in line.split(' ', 1)[0]:
+                cur = line.rstrip('\n').endswith(path)
+            elif cur and line.startswith('Rss:'):
+                kb += int(line.split()[1])
+        peak = max(peak, kb)
+    except (OSError, ValueError):
+        pass
+print(peak if p.wait() == 0 else -1)
+EOF2
+}
+for cmd in "collapse --format folded" diff; do
+	if [ "$cmd" = diff ]; then ins=("$TMP/big-a.folded" "$TMP/big-b.folded"); else ins=("$TMP/big-a.folded"); fi
+	kb=$(mapped_kb "$TMP/big-a.folded" $FLAMEKIT $cmd -o "$TMP/big.out" "${ins[@]}")
+	[ "$kb" -ge 0 ] && [ "$kb" -lt 2560 ] || fail "$cmd of sorted files: $kb KB of the file mapped at once, want under 2.5 MB"
+done
 $FLAMEKIT merge "$TMP/big-a.folded" "$TMP/big-b.folded" | awk '{ s += $NF } END { print s }' > "$TMP/sum"
 assert_eq "merged counts" "$(cat "$TMP/big-a.folded" "$TMP/big-b.folded" | awk '{ s += $NF } END { print s }')" "$(cat "$TMP/sum")"
 rm -f "$TMP"/big-*
