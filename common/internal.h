@@ -80,9 +80,9 @@ FK_HIDDEN void fk_crowd_start(fk_crowd *w, const int *second);
 FK_HIDDEN bool fk_crowd_seen(fk_crowd *w);
 /* Whether a CPU is free for a second thread now, for work too short to watch (fk_crowd): the
  * tasks the kernel counts runnable on the machine (/proc/loadavg's, this thread among them)
- * fewer than the CPUs this process may run on. An instant's count: where the SVG writer asks
- * (tens of ms in), an idle machine showed this thread alone in 11 of 12 runs, and a busy loop
- * beside it was seen in 12 of 12. Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
+ * fewer than the CPUs this process may run on. An instant's count (one look saw a kernel
+ * task of the moment in 2 of 3 html runs on an idle machine: fk_cpu_free_looks asks a few
+ * times). Yes where the kernel does not say. Tests: FLAMEKIT_CROWDED
  * set says no, FLAMEKIT_CROWDED=never yes (and fk_crowd_seen never says yes then). */
 FK_HIDDEN bool fk_cpu_free(void);
 /* A CPU free at any of up to five looks (fk_cpu_free) over a millisecond: a task the kernel
@@ -209,7 +209,7 @@ FK_HIDDEN size_t fk_profile_frames_bound(const fk_profile *p);
 /* The threads p's work may use (1 once the CPUs were seen crowded). */
 FK_HIDDEN unsigned fk_profile_threads(const fk_profile *p);
 /* Whether a second thread should take part of p's work now (the renderers'): p's work may
- * use two (fk_profile_threads) and a CPU is free (fk_cpu_free). */
+ * use two (fk_profile_threads) and a CPU is free (fk_cpu_free_looks). */
 FK_HIDDEN bool fk_profile_second_cpu(const fk_profile *p);
 /* Whether p holds its tree (not its unique stacks: stack mode). */
 FK_HIDDEN bool fk_profile_is_tree(const fk_profile *p);

@@ -417,11 +417,11 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 
 /* Whether the text from pos on looks like a collapse tool's output, each stack once: of its
  * first lines (up to 4096 of them, in up to 1 MB) at least 64 well formed, and under 1 in
- * 100 of those a stack a line before it had. Such a file's second half holds stacks and names of its own that a
- * merge of two halves would add all over again, costing more than the half saves (bench/
- * b-wide.sh: two threads 1.0-1.3x slower, sorted or not): it is read in batches instead
- * (parse_batches); where stacks repeat, as in uncollapsed text or a merge of many hosts'
- * lines, two halves pay. */
+ * 100 of those a stack a line before it had. Such a file's second half holds stacks and
+ * names of its own that a merge of two halves would add all over again, costing more than
+ * the half saves (bench/b-wide.sh: two threads 1.0-1.3x slower, sorted or not): it is
+ * read in batches instead (parse_batches); where stacks repeat, as in uncollapsed text or
+ * a merge of many hosts' lines, two halves pay. */
 static bool looks_collapsed(const char *buf, size_t pos, size_t end)
 {
 	/* (a table under malloc's mmap threshold: one of 512 KB, freed, raised that threshold

@@ -109,6 +109,7 @@ typedef struct enc {
 	double pend[2];     /* own counts of the last node opened */
 	unsigned ncols;
 	int64_t offmark;    /* page name of FK_OFFCPU_MARK, -1 if none */
+	bool two;           /* a second thread may take part (asked once: the looks take time) */
 } enc;
 
 /* A count in the pages' encoding (render/page.h). */
@@ -870,7 +871,7 @@ static int deflate_streams(enc *e, bytes *pre, bytes *z)
 		piece_in(pc, s[i].b, s[i].n);
 	}
 	pthread_t th;
-	bool spawned = total >= PIECES_TWO && fk_profile_second_cpu(e->p) &&
+	bool spawned = total >= PIECES_TWO && e->two &&
 		       pthread_create(&th, NULL, pieces_run, &ps) == 0;
 	pieces_run(&ps);
 	if (spawned)
@@ -1011,7 +1012,8 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	 * codes the nodes' names (the 1M names of b-wide's jvm shape: ~45 ms each) */
 	struct colors_job cj = { &e, &o, 0 };
 	pthread_t th;
-	bool spawned = e.nnames >= COLORS_TWO && fk_profile_second_cpu(src) &&
+	e.two = fk_profile_second_cpu(src);
+	bool spawned = e.nnames >= COLORS_TWO && e.two &&
 		       pthread_create(&th, NULL, colors_run, &cj) == 0;
 	rc = encode_codes(&e);
 	if (spawned)
