@@ -58,7 +58,7 @@ static inline uint64_t get_uv(const uint8_t **p)
 }
 
 /* (in the order they follow each other: those deflated by zlib, those in Huffman blocks
- * only, then zlib's again: deflate_streams) */
+ * only, then zlib's again: encode_deflate) */
 enum { S_NAMES, S_POPS, S_NAME, S_RAW, S_COLORS, S_OFFCOLORS, S_LEAF0, S_LEAF1, S_SELF0, S_SELF1, S_COUNT };
 static const char *const stream_names[S_COUNT] = { "names", "pops", "name", "raw", "colors", "offcolors",
 						    "leaf0", "leaf1", "self0", "self1" };
@@ -270,7 +270,8 @@ static int name_codes(enc *e, size_t n, double *bits)
 	size_t nraw = 0, raw_cap = 0, stk_cap = 0, hist[5][256];
 	int rc = 0;
 	unsigned direct = ESC - e->nalpha; /* page names 1..direct have a code of their own */
-	memset(e->al, 0, (size_t)e->nnames * sizeof(*e->al));
+	if (e->nalpha)
+		memset(e->al, 0, (size_t)e->nnames * sizeof(*e->al));
 	e->npool = 0;
 	codes->n = 0;
 	if (FK_GROW(codes->b, codes->cap, n + 1))
@@ -297,29 +298,49 @@ static int name_codes(enc *e, size_t n, double *bits)
 		}
 		codes->n = n;
 	}
-	/* alphabets: each node's parent name, from the depths (the pops runs read back) */
+	/* alphabets: each node's parent name, from the depths (the pops runs read back), found
+	 * AHEAD nodes before its coding: on the way the parent's alphabet, then the slot the
+	 * name hashes to in it, are fetched (both met at random) */
+	enum { AHEAD = 16, RING = 32 };
+	struct { uint32_t id, par; } ring[RING];
 	const uint8_t *pp = e->s[S_POPS].b;
 	uint64_t run = e->nalpha ? get_uv(&pp) : 0;
 	uint32_t d = 0;
+	size_t ahead = 0; /* nodes whose parent is found */
 	for (size_t i = 0; e->nalpha && i < n && !rc; i++) {
-		if (run) {
-			run--;
-			d++;
-		} else {
-			d = d + 1 - (uint32_t)get_uv(&pp);
-			run = get_uv(&pp);
-		}
-		if (i + 16 < n) /* (page ids met at random: fetched ahead) */
-			__builtin_prefetch(&e->page[e->fr[i + 16]]);
-		uint32_t id = e->page[e->fr[i]];
-		if (FK_UNLIKELY(d + 1 > stk_cap)) {
-			if (FK_GROW(stk, stk_cap, d + 1)) {
-				rc = -FK_E_NOMEM;
-				break;
+		for (; ahead < n && ahead <= i + AHEAD; ahead++) {
+			if (run) {
+				run--;
+				d++;
+			} else {
+				d = d + 1 - (uint32_t)get_uv(&pp);
+				run = get_uv(&pp);
 			}
-			stk[0] = 0;
+			if (ahead + 16 < n) /* (page ids met at random: fetched ahead) */
+				__builtin_prefetch(&e->page[e->fr[ahead + 16]]);
+			if (FK_UNLIKELY(d + 1 > stk_cap)) {
+				if (FK_GROW(stk, stk_cap, d + 1)) {
+					rc = -FK_E_NOMEM;
+					break;
+				}
+				stk[0] = 0;
+			}
+			uint32_t id = e->page[e->fr[ahead]];
+			ring[ahead % RING].id = id;
+			ring[ahead % RING].par = stk[d - 1];
+			stk[d] = id;
+			__builtin_prefetch(&e->al[stk[d - 1]]);
 		}
-		alpha *a = &e->al[stk[d - 1]];
+		if (rc)
+			break;
+		if (i + AHEAD / 2 < n) {
+			uint32_t nid = ring[(i + AHEAD / 2) % RING].id;
+			const alpha *na = &e->al[ring[(i + AHEAD / 2) % RING].par];
+			if (na->bits)
+				__builtin_prefetch(e->pool + (size_t)na->off * 8 + slot_of(nid, na->bits));
+		}
+		uint32_t id = ring[i % RING].id;
+		alpha *a = &e->al[ring[i % RING].par];
 		unsigned c = alpha_code(e, a, id);
 		if (c) {
 			codes->b[codes->n++] = (uint8_t)(c - 1);
@@ -336,7 +357,6 @@ static int name_codes(enc *e, size_t n, double *bits)
 			}
 			rc = alpha_add(e, a, id);
 		}
-		stk[d] = id;
 	}
 	if (bits && !rc) {
 		memset(hist, 0, sizeof(hist));
@@ -415,19 +435,24 @@ static int encode_names(enc *e)
 }
 
 /* One code a node (name_codes). */
+enum { PROBE_NODES = 1 << 16 };
 static int encode_codes(enc *e)
 {
 	/* which names go by their own code first: none (each parent name's alphabet first:
 	 * call trees where a function calls a few others) or all (names drawn from everywhere,
-	 * as in b-html.sh's generated profile): whichever codes the first nodes smaller */
-	size_t probe = e->nfr < 250000 ? e->nfr : 250000;
+	 * as in b-html.sh's generated profile): the alphabets where they code the first nodes
+	 * (64k: on every bench shape the sizes of 250k in the same ratio, within 0.02) a tenth
+	 * smaller at least. They cost ~20 ns a node more (b-wide's names shape: 131 against 26
+	 * ms for 4.8M nodes), for 4-9% fewer bytes of page on b-wide's shapes whose names are
+	 * drawn at random (0.93-0.95 of the probe's bytes); a perf profile's call tree: 0.65 */
+	size_t probe = e->nfr < PROBE_NODES ? e->nfr : PROBE_NODES;
 	double bits[2];
 	int rc = 0;
 	for (int m = 0; m < 2 && !rc; m++) {
 		e->nalpha = m ? 0 : ALPHA;
 		rc = name_codes(e, probe, &bits[m]);
 	}
-	e->nalpha = bits[1] < bits[0] ? 0 : ALPHA;
+	e->nalpha = bits[0] < 0.9 * bits[1] ? ALPHA : 0;
 	return rc ? rc : name_codes(e, e->nfr, NULL);
 }
 
@@ -493,20 +518,6 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 		rc = fk_palette_save(pal);
 	fk_palette_free(pal);
 	return rc;
-}
-
-enum { COLORS_TWO = 1 << 16 };
-struct colors_job {
-	enc *e;
-	const fk_svg_opts *o;
-	int rc;
-};
-
-static void *colors_run(void *v)
-{
-	struct colors_job *j = v;
-	j->rc = encode_colors(j->e, j->o);
-	return NULL;
 }
 
 static void enc_free(enc *e)
@@ -739,28 +750,14 @@ static int huff_stream(bytes *z, const uint8_t *d, size_t n, bitw *w)
 	return 0;
 }
 
-/* A zlib deflate as the page's streams take it (raw, level 1: see deflate_streams). */
+/* A zlib deflate as the page's streams take it (raw, level 1: see encode_deflate). */
 static int zopen(z_stream *zs)
 {
 	*zs = (z_stream){ 0 };
 	return deflateInit2(zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -FK_E_NOMEM;
 }
 
-/* The streams, concatenated, as one raw deflate stream made of pieces, each ending on a
- * byte boundary (a sync flush, or an empty stored block after Huffman blocks; the last one
- * the stream's end), so they follow each other whoever made them: zlib (LZ and Huffman)
- * for the streams where repeats pay (names, depth runs, counts), Huffman blocks only for
- * the name codes, each byte plane of the raw ids and the colours' planes. Names of 4 MB or
- * more (11 MB for the 1M names of b-wide's jvm shape, the bytes each shares with the name
- * before left out) are two pieces: the second cannot refer back into the first (the page
- * the same size within 0.01%). Where the streams hold 4 MB or more and a CPU is free, a
- * second thread takes pieces too, the next one not taken, as the first does. The pieces are
- * cut by size, not by threads: the same bytes with one thread or two. Level 1: zlib's time
- * is the names' (800k names sharing 16 first bytes, 18 MB as they were stored whole), where
- * level 4 took 1.4x the whole page's time for 2-5% fewer bytes; on b-html.sh's profile and
- * a perf profile of 108k nodes level 1 writes 0.3-0.4% more bytes (level 6: 3x level 4's
- * time for 0.2% fewer). pre[i] goes before stream i (the root's own counts). */
-enum { NAMES_SPLIT = 4 << 20, PIECES_TWO = 4 << 20, PIECE_INS = 12 };
+enum { NAMES_PIECE = 2 << 20, NAMES_PIECES = 8, PIECE_INS = 12 };
 struct piece {
 	bool huff, last;
 	struct {
@@ -772,9 +769,15 @@ struct piece {
 	int rc;
 };
 
+/* The pieces in the stream's order: the names' (+ the depths), the name codes', the
+ * colours', the counts' (the last). The names' and the counts' are ready once the tree is
+ * walked: either thread takes the next one of them not taken (queue, next: atomic); the
+ * codes' piece is made by the thread that coded them, the colours' by the one that made
+ * those. */
 struct pieces {
-	struct piece p[6];
-	int n, next; /* next: the first piece no thread has taken (atomic) */
+	struct piece p[NAMES_PIECES + 3];
+	int n, codes, colors;
+	int queue[NAMES_PIECES + 1], nqueue, next;
 };
 
 static void piece_in(struct piece *pc, const uint8_t *b, size_t n)
@@ -824,68 +827,159 @@ static int piece_make(struct piece *pc)
 	return rc;
 }
 
-static void *pieces_run(void *v)
+static void pieces_run(struct pieces *ps)
 {
-	struct pieces *ps = v;
-	for (int k; (k = __atomic_fetch_add(&ps->next, 1, __ATOMIC_RELAXED)) < ps->n;)
-		ps->p[k].rc = piece_make(&ps->p[k]);
-	return NULL;
+	for (int k; (k = __atomic_fetch_add(&ps->next, 1, __ATOMIC_RELAXED)) < ps->nqueue;)
+		ps->p[ps->queue[k]].rc = piece_make(&ps->p[ps->queue[k]]);
 }
 
-static int deflate_streams(enc *e, bytes *pre, bytes *z)
+/* Cuts the streams into pieces (by size only: the same pieces whoever makes them). The
+ * names: pieces of about NAMES_PIECE (at most NAMES_PIECES), the next one cannot refer back
+ * into the one before (b-wide's jvm shape: its 11 MB of names in 2 pieces or 6, the page
+ * the same size within 0.01%). pre[i] goes before stream i (the root's own counts). */
+static void pieces_plan(const enc *e, const bytes *pre, struct pieces *ps)
 {
-	struct pieces ps = { 0 };
 	const bytes *s = e->s;
-	size_t total = 0;
-	for (int i = 0; i < S_COUNT; i++)
-		total += pre[i].n + s[i].n;
-	/* the names (in two pieces from NAMES_SPLIT on) and the depths */
-	struct piece *pc = &ps.p[ps.n++];
-	piece_in(pc, pre[S_NAMES].b, pre[S_NAMES].n);
-	size_t half = s[S_NAMES].n >= NAMES_SPLIT ? s[S_NAMES].n / 2 : s[S_NAMES].n;
-	piece_in(pc, s[S_NAMES].b, half);
-	if (half < s[S_NAMES].n)
-		pc = &ps.p[ps.n++];
-	piece_in(pc, s[S_NAMES].b + half, s[S_NAMES].n - half);
+	size_t nn = s[S_NAMES].n, k = nn / NAMES_PIECE;
+	k = k < 1 ? 1 : k > NAMES_PIECES ? NAMES_PIECES : k;
+	struct piece *pc = NULL;
+	for (size_t i = 0; i < k; i++) {
+		ps->queue[ps->nqueue++] = ps->n;
+		pc = &ps->p[ps->n++];
+		if (i == 0)
+			piece_in(pc, pre[S_NAMES].b, pre[S_NAMES].n);
+		size_t from = nn * i / k, to = nn * (i + 1) / k;
+		piece_in(pc, s[S_NAMES].b + from, to - from);
+	}
 	for (int i = S_POPS; i < S_NAME; i++) {
 		piece_in(pc, pre[i].b, pre[i].n);
 		piece_in(pc, s[i].b, s[i].n);
 	}
-	/* the name codes and each plane of the raw ids; the colours' planes */
-	pc = &ps.p[ps.n++];
-	pc->huff = true;
-	piece_in(pc, s[S_NAME].b, s[S_NAME].n);
-	size_t nraw = e->idw ? s[S_RAW].n / e->idw : 0;
-	for (unsigned k = 0; k < e->idw && nraw; k++)
-		piece_in(pc, s[S_RAW].b + k * nraw, nraw);
-	pc = &ps.p[ps.n++];
-	pc->huff = true;
-	for (int i = S_COLORS; i <= S_OFFCOLORS; i++)
-		for (unsigned k = 0; k < 3 && s[i].n; k++)
-			piece_in(pc, s[i].b + k * (s[i].n / 3), s[i].n / 3);
+	/* the name codes and each plane of the raw ids; the colours' planes (their inputs
+	 * are there once the codes and colours are made: piece_in is called then) */
+	ps->codes = ps->n++;
+	ps->p[ps->codes].huff = true;
+	ps->colors = ps->n++;
+	ps->p[ps->colors].huff = true;
 	/* the counts, and the stream's end */
-	pc = &ps.p[ps.n++];
+	ps->queue[ps->nqueue++] = ps->n;
+	pc = &ps->p[ps->n++];
 	pc->last = true;
 	for (int i = S_LEAF0; i < S_COUNT; i++) {
 		piece_in(pc, pre[i].b, pre[i].n);
 		piece_in(pc, s[i].b, s[i].n);
 	}
+}
+
+static void piece_codes(const enc *e, struct pieces *ps)
+{
+	struct piece *pc = &ps->p[ps->codes];
+	const bytes *s = e->s;
+	piece_in(pc, s[S_NAME].b, s[S_NAME].n);
+	size_t nraw = e->idw ? s[S_RAW].n / e->idw : 0;
+	for (unsigned k = 0; k < e->idw && nraw; k++)
+		piece_in(pc, s[S_RAW].b + k * nraw, nraw);
+	pc->rc = piece_make(pc);
+}
+
+static void piece_colors(const enc *e, struct pieces *ps)
+{
+	struct piece *pc = &ps->p[ps->colors];
+	const bytes *s = e->s;
+	for (int i = S_COLORS; i <= S_OFFCOLORS; i++)
+		for (unsigned k = 0; k < 3 && s[i].n; k++)
+			piece_in(pc, s[i].b + k * (s[i].n / 3), s[i].n / 3);
+	pc->rc = piece_make(pc);
+}
+
+/* The pieces, made, one after the other in z. */
+static int pieces_join(struct pieces *ps, bytes *z)
+{
+	int rc = 0;
+	for (int k = 0; k < ps->n; k++) {
+		if (!rc && !(rc = ps->p[k].rc) && FK_GROW(z->b, z->cap, z->n + ps->p[k].z.n + 1))
+			rc = -FK_E_NOMEM;
+		if (!rc) {
+			memcpy(z->b + z->n, ps->p[k].z.b, ps->p[k].z.n);
+			z->n += ps->p[k].z.n;
+		}
+		free(ps->p[k].z.b);
+	}
+	return rc;
+}
+
+/* What the second thread does while the first codes the nodes' names: the colours where
+ * names are many (the 1M names of b-wide's jvm shape: ~45 ms each), their piece, then
+ * pieces of the queue, as the first does once its codes' piece is made. */
+enum { COLORS_TWO = 1 << 16, PIECES_TWO = 4 << 20 };
+struct side_job {
+	enc *e;
+	const fk_svg_opts *o;
+	struct pieces *ps;
+	bool colors;
+	int rc;
+};
+
+static void *side_run(void *v)
+{
+	struct side_job *j = v;
+	if (j->colors && !(j->rc = encode_colors(j->e, j->o)))
+		piece_colors(j->e, j->ps);
+	pieces_run(j->ps);
+	return NULL;
+}
+
+/* The streams, concatenated, as one raw deflate stream made of pieces, each ending on a
+ * byte boundary (a sync flush, or an empty stored block after Huffman blocks; the last one
+ * the stream's end), so they follow each other whoever made them: zlib (LZ and Huffman)
+ * for the streams where repeats pay (names, depth runs, counts), Huffman blocks only for
+ * the name codes, each byte plane of the raw ids and the colours' planes. Where names are
+ * many or the streams hold 4 MB or more and a CPU is free, a second thread takes part
+ * (side_run) from the walk's end. Level 1: zlib's time is the names' (800k names sharing
+ * 16 first bytes, 18 MB as they were stored whole), where level 4 took 1.4x the whole
+ * page's time for 2-5% fewer bytes; on b-html.sh's profile and a perf profile of 108k nodes
+ * level 1 writes 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2% fewer). */
+static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, bytes *z)
+{
+	/* the root's own counts lead their streams (node 0, distance 0) */
+	int rc = 0;
+	for (unsigned c = 0; c < 2 && !rc; c++)
+		if (e->root_self[c] != 0 && !(rc = put_uv(&pre[S_SELF0 + c], 0)))
+			rc = put_count(e, &pre[S_SELF0 + c], e->root_self[c]);
+	if (rc)
+		return rc;
+	struct pieces ps = { 0 };
+	pieces_plan(e, pre, &ps);
+	size_t ready = 0;
+	for (int i = 0; i < S_COUNT; i++)
+		ready += pre[i].n + e->s[i].n;
+	struct side_job j = { e, o, &ps, e->nnames >= COLORS_TWO, 0 };
 	pthread_t th;
-	bool spawned = total >= PIECES_TWO && e->two &&
-		       pthread_create(&th, NULL, pieces_run, &ps) == 0;
+	e->two = fk_profile_second_cpu(e->p);
+	/* (the codes take about a byte a node, the raw ids idw more for some) */
+	bool spawned = e->two && (j.colors || ready + e->nfr >= PIECES_TWO) &&
+		       pthread_create(&th, NULL, side_run, &j) == 0;
+	rc = encode_codes(e);
+	if (!rc)
+		piece_codes(e, &ps);
+	if (!spawned) {
+		if (!rc && !(rc = encode_colors(e, o)))
+			piece_colors(e, &ps);
+	} else if (!j.colors && !rc) {
+		rc = encode_colors(e, o);
+		if (!rc)
+			piece_colors(e, &ps);
+	}
 	pieces_run(&ps);
 	if (spawned)
 		pthread_join(th, NULL);
-	int rc = 0;
-	for (int k = 0; k < ps.n; k++) {
-		if (!rc && !(rc = ps.p[k].rc) && FK_GROW(z->b, z->cap, z->n + ps.p[k].z.n + 1))
-			rc = -FK_E_NOMEM;
-		if (!rc) {
-			memcpy(z->b + z->n, ps.p[k].z.b, ps.p[k].z.n);
-			z->n += ps.p[k].z.n;
-		}
-		free(ps.p[k].z.b);
-	}
+	if (!rc)
+		rc = j.rc;
+	if (!rc)
+		rc = pieces_join(&ps, z);
+	else
+		for (int k = 0; k < ps.n; k++)
+			free(ps.p[k].z.b);
 	return rc;
 }
 
@@ -1008,27 +1102,7 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	}
 	if ((rc = encode_tree(&e)))
 		goto out;
-	/* the colours by a second thread where names are many and a CPU is free, while this one
-	 * codes the nodes' names (the 1M names of b-wide's jvm shape: ~45 ms each) */
-	struct colors_job cj = { &e, &o, 0 };
-	pthread_t th;
-	e.two = fk_profile_second_cpu(src);
-	bool spawned = e.nnames >= COLORS_TWO && e.two &&
-		       pthread_create(&th, NULL, colors_run, &cj) == 0;
-	rc = encode_codes(&e);
-	if (spawned)
-		pthread_join(th, NULL);
-	else if (!rc)
-		cj.rc = encode_colors(&e, &o);
-	if (!rc)
-		rc = cj.rc;
-	if (rc)
-		goto out;
-	/* the root's own counts lead their streams (node 0, distance 0) */
-	for (unsigned c = 0; c < 2 && !rc; c++)
-		if (e.root_self[c] != 0 && !(rc = put_uv(&pre[S_SELF0 + c], 0)))
-			rc = put_count(&e, &pre[S_SELF0 + c], e.root_self[c]);
-	if (rc || (rc = deflate_streams(&e, pre, &z)))
+	if ((rc = encode_deflate(&e, &o, pre, &z)))
 		goto out;
 	size_t sizes[S_COUNT], raw_len = 0;
 	for (int i = 0; i < S_COUNT; i++)

@@ -49,11 +49,12 @@ print(m["streams"]["names"])' "$1"; }
 	n=$(names_stream "$TMP/shared.html")
 	[ "$n" -lt $((120000 * 64 / 2)) ] || fail "names sharing first bytes: a names stream of $n bytes"
 	# the page's deflate stream is made in pieces (by two threads where a CPU is free), each
-	# ending on a byte boundary, names of 4 MB or more in two: the same page with one thread
-	# or two, every stack given back, and four byte-boundary marks in the stream (the names'
-	# two pieces, the name codes' and the colours' Huffman blocks) where a page of fewer names
-	# has three (names that share little: 48 random hex digits each)
-	awk 'BEGIN { srand(4); for (i = 0; i < 120000; i++) { s = ""; for (k = 0; k < 48; k++) s = s substr("0123456789abcdef", int(rand() * 16) + 1, 1)
+	# ending on a byte boundary, the names cut in pieces of 2 MB (at most 8): the same page
+	# with one thread or two, every stack given back, and a byte-boundary mark in the stream
+	# after each piece of names and the name codes' and the colours' Huffman blocks (names
+	# that share little: 96 random hex digits each, 11.6 MB: 5 pieces), where a page of
+	# fewer names has three
+	awk 'BEGIN { srand(4); for (i = 0; i < 120000; i++) { s = ""; for (k = 0; k < 12; k++) s = s sprintf("%08x", int(rand() * 4294967296))
 		printf "main;h_%s %d\n", s, i % 9 + 1 } }' > "$TMP/names.folded"
 	"$FLAMEKIT" html --threads 1 "$TMP/names.folded" -o "$TMP/names1.html" || fail "render names, one thread"
 	FLAMEKIT_CROWDED=never "$FLAMEKIT" html --threads 2 "$TMP/names.folded" -o "$TMP/names2.html" ||
@@ -65,8 +66,23 @@ print(m["streams"]["names"])' "$1"; }
 	marks() { python3 -c 'import base64, re, sys
 d = base64.b64decode(re.search(rb"<script id=\"fkdata\" type=\"application/octet-stream\">([^<]*)<", open(sys.argv[1], "rb").read()).group(1))
 print(d.count(b"\x00\x00\xff\xff"))' "$1"; }
-	assert_eq "byte-boundary marks, many names" 4 "$(marks "$TMP/names2.html")"
+	n=$(names_stream "$TMP/names2.html")
+	pieces=$((n / 2097152)); [ $pieces -le 8 ] || pieces=8
+	[ $pieces -ge 5 ] || fail "names of $n bytes: $pieces pieces (5 expected)"
+	assert_eq "byte-boundary marks, many names" $((pieces + 2)) "$(marks "$TMP/names2.html")"
 	assert_eq "byte-boundary marks, few names" 3 "$(marks "$TMP/gen.html")"
+	# the name codes: a perf profile's call tree by its parent names' alphabets, names drawn
+	# at random by their ids (there alphabets save less than a tenth), and both given back
+	meta_of() { python3 -c 'import json, re, sys
+m = json.loads(re.search(r"<script id=\"fkmeta\" type=\"application/json\">(.*?)</script>", open(sys.argv[1]).read(), re.S).group(1))
+print(m[sys.argv[2]])' "$1" "$2"; }
+	zstd -dcq "$FK_TOP/tests/data/demo/demo.perf-script.zst" > "$TMP/demo.perf" || fail "zstd"
+	"$FLAMEKIT" html "$TMP/demo.perf" -o "$TMP/demo.html" || fail "render the demo profile"
+	assert_eq "alphabets, a perf profile" 32 "$(meta_of "$TMP/demo.html" alpha)"
+	assert_eq "alphabets, names drawn at random" 0 "$(meta_of "$TMP/names2.html" alpha)"
+	"$FLAMEKIT" collapse "$TMP/demo.perf" | LC_ALL=C sort > "$TMP/demo-want.folded"
+	node "$FK_TOP/tests/html/decode.js" "$TMP/demo.html" | LC_ALL=C sort > "$TMP/demo-back.folded"
+	assert_files_eq "$TMP/demo-want.folded" "$TMP/demo-back.folded"
 fi
 
 # refused: --flamechart (merged stacks only), a bad palette; nothing written
