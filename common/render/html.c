@@ -96,6 +96,7 @@ typedef struct enc {
 	uint32_t *src_of;   /* page name id -> source name id (page name 0: the root's "") */
 	uint32_t nnames;
 	unsigned idw;       /* bytes of a raw id */
+	size_t nesc;        /* nodes escaped without alphabets */
 	unsigned nalpha;    /* alphabet size: ALPHA or 0 */
 	alpha *al;
 	uint64_t *pool;
@@ -277,10 +278,20 @@ static int name_codes(enc *e, size_t n, double *bits)
 	if (FK_GROW(codes->b, codes->cap, n + 1))
 		return -FK_E_NOMEM;
 	uint8_t *out = codes->b;
+	uint8_t *planes = NULL; /* the raw ids' byte planes, written in the pass */
 	if (!e->nalpha) {
 		/* no alphabets: each name its own code or an escape (the arrays in locals: the
-		 * byte stores could alias them otherwise) */
+		 * byte stores could alias them otherwise). All nodes: the escaped ids straight
+		 * into their byte planes, their number known from the names' uses */
 		const uint32_t *fr = e->fr, *page = e->page;
+		size_t nesc = e->nesc;
+		unsigned idw = e->idw;
+		if (!bits && n == e->nfr) {
+			bytes *r = &e->s[S_RAW];
+			if (FK_GROW(r->b, r->cap, nesc * idw + 1))
+				return -FK_E_NOMEM;
+			planes = r->b;
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (i + 16 < n)
 				__builtin_prefetch(&page[fr[i + 16]]);
@@ -290,6 +301,16 @@ static int name_codes(enc *e, size_t n, double *bits)
 				continue;
 			}
 			out[i] = ESC;
+			if (planes) {
+				if (FK_UNLIKELY(nraw == nesc)) { /* (cannot be: the uses say so) */
+					rc = -FK_E_INVAL;
+					break;
+				}
+				for (unsigned k = 0; k < idw; k++)
+					planes[k * nesc + nraw] = (uint8_t)(id >> (8 * k));
+				nraw++;
+				continue;
+			}
 			if (FK_UNLIKELY(nraw == raw_cap) && FK_GROW(raw, raw_cap, nraw + 1)) {
 				rc = -FK_E_NOMEM;
 				break;
@@ -369,6 +390,10 @@ static int name_codes(enc *e, size_t n, double *bits)
 		for (unsigned k = 0; k <= e->idw; k++)
 			*bits += entropy_bits(hist[k]);
 		codes->n = 0;
+	} else if (planes && !rc) {
+		e->s[S_RAW].n = nraw * e->idw;
+		if (nraw != e->nesc)
+			rc = -FK_E_INVAL;
 	} else if (!rc) {
 		bytes *r = &e->s[S_RAW];
 		if (FK_GROW(r->b, r->cap, nraw * e->idw + 1))
@@ -431,6 +456,15 @@ static int encode_names(enc *e)
 	}
 	uint32_t nn = e->nnames;
 	e->idw = nn <= 0x100 ? 1 : nn <= 0x10000 ? 2 : nn <= 0x1000000 ? 3 : 4;
+	/* the nodes whose name has no code of its own without alphabets (page names past ESC) */
+	size_t direct = 0;
+	for (uint32_t i = 0; i < n && i < ESC; i++)
+		direct += e->uses[e->by_first[i]];
+	e->nesc = e->nfr - direct;
+	free(e->uses); /* (the page's names are ordered) */
+	free(e->by_first);
+	free(e->rank);
+	e->uses = e->by_first = e->rank = NULL;
 	return 0;
 }
 
@@ -892,18 +926,20 @@ static void piece_colors(const enc *e, struct pieces *ps)
 	pc->rc = piece_make(pc);
 }
 
-/* The pieces, made, one after the other in z. */
-static int pieces_join(struct pieces *ps, bytes *z)
+/* The deflate stream: the pieces' bytes, one after the other (base64 runs across their
+ * joins: not copied into one buffer, 22 MB for b-wide's names shape). */
+typedef struct zparts {
+	bytes p[NAMES_PIECES + 3];
+	int n;
+} zparts;
+
+static int pieces_take(struct pieces *ps, zparts *z)
 {
 	int rc = 0;
 	for (int k = 0; k < ps->n; k++) {
-		if (!rc && !(rc = ps->p[k].rc) && FK_GROW(z->b, z->cap, z->n + ps->p[k].z.n + 1))
-			rc = -FK_E_NOMEM;
-		if (!rc) {
-			memcpy(z->b + z->n, ps->p[k].z.b, ps->p[k].z.n);
-			z->n += ps->p[k].z.n;
-		}
-		free(ps->p[k].z.b);
+		if (!rc)
+			rc = ps->p[k].rc;
+		z->p[z->n++] = ps->p[k].z;
 	}
 	return rc;
 }
@@ -939,7 +975,7 @@ static void *side_run(void *v)
  * 16 first bytes, 18 MB as they were stored whole), where level 4 took 1.4x the whole
  * page's time for 2-5% fewer bytes; on b-html.sh's profile and a perf profile of 108k nodes
  * level 1 writes 0.3-0.4% more bytes (level 6: 3x level 4's time for 0.2% fewer). */
-static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, bytes *z)
+static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, zparts *z)
 {
 	/* the root's own counts lead their streams (node 0, distance 0) */
 	int rc = 0;
@@ -960,6 +996,8 @@ static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, bytes *z)
 	bool spawned = e->two && (j.colors || ready + e->nfr >= PIECES_TWO) &&
 		       pthread_create(&th, NULL, side_run, &j) == 0;
 	rc = encode_codes(e);
+	free(e->fr); /* (the walk's names: coded) */
+	e->fr = NULL;
 	if (!rc)
 		piece_codes(e, &ps);
 	if (!spawned) {
@@ -975,38 +1013,65 @@ static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, bytes *z)
 		pthread_join(th, NULL);
 	if (!rc)
 		rc = j.rc;
-	if (!rc)
-		rc = pieces_join(&ps, z);
-	else
-		for (int k = 0; k < ps.n; k++)
-			free(ps.p[k].z.b);
-	return rc;
+	int prc = pieces_take(&ps, z);
+	for (int i = 0; i < S_COUNT; i++) { /* (deflated: only their sizes are still asked for) */
+		free(e->s[i].b);
+		e->s[i].b = NULL;
+	}
+	return rc ? rc : prc;
 }
 
 /* base64 of the deflated streams, one line (the page decodes it in one call). */
-static void put_base64(fk_obuf *b, const uint8_t *d, size_t n)
+static const char b64_tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static inline void b64_put3(const uint8_t *d, char *o)
 {
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	uint32_t v = (uint32_t)d[0] << 16 | (uint32_t)d[1] << 8 | d[2];
+	o[0] = b64_tab[v >> 18];
+	o[1] = b64_tab[(v >> 12) & 63];
+	o[2] = b64_tab[(v >> 6) & 63];
+	o[3] = b64_tab[v & 63];
+}
+
+static void put_base64(fk_obuf *b, const zparts *z)
+{
 	char buf[4096];
-	size_t k = 0, i = 0;
-	for (; i + 3 <= n; i += 3) {
-		uint32_t v = (uint32_t)d[i] << 16 | (uint32_t)d[i + 1] << 8 | d[i + 2];
-		buf[k] = tab[v >> 18];
-		buf[k + 1] = tab[(v >> 12) & 63];
-		buf[k + 2] = tab[(v >> 6) & 63];
-		buf[k + 3] = tab[v & 63];
-		k += 4;
-		if (k == sizeof(buf)) {
+	size_t k = 0;
+	uint8_t c[3]; /* bytes carried over a join of two pieces */
+	unsigned nc = 0;
+	for (int p = 0; p < z->n; p++) {
+		const uint8_t *d = z->p[p].b;
+		size_t n = z->p[p].n, i = 0;
+		while (nc && nc < 3 && i < n)
+			c[nc++] = d[i++];
+		if (nc == 3) {
+			b64_put3(c, buf + k);
+			k += 4;
+			nc = 0;
+		}
+		for (; i + 3 <= n; i += 3) {
+			if (k + 4 > sizeof(buf)) {
+				fk_obuf_put(b, buf, k);
+				k = 0;
+			}
+			b64_put3(d + i, buf + k);
+			k += 4;
+		}
+		while (i < n)
+			c[nc++] = d[i++];
+		if (k + 4 > sizeof(buf)) {
 			fk_obuf_put(b, buf, k);
 			k = 0;
 		}
 	}
-	if (i < n) {
-		uint32_t v = (uint32_t)d[i] << 16 | (i + 1 < n ? (uint32_t)d[i + 1] << 8 : 0);
-		buf[k++] = tab[v >> 18];
-		buf[k++] = tab[(v >> 12) & 63];
-		buf[k++] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
-		buf[k++] = '=';
+	if (nc) {
+		c[1] = nc > 1 ? c[1] : 0;
+		c[2] = 0;
+		b64_put3(c, buf + k);
+		if (nc == 1)
+			buf[k + 2] = '=';
+		buf[k + 3] = '=';
+		k += 4;
 	}
 	fk_obuf_put(b, buf, k);
 }
@@ -1026,7 +1091,7 @@ static void put_json_num(fk_obuf *b, const char *key, double v)
 	fk_obuf_exact(b, isfinite(v) ? v : 0);
 }
 
-static int write_page(fk_obuf *b, const enc *e, const fk_svg_opts *o, const bytes *z, const size_t *sizes,
+static int write_page(fk_obuf *b, const enc *e, const fk_svg_opts *o, const zparts *z, const size_t *sizes,
 		      size_t raw_len, unsigned ncols)
 {
 	const char *title = o->title && *o->title ? o->title : o->inverted ? "Icicle Graph" : "Flame Graph";
@@ -1065,7 +1130,7 @@ static int write_page(fk_obuf *b, const enc *e, const fk_svg_opts *o, const byte
 	fk_obuf_puts(b, "},\"floats\":[");
 	fk_page_floats_json(b, &e->fl);
 	fk_obuf_puts(b, "]}</script>\n<script id=\"fkdata\" type=\"application/octet-stream\">");
-	put_base64(b, z->b, z->n);
+	put_base64(b, z);
 	fk_obuf_puts(b, "</script>\n<script>\n");
 	fk_obuf_puts(b, fk_page_counts_js);
 	fk_obuf_puts(b, fk_page_viewer_js);
@@ -1095,7 +1160,8 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		return rc;
 	const fk_profile *src = owned ? owned : p;
 	enc e = { .p = src, .ncols = fk_profile_columns(src) > 1 ? 2 : 1, .offmark = -1 };
-	bytes pre[S_COUNT] = { { 0 } }, z = { 0 };
+	bytes pre[S_COUNT] = { { 0 } };
+	zparts z = { .n = 0 };
 	if (fk_profile_total(src, 0) == 0 && fk_profile_total(src, 1) == 0) {
 		rc = -FK_E_EMPTY;
 		goto out;
@@ -1117,7 +1183,8 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 out:
 	for (int i = 0; i < S_COUNT; i++)
 		free(pre[i].b);
-	free(z.b);
+	for (int k = 0; k < z.n; k++)
+		free(z.p[k].b);
 	enc_free(&e);
 	fk_profile_free(owned);
 	return rc;
