@@ -407,6 +407,35 @@ static int name_codes(enc *e, size_t n, double *bits)
 	return rc;
 }
 
+/* The names stream's bytes of page names from .. to - 1 (see docs/html.md): each name as the
+ * bytes it shares with the one before and its own (names of a tie in uses follow each other
+ * by their bytes: those of one namespace, package or path share its bytes; 1M names of JVM
+ * packages, 55 MB -> 11 MB to deflate). Page name 0 is the root's "". */
+static int names_bytes(const enc *e, uint32_t from, uint32_t to, bytes *out)
+{
+	const char *prev = "";
+	size_t plen = 0;
+	if (from > 1)
+		prev = fk_profile_name(e->p, e->src_of[from - 1], &plen);
+	for (uint32_t i = from; i < to; i++) {
+		if (i == 0) {
+			if (put_byte(out, 0) || put_byte(out, 0))
+				return -FK_E_NOMEM;
+			continue;
+		}
+		fk_profile_name_ahead(e->p, i + 16 < to ? e->src_of[i + 16] : UINT32_MAX,
+				      i + 8 < to ? e->src_of[i + 8] : UINT32_MAX);
+		size_t len;
+		const char *name = fk_profile_name(e->p, e->src_of[i], &len);
+		size_t sh = fk_common_prefix(prev, plen, name, len);
+		if (put_uv(out, sh) || put_uv(out, len - sh) || put_mem(out, name + sh, len - sh))
+			return -FK_E_NOMEM;
+		prev = name;
+		plen = len;
+	}
+	return 0;
+}
+
 /* Page names by use, then one code a node (the codes above). */
 static int encode_names(enc *e)
 {
@@ -432,27 +461,10 @@ static int encode_names(enc *e)
 	free(k2);
 	free(tmp);
 	e->src_of[0] = UINT32_MAX;
-	if (put_byte(&e->s[S_NAMES], 0) || put_byte(&e->s[S_NAMES], 0)) /* the root's "" */
-		return -FK_E_NOMEM;
-	/* each name as the bytes it shares with the one before and its own (names of a tie in
-	 * uses follow each other by their bytes: those of one namespace, package or path share
-	 * its bytes; 1M names of JVM packages, 55 MB -> 11 MB to deflate) */
-	const char *prev = "";
-	size_t plen = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t s = e->by_first[i];
-		fk_profile_name_ahead(e->p, i + 16 < n ? e->by_first[i + 16] : UINT32_MAX,
-				      i + 8 < n ? e->by_first[i + 8] : UINT32_MAX);
 		e->src_of[i + 1] = s;
 		e->page[s] = i + 1;
-		size_t len;
-		const char *name = fk_profile_name(e->p, s, &len);
-		size_t sh = fk_common_prefix(prev, plen, name, len);
-		if (put_uv(&e->s[S_NAMES], sh) || put_uv(&e->s[S_NAMES], len - sh) ||
-		    put_mem(&e->s[S_NAMES], name + sh, len - sh))
-			return -FK_E_NOMEM;
-		prev = name;
-		plen = len;
 	}
 	uint32_t nn = e->nnames;
 	e->idw = nn <= 0x100 ? 1 : nn <= 0x10000 ? 2 : nn <= 0x1000000 ? 3 : 4;
@@ -791,9 +803,12 @@ static int zopen(z_stream *zs)
 	return deflateInit2(zs, 1, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY) == Z_OK ? 0 : -FK_E_NOMEM;
 }
 
-enum { NAMES_PIECE = 2 << 20, NAMES_PIECES = 8, PIECE_INS = 12 };
+enum { NAMES_PIECE = 1 << 15, NAMES_PIECES = 16, PIECE_INS = 12 };
 struct piece {
 	bool huff, last;
+	const enc *names;     /* a piece of the names: page names from .. to - 1, their bytes */
+	uint32_t from, to;    /* made by the piece's thread first, as its first input (in[0]) */
+	size_t names_n;
 	struct {
 		const uint8_t *b;
 		size_t n;
@@ -822,7 +837,25 @@ static void piece_in(struct piece *pc, const uint8_t *b, size_t n)
 	}
 }
 
+static int piece_deflate(struct piece *pc);
+
 static int piece_make(struct piece *pc)
+{
+	if (pc->names) {
+		bytes own = { 0 };
+		int rc = names_bytes(pc->names, pc->from, pc->to, &own);
+		pc->in[0].b = own.b;
+		pc->in[0].n = pc->names_n = own.n;
+		if (!rc)
+			rc = piece_deflate(pc);
+		free(own.b); /* (deflated: only their number is asked for) */
+		pc->in[0].b = NULL;
+		return rc;
+	}
+	return piece_deflate(pc);
+}
+
+static int piece_deflate(struct piece *pc)
 {
 	bytes *z = &pc->z;
 	if (pc->huff) {
@@ -867,23 +900,24 @@ static void pieces_run(struct pieces *ps)
 		ps->p[ps->queue[k]].rc = piece_make(&ps->p[ps->queue[k]]);
 }
 
-/* Cuts the streams into pieces (by size only: the same pieces whoever makes them). The
- * names: pieces of about NAMES_PIECE (at most NAMES_PIECES), the next one cannot refer back
- * into the one before (b-wide's jvm shape: its 11 MB of names in 2 pieces or 6, the page
- * the same size within 0.01%). pre[i] goes before stream i (the root's own counts). */
+/* Cuts the streams into pieces (by the input only: the same pieces whoever makes them). The
+ * names: a piece for each NAMES_PIECE names (at most NAMES_PIECES), whose bytes its thread
+ * makes; the next piece cannot refer back into the one before (b-wide's jvm shape: its 11
+ * MB of names in 2 pieces or 16, the page the same size within 0.03%). pre[i] goes before
+ * stream i (the root's own counts; none before the names). */
 static void pieces_plan(const enc *e, const bytes *pre, struct pieces *ps)
 {
 	const bytes *s = e->s;
-	size_t nn = s[S_NAMES].n, k = nn / NAMES_PIECE;
+	size_t nn = e->nnames, k = nn / NAMES_PIECE;
 	k = k < 1 ? 1 : k > NAMES_PIECES ? NAMES_PIECES : k;
 	struct piece *pc = NULL;
 	for (size_t i = 0; i < k; i++) {
 		ps->queue[ps->nqueue++] = ps->n;
 		pc = &ps->p[ps->n++];
-		if (i == 0)
-			piece_in(pc, pre[S_NAMES].b, pre[S_NAMES].n);
-		size_t from = nn * i / k, to = nn * (i + 1) / k;
-		piece_in(pc, s[S_NAMES].b + from, to - from);
+		pc->names = e;
+		pc->from = (uint32_t)(nn * i / k);
+		pc->to = (uint32_t)(nn * (i + 1) / k);
+		pc->nin = 1; /* (in[0]: their bytes) */
 	}
 	for (int i = S_POPS; i < S_NAME; i++) {
 		piece_in(pc, pre[i].b, pre[i].n);
@@ -992,7 +1026,8 @@ static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, zparts *z)
 	struct side_job j = { e, o, &ps, e->nnames >= COLORS_TWO, 0 };
 	pthread_t th;
 	e->two = fk_profile_second_cpu(e->p);
-	/* (the codes take about a byte a node, the raw ids idw more for some) */
+	/* (the codes take about a byte a node, the raw ids idw more for some; the names are
+	 * many or ready is not small) */
 	bool spawned = e->two && (j.colors || ready + e->nfr >= PIECES_TWO) &&
 		       pthread_create(&th, NULL, side_run, &j) == 0;
 	rc = encode_codes(e);
@@ -1014,6 +1049,8 @@ static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, zparts *z)
 	if (!rc)
 		rc = j.rc;
 	int prc = pieces_take(&ps, z);
+	for (int k = 0; k < ps.n; k++)
+		e->s[S_NAMES].n += ps.p[k].names_n;
 	for (int i = 0; i < S_COUNT; i++) { /* (deflated: only their sizes are still asked for) */
 		free(e->s[i].b);
 		e->s[i].b = NULL;

@@ -46,14 +46,17 @@ if command -v node > /dev/null; then
 	names_stream() { python3 -c 'import json, re, sys
 m = json.loads(re.search(r"<script id=\"fkmeta\" type=\"application/json\">(.*?)</script>", open(sys.argv[1]).read(), re.S).group(1))
 print(m["streams"]["names"])' "$1"; }
+	meta_of() { python3 -c 'import json, re, sys
+m = json.loads(re.search(r"<script id=\"fkmeta\" type=\"application/json\">(.*?)</script>", open(sys.argv[1]).read(), re.S).group(1))
+print(m[sys.argv[2]])' "$1" "$2"; }
 	n=$(names_stream "$TMP/shared.html")
 	[ "$n" -lt $((120000 * 64 / 2)) ] || fail "names sharing first bytes: a names stream of $n bytes"
 	# the page's deflate stream is made in pieces (by two threads where a CPU is free), each
-	# ending on a byte boundary, the names cut in pieces of 2 MB (at most 8): the same page
-	# with one thread or two, every stack given back, and a byte-boundary mark in the stream
-	# after each piece of names and the name codes' and the colours' Huffman blocks (names
-	# that share little: 96 random hex digits each, 11.6 MB: 5 pieces), where a page of
-	# fewer names has three
+	# ending on a byte boundary, the names in a piece for each 32,768 (at most 16): the same
+	# page with one thread or two, every stack given back, and a byte-boundary mark in the
+	# stream after each piece of names and the name codes' and the colours' Huffman blocks
+	# (120,000 names that share little, 96 random hex digits each: 3 pieces), where a page
+	# of fewer names has three
 	awk 'BEGIN { srand(4); for (i = 0; i < 120000; i++) { s = ""; for (k = 0; k < 12; k++) s = s sprintf("%08x", int(rand() * 4294967296))
 		printf "main;h_%s %d\n", s, i % 9 + 1 } }' > "$TMP/names.folded"
 	"$FLAMEKIT" html --threads 1 "$TMP/names.folded" -o "$TMP/names1.html" || fail "render names, one thread"
@@ -66,16 +69,13 @@ print(m["streams"]["names"])' "$1"; }
 	marks() { python3 -c 'import base64, re, sys
 d = base64.b64decode(re.search(rb"<script id=\"fkdata\" type=\"application/octet-stream\">([^<]*)<", open(sys.argv[1], "rb").read()).group(1))
 print(d.count(b"\x00\x00\xff\xff"))' "$1"; }
-	n=$(names_stream "$TMP/names2.html")
-	pieces=$((n / 2097152)); [ $pieces -le 8 ] || pieces=8
-	[ $pieces -ge 5 ] || fail "names of $n bytes: $pieces pieces (5 expected)"
+	pieces=$(( $(meta_of "$TMP/names2.html" names) / 32768 ))
+	[ $pieces -le 16 ] || pieces=16
+	[ $pieces -ge 3 ] || fail "$pieces pieces of names (3 expected)"
 	assert_eq "byte-boundary marks, many names" $((pieces + 2)) "$(marks "$TMP/names2.html")"
 	assert_eq "byte-boundary marks, few names" 3 "$(marks "$TMP/gen.html")"
 	# the name codes: a perf profile's call tree by its parent names' alphabets, names drawn
 	# at random by their ids (there alphabets save less than a tenth), and both given back
-	meta_of() { python3 -c 'import json, re, sys
-m = json.loads(re.search(r"<script id=\"fkmeta\" type=\"application/json\">(.*?)</script>", open(sys.argv[1]).read(), re.S).group(1))
-print(m[sys.argv[2]])' "$1" "$2"; }
 	zstd -dcq "$FK_TOP/tests/data/demo/demo.perf-script.zst" > "$TMP/demo.perf" || fail "zstd"
 	"$FLAMEKIT" html "$TMP/demo.perf" -o "$TMP/demo.html" || fail "render the demo profile"
 	assert_eq "alphabets, a perf profile" 32 "$(meta_of "$TMP/demo.html" alpha)"
