@@ -445,18 +445,29 @@ static int encode_names(enc *e)
 	e->al = calloc((size_t)n + 1, sizeof(*e->al));
 	if (!e->src_of || !e->al)
 		return -FK_E_NOMEM;
-	/* most nodes first, a tie in the order of first use: one radix sort of both as a key */
+	/* most nodes first, a tie by the names' bytes: the names used, in the order of their
+	 * bytes (the ranks' inverse), then a radix sort by uses alone, which keeps that order
+	 * where uses tie (least significant digit first: stable); two passes of the uses'
+	 * varying digits where keys of uses and ranks took four (b-wide's jvm shape, 1M names:
+	 * 30 -> 17 ms) */
+	size_t nsrc = fk_profile_name_count(e->p);
 	uint64_t *key = malloc(((size_t)n + 1) * sizeof(*key)), *k2 = malloc(((size_t)n + 1) * sizeof(*k2));
-	uint32_t *tmp = malloc(((size_t)n + 1) * sizeof(*tmp));
+	uint32_t *tmp = malloc((nsrc > n ? nsrc : n) * sizeof(*tmp) + sizeof(*tmp));
 	if (!key || !k2 || !tmp) {
 		free(key);
 		free(k2);
 		free(tmp);
 		return -FK_E_NOMEM;
 	}
+	for (size_t s = 0; s < nsrc; s++)
+		tmp[e->rank[s]] = (uint32_t)s;
+	uint32_t k = 0;
+	for (size_t r = 0; r < nsrc; r++)
+		if (e->first[tmp[r]] && k < n)
+			e->by_first[k++] = tmp[r];
 	for (uint32_t i = 0; i < n; i++)
-		key[i] = (uint64_t)(UINT32_MAX - e->uses[e->by_first[i]]) << 32 | e->rank[e->by_first[i]];
-	fk_radix64(key, e->by_first, n, 64, k2, tmp);
+		key[i] = UINT32_MAX - e->uses[e->by_first[i]];
+	fk_radix64(key, e->by_first, n, 32, k2, tmp);
 	free(key);
 	free(k2);
 	free(tmp);
