@@ -111,6 +111,8 @@ typedef struct enc {
 	unsigned ncols;
 	int64_t offmark;    /* page name of FK_OFFCPU_MARK, -1 if none */
 	bool two;           /* a second thread may take part (asked once: the looks take time) */
+	uint32_t *col;      /* per source name (the root's "" last): its colour, where made early */
+	uint32_t *offcol;   /* its off-CPU colour, where a frame is named FK_OFFCPU_MARK */
 } enc;
 
 /* A count in the pages' encoding (render/page.h). */
@@ -543,11 +545,12 @@ static int encode_tree(enc *e)
  * FK_OFFCPU_MARK) also the off-CPU colour of each name. */
 static int encode_colors(enc *e, const fk_svg_opts *o)
 {
-	fk_palette *pal = fk_palette_new(o);
-	if (!pal)
-		return errno == ENOMEM || errno == FK_E_NOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
 	int64_t mark = e->ncols > 1 ? -1 : fk_profile_find_name(e->p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
 	e->offmark = mark >= 0 && e->first[mark] ? (int64_t)e->page[mark] : -1;
+	fk_palette *pal = e->col ? NULL : fk_palette_new(o);
+	if (!e->col && !pal)
+		return errno == ENOMEM || errno == FK_E_NOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
+	size_t nsrc = fk_profile_name_count(e->p);
 	int rc = 0;
 	for (int k = 0; k < (e->offmark >= 0 ? 2 : 1) && !rc; k++) {
 		bytes *s = &e->s[k ? S_OFFCOLORS : S_COLORS];
@@ -555,15 +558,21 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 		if (FK_GROW(s->b, s->cap, nn * 3))
 			rc = -FK_E_NOMEM;
 		uint8_t *out = s->b; /* (not through s: the name codes' thread writes beside it) */
+		const uint32_t *early = k ? e->offcol : e->col;
 		for (uint32_t i = 0; i < e->nnames && !rc; i++) {
-			if (i + 8 < e->nnames)
-				fk_profile_name_ahead(e->p, i + 16 < e->nnames ? e->src_of[i + 16] : UINT32_MAX,
-						      e->src_of[i + 8]);
-			size_t len = 0;
-			const char *name = e->src_of[i] == UINT32_MAX ? "" : fk_profile_name(e->p, e->src_of[i], &len);
-			uint32_t c = fk_palette_fixed(name, len);
-			if (c == UINT32_MAX)
-				c = k ? fk_palette_offcpu_color(pal, name, len) : fk_palette_color(pal, name, len, false);
+			uint32_t c, src = e->src_of[i];
+			if (early) { /* (the root's "": after the source names) */
+				c = early[src == UINT32_MAX ? nsrc : src];
+			} else {
+				if (i + 8 < e->nnames)
+					fk_profile_name_ahead(e->p, i + 16 < e->nnames ? e->src_of[i + 16] : UINT32_MAX,
+							      e->src_of[i + 8]);
+				size_t len = 0;
+				const char *name = src == UINT32_MAX ? "" : fk_profile_name(e->p, src, &len);
+				c = fk_palette_fixed(name, len);
+				if (c == UINT32_MAX)
+					c = k ? fk_palette_offcpu_color(pal, name, len) : fk_palette_color(pal, name, len, false);
+			}
 			out[i] = (uint8_t)(c >> 16);
 			out[nn + i] = (uint8_t)(c >> 8);
 			out[2 * nn + i] = (uint8_t)c;
@@ -571,10 +580,45 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 		if (!rc)
 			s->n = 3 * nn;
 	}
-	if (!rc)
+	if (!rc && pal)
 		rc = fk_palette_save(pal);
 	fk_palette_free(pal);
 	return rc;
+}
+
+/* The colours of every source name, made by a second thread while the first walks the tree
+ * (encode_colors then only puts them in the page's order): where names are many, a CPU is
+ * free and a name's colour is the name's alone (not --random, whose colours follow the
+ * page's order, nor a palette map file, which would learn names no frame carries). */
+struct early_job {
+	enc *e;
+	const fk_svg_opts *o;
+	bool off;
+	int rc;
+};
+
+static void *early_colors(void *v)
+{
+	struct early_job *j = v;
+	enc *e = j->e;
+	fk_palette *pal = fk_palette_new(j->o);
+	if (!pal) {
+		j->rc = errno == ENOMEM || errno == FK_E_NOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
+		return NULL;
+	}
+	size_t n = fk_profile_name_count(e->p);
+	for (size_t s = 0; s <= n; s++) {
+		if (s + 8 < n)
+			fk_profile_name_ahead(e->p, s + 16 < n ? (uint32_t)(s + 16) : UINT32_MAX, (uint32_t)(s + 8));
+		size_t len = 0;
+		const char *name = s == n ? "" : fk_profile_name(e->p, (uint32_t)s, &len);
+		uint32_t fixed = fk_palette_fixed(name, len);
+		e->col[s] = fixed != UINT32_MAX ? fixed : fk_palette_color(pal, name, len, false);
+		if (j->off)
+			e->offcol[s] = fixed != UINT32_MAX ? fixed : fk_palette_offcpu_color(pal, name, len);
+	}
+	fk_palette_free(pal);
+	return NULL;
 }
 
 static void enc_free(enc *e)
@@ -583,6 +627,8 @@ static void enc_free(enc *e)
 		free(e->s[i].b);
 	free(e->al);
 	free(e->pool);
+	free(e->col);
+	free(e->offcol);
 	free(e->fr);
 	free(e->uses);
 	free(e->first);
@@ -1036,7 +1082,6 @@ static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, zparts *z)
 		ready += pre[i].n + e->s[i].n;
 	struct side_job j = { e, o, &ps, e->nnames >= COLORS_TWO, 0 };
 	pthread_t th;
-	e->two = fk_profile_second_cpu(e->p);
 	/* (the codes take about a byte a node, the raw ids idw more for some; the names are
 	 * many or ready is not small) */
 	bool spawned = e->two && (j.colors || ready + e->nfr >= PIECES_TWO) &&
@@ -1214,7 +1259,29 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		rc = -FK_E_EMPTY;
 		goto out;
 	}
-	if ((rc = encode_tree(&e)))
+	e.two = fk_profile_second_cpu(src);
+	struct early_job ej = { &e, &o, false, 0 };
+	pthread_t eth;
+	bool early = false;
+	size_t nsrc = fk_profile_name_count(src);
+	if (e.two && nsrc >= COLORS_TWO && !o.cp_file && !(o.random && !o.hash)) {
+		ej.off = e.ncols == 1 && fk_profile_find_name(src, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK)) >= 0;
+		e.col = malloc((nsrc + 1) * sizeof(*e.col));
+		e.offcol = ej.off ? malloc((nsrc + 1) * sizeof(*e.offcol)) : NULL;
+		early = e.col && (!ej.off || e.offcol) && pthread_create(&eth, NULL, early_colors, &ej) == 0;
+		if (!early) {
+			free(e.col);
+			free(e.offcol);
+			e.col = e.offcol = NULL;
+		}
+	}
+	rc = encode_tree(&e);
+	if (early) {
+		pthread_join(eth, NULL);
+		if (!rc)
+			rc = ej.rc;
+	}
+	if (rc)
 		goto out;
 	if ((rc = encode_deflate(&e, &o, pre, &z)))
 		goto out;

@@ -63,6 +63,15 @@ print(m[sys.argv[2]])' "$1" "$2"; }
 	FLAMEKIT_CROWDED=never "$FLAMEKIT" html --threads 2 "$TMP/names.folded" -o "$TMP/names2.html" ||
 		fail "render names, two threads"
 	cmp -s "$TMP/names1.html" "$TMP/names2.html" || fail "the page of many names differs with two threads"
+	# the colours made early (by a second thread during the walk, many names) are those made
+	# in the page's order: off-CPU colours too ([off-cpu] frames: a combined graph's)
+	awk 'BEGIN { srand(5); for (i = 0; i < 80000; i++) { s = sprintf("main;h_%08x", int(rand() * 4294967296))
+		if (i % 3 == 0) s = s sprintf(";[off-cpu];w_%08x", int(rand() * 4294967296)); print s, i % 7 + 1 } }' > "$TMP/off.folded"
+	"$FLAMEKIT" html --threads 1 "$TMP/off.folded" -o "$TMP/off1.html" || fail "render off-CPU names, one thread"
+	FLAMEKIT_CROWDED=never "$FLAMEKIT" html --threads 2 "$TMP/off.folded" -o "$TMP/off2.html" ||
+		fail "render off-CPU names, two threads"
+	grep -q '"offmark":' "$TMP/off2.html" || fail "no off-CPU colours in the page"
+	cmp -s "$TMP/off1.html" "$TMP/off2.html" || fail "the page of off-CPU names differs with two threads"
 	"$FLAMEKIT" collapse "$TMP/names.folded" | LC_ALL=C sort > "$TMP/names-want.folded"
 	node "$FK_TOP/tests/html/decode.js" "$TMP/names2.html" | LC_ALL=C sort > "$TMP/names-back.folded"
 	assert_files_eq "$TMP/names-want.folded" "$TMP/names-back.folded"
