@@ -89,7 +89,7 @@ typedef struct enc {
 	size_t nfr, fr_cap;
 	uint32_t *uses;     /* per source name: nodes carrying it */
 	uint32_t *first;    /* per source name: order of first use + 1 (0 = unused) */
-	uint32_t *by_first; /* order of first use -> source name */
+	uint32_t *by_first; /* order of first use -> source name, then of the page (encode_names) */
 	uint32_t nused;
 	uint32_t *page;     /* source name -> page name id */
 	uint32_t *rank;     /* source name -> its place in the order of the names' bytes */
@@ -1036,8 +1036,9 @@ static int pieces_take(struct pieces *ps, zparts *z)
 }
 
 /* What the second thread does while the first codes the nodes' names: the colours where
- * names are many (the 1M names of b-wide's jvm shape: ~45 ms each), their piece, then
- * pieces of the queue, as the first does once its codes' piece is made. */
+ * names are many (those made during the walk put in the page's order, or made here: the 1M
+ * names of b-wide's jvm shape ~45 ms), their piece, then pieces of the queue, as the first
+ * does once its codes' piece is made. */
 enum { COLORS_TWO = 1 << 16, PIECES_TWO = 4 << 20 };
 struct side_job {
 	enc *e;
