@@ -69,8 +69,7 @@ static const char *const stream_names[S_COUNT] = { "names", "pops", "name", "raw
  * seen under that name, in order of first use), alpha..254 = page name
  * code - alpha + 1, ESC = any other name: its id follows in `raw` (idw bytes, stored as
  * byte planes: all low bytes, then the next, ...). A name not coded from the alphabet joins
- * it while it has room. alpha is ALPHA or 0 (no alphabets), whichever codes a probe of the
- * first nodes smaller. */
+ * it while it has room. alpha is ALPHA or 0 (no alphabets): see encode_codes. */
 enum { ALPHA = 32, ESC = 255 };
 
 /* One parent name's alphabet as a small open-addressing table inside one pool: slots hold
@@ -87,10 +86,8 @@ typedef struct enc {
 	bytes s[S_COUNT];
 	uint32_t *fr;       /* the walk, kept: each node's source name */
 	size_t nfr, fr_cap;
-	uint32_t *uses;     /* per source name: nodes carrying it */
-	uint32_t *first;    /* per source name: order of first use + 1 (0 = unused) */
-	uint32_t *by_first; /* order of first use -> source name, then of the page (encode_names) */
-	uint32_t nused;
+	uint32_t *uses;     /* per source name: nodes carrying it (0 = unused) */
+	uint32_t nused;     /* names used */
 	uint32_t *page;     /* source name -> page name id */
 	uint32_t *rank;     /* source name -> its place in the order of the names' bytes */
 	uint32_t *src_of;   /* page name id -> source name id (page name 0: the root's "") */
@@ -179,22 +176,16 @@ static int on_open(void *ctx, uint32_t depth, uint32_t frame, const double self[
 	return 0;
 }
 
-/* Every source name's nodes and order of first use, from the walk kept in fr: one pass in
- * order, each name's counters fetched some nodes ahead (names are met at random). */
+/* Every source name's nodes, and the names used, from the walk kept in fr: one pass in
+ * order, each name's counter fetched some nodes ahead (names are met at random). */
 static void count_uses(enc *e)
 {
 	const uint32_t *fr = e->fr;
 	for (size_t i = 0, n = e->nfr; i < n; i++) {
-		if (i + 16 < n) {
+		if (i + 16 < n)
 			__builtin_prefetch(&e->uses[fr[i + 16]], 1);
-			__builtin_prefetch(&e->first[fr[i + 16]], 1);
-		}
-		uint32_t frame = fr[i];
-		if (!e->first[frame]) {
-			e->by_first[e->nused] = frame;
-			e->first[frame] = ++e->nused;
-		}
-		e->uses[frame]++;
+		if (!e->uses[fr[i]]++)
+			e->nused++;
 	}
 }
 
@@ -455,6 +446,7 @@ static int encode_names(enc *e)
 	size_t nsrc = fk_profile_name_count(e->p);
 	uint64_t *key = malloc(((size_t)n + 1) * sizeof(*key)), *k2 = malloc(((size_t)n + 1) * sizeof(*k2));
 	uint32_t *tmp = malloc((nsrc > n ? nsrc : n) * sizeof(*tmp) + sizeof(*tmp));
+	uint32_t *order = e->src_of + 1; /* (the page's names: src_of from page name 1 on) */
 	if (!key || !k2 || !tmp) {
 		free(key);
 		free(k2);
@@ -465,31 +457,30 @@ static int encode_names(enc *e)
 		tmp[e->rank[s]] = (uint32_t)s;
 	uint32_t k = 0;
 	for (size_t r = 0; r < nsrc; r++)
-		if (e->first[tmp[r]] && k < n)
-			e->by_first[k++] = tmp[r];
+		if (e->uses[tmp[r]] && k < n)
+			order[k++] = tmp[r];
 	for (uint32_t i = 0; i < n; i++)
-		key[i] = UINT32_MAX - e->uses[e->by_first[i]];
-	fk_radix64(key, e->by_first, n, 32, k2, tmp);
+		key[i] = UINT32_MAX - e->uses[order[i]];
+	fk_radix64(key, order, n, 32, k2, tmp);
 	free(key);
 	free(k2);
 	free(tmp);
 	e->src_of[0] = UINT32_MAX;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t s = e->by_first[i];
-		e->src_of[i + 1] = s;
-		e->page[s] = i + 1;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		e->page[order[i]] = i + 1;
+	/* the off-CPU mark's page name, where a frame carries it (its colours: encode_colors) */
+	int64_t mark = e->ncols > 1 ? -1 : fk_profile_find_name(e->p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
+	e->offmark = mark >= 0 && e->uses[mark] ? (int64_t)e->page[mark] : -1;
 	uint32_t nn = e->nnames;
 	e->idw = nn <= 0x100 ? 1 : nn <= 0x10000 ? 2 : nn <= 0x1000000 ? 3 : 4;
 	/* the nodes whose name has no code of its own without alphabets (page names past ESC) */
 	size_t direct = 0;
 	for (uint32_t i = 0; i < n && i < ESC; i++)
-		direct += e->uses[e->by_first[i]];
+		direct += e->uses[order[i]];
 	e->nesc = e->nfr - direct;
 	free(e->uses); /* (the page's names are ordered) */
-	free(e->by_first);
 	free(e->rank);
-	e->uses = e->by_first = e->rank = NULL;
+	e->uses = e->rank = NULL;
 	return 0;
 }
 
@@ -521,10 +512,8 @@ static int encode_tree(enc *e)
 {
 	size_t nsrc = fk_profile_name_count(e->p);
 	e->uses = calloc(nsrc + 1, sizeof(*e->uses));
-	e->first = calloc(nsrc + 1, sizeof(*e->first));
-	e->by_first = malloc((nsrc + 1) * sizeof(*e->by_first));
 	e->page = malloc((nsrc + 1) * sizeof(*e->page));
-	if (!e->uses || !e->first || !e->by_first || !e->page)
+	if (!e->uses || !e->page)
 		return -FK_E_NOMEM;
 	fk_walk_ops ops = { .open = on_open };
 	int rc = fk_profile_walk_ranked(e->p, &ops, e, &e->rank);
@@ -539,14 +528,22 @@ static int encode_tree(enc *e)
 	return encode_names(e);
 }
 
+/* A name's colour as fk_render_svg gives it (off: its off-CPU colour): the separators'
+ * fixed grey, else the palette's. */
+static uint32_t name_color(fk_palette *pal, const char *name, size_t len, bool off)
+{
+	uint32_t c = fk_palette_fixed(name, len);
+	if (c != UINT32_MAX)
+		return c;
+	return off ? fk_palette_offcpu_color(pal, name, len) : fk_palette_color(pal, name, len, false);
+}
+
 /* The colours fk_render_svg gives the page's names, as three byte planes: the red of every
  * name, then the green, then the blue (colours are much alike in each plane, rarely as a
  * whole: Huffman codes alone pay); in combined on/off-CPU graphs (a frame named
  * FK_OFFCPU_MARK) also the off-CPU colour of each name. */
 static int encode_colors(enc *e, const fk_svg_opts *o)
 {
-	int64_t mark = e->ncols > 1 ? -1 : fk_profile_find_name(e->p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
-	e->offmark = mark >= 0 && e->first[mark] ? (int64_t)e->page[mark] : -1;
 	fk_palette *pal = e->col ? NULL : fk_palette_new(o);
 	if (!e->col && !pal)
 		return errno == ENOMEM || errno == FK_E_NOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
@@ -569,9 +566,7 @@ static int encode_colors(enc *e, const fk_svg_opts *o)
 							      e->src_of[i + 8]);
 				size_t len = 0;
 				const char *name = src == UINT32_MAX ? "" : fk_profile_name(e->p, src, &len);
-				c = fk_palette_fixed(name, len);
-				if (c == UINT32_MAX)
-					c = k ? fk_palette_offcpu_color(pal, name, len) : fk_palette_color(pal, name, len, false);
+				c = name_color(pal, name, len, k);
 			}
 			out[i] = (uint8_t)(c >> 16);
 			out[nn + i] = (uint8_t)(c >> 8);
@@ -612,10 +607,9 @@ static void *early_colors(void *v)
 			fk_profile_name_ahead(e->p, s + 16 < n ? (uint32_t)(s + 16) : UINT32_MAX, (uint32_t)(s + 8));
 		size_t len = 0;
 		const char *name = s == n ? "" : fk_profile_name(e->p, (uint32_t)s, &len);
-		uint32_t fixed = fk_palette_fixed(name, len);
-		e->col[s] = fixed != UINT32_MAX ? fixed : fk_palette_color(pal, name, len, false);
+		e->col[s] = name_color(pal, name, len, false);
 		if (j->off)
-			e->offcol[s] = fixed != UINT32_MAX ? fixed : fk_palette_offcpu_color(pal, name, len);
+			e->offcol[s] = name_color(pal, name, len, true);
 	}
 	fk_palette_free(pal);
 	return NULL;
@@ -631,8 +625,6 @@ static void enc_free(enc *e)
 	free(e->offcol);
 	free(e->fr);
 	free(e->uses);
-	free(e->first);
-	free(e->by_first);
 	free(e->page);
 	free(e->rank);
 	free(e->src_of);
