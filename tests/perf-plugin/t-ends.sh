@@ -21,7 +21,7 @@ exec ./work 120000
 SH
 
 # --- the workload exits 7: drawn, one note, status 0
-perf flame -q -o w7.svg --folded w7.folded -- sh -c './work 300; exit 7' > w7.out 2> w7.err
+perf flame -q -o w7.svg --folded w7.folded -- sh -c './work 1500; exit 7' > w7.out 2> w7.err
 rc=$?
 [ $rc = 0 ] || { cat w7.err; fail "perf flame on a workload exiting 7: status $rc"; }
 grep -q '<svg' w7.svg || fail "no SVG for a workload exiting 7"

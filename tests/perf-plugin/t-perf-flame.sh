@@ -10,8 +10,9 @@ assert_eq "exported symbols" "filter_description filter_event perf_dlfilter_fns 
 # perf dispatches `perf flame` to perf-flame on PATH
 perf flame -h > h.out 2>&1 || fail "perf flame -h"
 assert_contains h.out "perf flame record"
-# record with defaults (-F 99 -g), then report
-perf flame record -q -o r.data -- ./work 300 > rec.out 2>&1 || { cat rec.out; fail "perf flame record"; }
+# record with defaults (-F 99 -g), then report. work runs ~0.5 ms a round: at 99 Hz its
+# c path (a quarter) needs thousands of rounds to be sure of samples (300 gave ~4: 2% none)
+perf flame record -q -o r.data -- ./work 1500 > rec.out 2>&1 || { cat rec.out; fail "perf flame record"; }
 perf evlist -v -i r.data > ev.out
 grep -q "sample_freq.*: 99" ev.out || grep -q "{ sample_period, sample_freq }: 99" ev.out || fail "not -F 99: $(head -1 ev.out)"
 assert_contains ev.out "CALLCHAIN"
@@ -40,7 +41,7 @@ grep -q '"\$schema":"https://www.speedscope.app/file-format-schema.json"' r.spee
 perf flame report -q -i r.data 2> /dev/null || fail "report with defaults"
 [ -s flame.svg ] || fail "flame.svg not written"
 # both in one go
-perf flame -i both.data -o both.svg --folded both.folded -- ./work 300 > both.out 2>&1 || { cat both.out; fail "perf flame -- cmd"; }
+perf flame -i both.data -o both.svg --folded both.folded -- ./work 3000 > both.out 2>&1 || { cat both.out; fail "perf flame -- cmd"; }
 grep -q ';main;c;spin ' both.folded || fail "perf flame -- cmd: main;c;spin missing"
 [ -s both.svg ] || fail "perf flame -- cmd: no SVG"
 # stdout a pipe (| tee log): the recording goes to a file, not into the pipe
