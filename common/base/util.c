@@ -363,6 +363,87 @@ static void radix_pass(uint64_t *key, uint32_t *ord, size_t n, unsigned sh, uint
 	memcpy(ord, tmp, n * sizeof(*ord));
 }
 
+/* Keys of few values (names that share their first bytes, and a few unlike them: every
+ * digit varies, but a handful of values are met): each key's value numbered in a small
+ * table, the values sorted, then one counting pass by number. false, nothing moved, when
+ * the keys hold more than FEW_MAX values. Stable, as the radix passes. */
+enum { FEW_SAMPLE = 256, FEW_SAMPLE_MAX = 16, FEW_MAX = 1024, FEW_BITS = 11 };
+struct few_val {
+	uint64_t k;
+	uint32_t num, n; /* its number, then (sorted) its first place */
+};
+
+static int few_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct few_val *)a)->k, y = ((const struct few_val *)b)->k;
+	return (x > y) - (x < y);
+}
+
+static bool few_sample(const uint64_t *key, size_t n)
+{
+	uint64_t s[FEW_SAMPLE];
+	size_t ns = 0;
+	for (size_t i = 0; i < FEW_SAMPLE; i++) {
+		uint64_t k = key[i * (n / FEW_SAMPLE)];
+		size_t j = 0;
+		while (j < ns && s[j] != k)
+			j++;
+		if (j == ns) {
+			if (ns == FEW_SAMPLE_MAX)
+				return false;
+			s[ns++] = k;
+		}
+	}
+	return true;
+}
+
+static bool radix_few(uint64_t *key, uint32_t *ord, size_t n, uint64_t *k2, uint32_t *tmp)
+{
+	/* slot: value number + 1 (0: empty); vals[number] */
+	uint16_t *slot = calloc(1u << FEW_BITS, sizeof(*slot));
+	struct few_val *val = malloc(FEW_MAX * sizeof(*val));
+	uint32_t *at = malloc(FEW_MAX * sizeof(*at));
+	bool ok = slot && val && at;
+	uint32_t nv = 0;
+	for (size_t i = 0; ok && i < n; i++) {
+		uint64_t k = key[i];
+		size_t h = (size_t)(k * 0x9e3779b97f4a7c15ULL >> (64 - FEW_BITS));
+		while (slot[h] && val[slot[h] - 1].k != k)
+			h = (h + 1) & ((1u << FEW_BITS) - 1);
+		if (!slot[h]) {
+			if (nv == FEW_MAX) {
+				ok = false;
+				break;
+			}
+			val[nv] = (struct few_val){ k, nv, 0 };
+			slot[h] = (uint16_t)++nv;
+		}
+		tmp[i] = slot[h] - 1u;
+		val[slot[h] - 1].n++;
+	}
+	if (ok) {
+		qsort(val, nv, sizeof(*val), few_cmp);
+		uint32_t sum = 0;
+		for (uint32_t v = 0; v < nv; v++) {
+			at[val[v].num] = sum;
+			uint32_t c = val[v].n;
+			val[v].n = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			k2[at[tmp[i]]++] = ord[i];
+		for (size_t i = 0; i < n; i++)
+			ord[i] = (uint32_t)k2[i];
+		for (uint32_t v = 0; v < nv; v++)
+			for (size_t i = val[v].n, end = v + 1 < nv ? val[v + 1].n : n; i < end; i++)
+				key[i] = val[v].k;
+	}
+	free(slot);
+	free(val);
+	free(at);
+	return ok;
+}
+
 void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2, uint32_t *tmp)
 {
 	if (n < 2)
@@ -373,6 +454,8 @@ void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t 
 	uint64_t diff = 0, k0 = key[0];
 	for (size_t i = 1; i < n; i++)
 		diff |= key[i] ^ k0;
+	/* keys alike above the bits sorted by: the few-values path may order whole keys */
+	bool whole = bits >= 64 || !(diff >> bits);
 	if (bits < 64)
 		diff &= (1ULL << bits) - 1;
 	enum { D = 11, B = 1 << D, NDIG = (64 + D - 1) / D };
@@ -381,6 +464,9 @@ void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t 
 		if (diff >> sh & (B - 1))
 			dig[nd++] = sh;
 	if (!nd)
+		return;
+	if (nd >= 3 && n >= 4096 && whole && few_sample(key, n) &&
+	    radix_few(key, ord, n, k2, tmp))
 		return;
 	uint32_t cnt[NDIG][B]; /* (48 KB: the varying digits' rows cleared) */
 	memset(cnt, 0, nd * sizeof(cnt[0]));

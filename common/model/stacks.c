@@ -347,7 +347,9 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 				size_t j = i + 1;
 				while (j < end && key[j] == key[i])
 					j++;
-				bool go_on = false;
+				/* two entries of one text cannot be, so where the run's key fills
+				 * its 8 bytes, one of its entries at least goes on (no entry read) */
+				bool go_on = j - i > 1 && (key[i] & 0xff);
 				for (size_t k = i; k < j && j - i > 1 && !go_on; k++)
 					go_on = !entry_ends(c->p, c->order, ord[k], at);
 				if (go_on) {

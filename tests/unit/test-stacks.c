@@ -122,6 +122,53 @@ static void quiet(enum fk_level level, const char *msg, void *ctx)
 /* fk_radix64 against a stable insertion sort: keys that vary in few bits (one digit, a
  * digit's edge, the top bit, none) and in all, with ord carried along; bits < 64: keys of
  * that many bits (as the callers' are). */
+static bool radix_checked(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
+			  uint32_t *tmp, uint64_t *want, uint32_t *word)
+{
+	/* the expected order: by insertion, stable */
+	for (size_t i = 0; i < n; i++) {
+		ord[i] = (uint32_t)i;
+		size_t q = i;
+		for (; q > 0 && want[q - 1] > key[i]; q--) {
+			want[q] = want[q - 1];
+			word[q] = word[q - 1];
+		}
+		want[q] = key[i];
+		word[q] = (uint32_t)i;
+	}
+	fk_radix64(key, ord, n, bits, k2, tmp);
+	bool ok = true;
+	for (size_t i = 0; i < n; i++)
+		ok &= key[i] == want[i] && ord[i] == word[i];
+	return ok;
+}
+
+/* Keys of few values where every digit varies (names sharing their first bytes and a few
+ * unlike them): one value and outliers, a few values, more values than the few-values
+ * path holds (found past its sample: it must give up and leave the keys whole), many. */
+static void test_radix_few(void)
+{
+	enum { N = 9000 };
+	static uint64_t key[N], k2[N], want[N];
+	static uint32_t ord[N], tmp[N], word[N];
+	uint64_t vals[8];
+	for (int v = 0; v < 8; v++)
+		vals[v] = next();
+	for (int shape = 0; shape < 5; shape++) {
+		for (size_t i = 0; i < N; i++) {
+			uint64_t r = next();
+			switch (shape) {
+			case 0: key[i] = r % 50 ? vals[0] : r; break;
+			case 1: key[i] = r % 50 ? vals[r % 5] : vals[5] ^ (r & 0xff00ff00ff); break;
+			case 2: key[i] = i % (N / 256) == 0 ? vals[0] : r; break;
+			case 3: key[i] = i % (N / 256) == 0 ? vals[i % 3] : vals[3] + r % 1500; break;
+			default: key[i] = vals[r % 8] >> (r % 3); break;
+			}
+		}
+		CHECK(radix_checked(key, ord, N, 64, k2, tmp, want, word));
+	}
+}
+
 static void test_radix(void)
 {
 	enum { N = 3000 };
@@ -158,6 +205,7 @@ static void test_radix(void)
 int main(void)
 {
 	test_radix();
+	test_radix_few();
 	int said = 0;
 	fk_set_print(quiet, &said);
 	for (int round = 0; round < 40; round++) {
