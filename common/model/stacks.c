@@ -248,6 +248,8 @@ struct level {
 	size_t nruns, half;  /* runs [0, half) are part 0's, the others part 1's */
 	size_t at;
 	bool byid;
+	const uint8_t *mark; /* byid: only the entries marked stamp are in runs (NULL: all) */
+	uint8_t stamp;
 	int step;            /* 0: keys by id; 1: each run's keys; 2: each run sorted */
 };
 
@@ -258,6 +260,12 @@ static void level_part(void *arg, unsigned part)
 	const fk_profile *p = c->p;
 	if (l->step == 0) {
 		size_t e = part ? c->n / 2 : 0, end = part ? c->n : c->n / 2;
+		if (l->mark) {
+			for (; e < end; e++)
+				if (l->mark[e] == l->stamp)
+					l->k2[e] = entry_key(p, c->order, (uint32_t)e, l->at);
+			return;
+		}
 		for (; e < end; e++)
 			l->k2[e] = entry_key(p, c->order, (uint32_t)e, l->at);
 		return;
@@ -301,12 +309,23 @@ static void level_step(struct level *l, int step, bool two)
 	}
 }
 
-/* The runs' keys at byte at, then each run sorted by them. */
+/* The runs' keys at byte at, then each run sorted by them. mark: scratch of c->n bytes, or
+ * NULL. */
 static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, const struct run *runs,
-		       size_t nruns, size_t total, size_t at, uint64_t *k2, uint32_t *tmp)
+		       size_t nruns, size_t total, size_t at, uint64_t *k2, uint32_t *tmp, uint8_t *mark)
 {
 	struct level l = { .c = c, .ord = ord, .tmp = tmp, .key = key, .k2 = k2, .runs = runs,
 			   .nruns = nruns, .at = at, .byid = total >= 4096 && total >= c->n / 8 };
+	/* under half the entries in runs (names past a namespace's shared bytes, deeper
+	 * levels): the keys by id of those alone, marked (a stamp a level: never cleared; an
+	 * entry marked at a level 256 before only costs its key) */
+	if (l.byid && mark && total < c->n / 2) {
+		l.stamp = (uint8_t)(at / 8);
+		for (size_t r = 0; r < nruns; r++)
+			for (size_t k = runs[r].at, end = k + runs[r].len; k < end; k++)
+				mark[ord[k]] = l.stamp;
+		l.mark = mark;
+	}
 	/* the runs halved by entries */
 	size_t sum = 0;
 	while (l.half < nruns && sum < total / 2)
@@ -327,6 +346,7 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 		       uint32_t *tmp)
 {
 	size_t n = c->n, cap = n / 2 + 1, ncur = 0, total = 0;
+	uint8_t *mark = NULL;
 	struct run *cur = malloc(cap * sizeof(*cur)), *next = malloc(cap * sizeof(*next));
 	if (!cur || !next) {
 		free(cur);
@@ -367,12 +387,15 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 		cur = next;
 		next = t;
 		at += 8;
-		level_sort(c, ord, key, cur, ncur, total, at, k2, tmp);
+		if (!mark && total < n / 2)
+			mark = calloc(n, 1); /* (NULL: every key by id computed) */
+		level_sort(c, ord, key, cur, ncur, total, at, k2, tmp, mark);
 		from = cur;
 		nfrom = ncur;
 	}
 	free(cur);
 	free(next);
+	free(mark);
 	return 0;
 }
 
