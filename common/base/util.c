@@ -344,6 +344,49 @@ int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+int fk_grow_reserved(char **data, size_t *cap, size_t *reserved, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	if (!*reserved && need >= FK_RESERVE_FROM && need <= (SIZE_MAX >> 4)) {
+		/* (64 GiB of addresses, or 4x what is asked: pages are committed as touched) */
+		size_t size = need * 4 > (64ULL << 30) ? need * 4 : 64ULL << 30;
+		char *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (m != MAP_FAILED) {
+			/* (the names' bytes: a TLB miss on nearly every name compared, with 4 KiB
+			 * pages; the whole mapping advised, so it is never split) */
+			madvise(m, size, MADV_HUGEPAGE);
+			if (*cap)
+				memcpy(m, *data, *cap);
+			free(*data);
+			*data = m;
+			*cap = *reserved = size;
+			return 0;
+		}
+	}
+	if (*reserved) { /* (its stretch is full: onto the heap, copied) */
+		char *n = malloc(need + need / 2);
+		if (!n)
+			return -FK_E_NOMEM;
+		memcpy(n, *data, *cap);
+		munmap(*data, *reserved);
+		*data = n;
+		*cap = need + need / 2;
+		*reserved = 0;
+		return 0;
+	}
+	return fk_grow((void **)data, cap, need, 1);
+}
+
+void fk_free_reserved(char *data, size_t reserved)
+{
+	if (reserved)
+		munmap(data, reserved);
+	else
+		free(data);
+}
+
 /* One stable pass of fk_radix64 by the digit at bit sh, whose counts are cnt. */
 static void radix_pass(uint64_t *key, uint32_t *ord, size_t n, unsigned sh, uint32_t *cnt,
 		       uint64_t *k2, uint32_t *tmp)

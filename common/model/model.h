@@ -40,7 +40,7 @@ struct fk_profile {
 	unsigned flags;
 	unsigned ncols;
 	char *str;
-	size_t str_len, str_cap;
+	size_t str_len, str_cap, str_reserved; /* (str_reserved: see fk_grow_reserved) */
 	struct name_ent *names;
 	size_t nnames, names_cap;
 	struct name_slot *name_tab; /* size a power of two: two halves (a tag's parity picks) */

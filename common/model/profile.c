@@ -131,7 +131,7 @@ void fk_profile_free(fk_profile *p)
 	if (!p)
 		return;
 	free(p->unit_from);
-	free(p->str);
+	fk_free_reserved(p->str, p->str_reserved);
 	free(p->names);
 	free(p->name_tab);
 	free(p->fix);
@@ -301,7 +301,7 @@ static int64_t name_new(fk_profile *p, const char *s, size_t len, uint64_t h, si
 	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
 	if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
-	    FK_GROW(p->str, p->str_cap, p->str_len + len + 1))
+	    fk_grow_reserved(&p->str, &p->str_cap, &p->str_reserved, p->str_len + len + 1))
 		return -FK_E_NOMEM;
 	uint32_t id = (uint32_t)p->nnames++;
 	uint64_t off = p->str_len;
