@@ -47,15 +47,17 @@ FK_HIDDEN void fk_touch_pages(void *p, size_t size);
  * never grown by realloc (the advice splits the block's mapping, which mremap cannot move). */
 FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
-/* Bytes read at random that only grow (the names' text): *data grown to hold need bytes
- * (fk_grow's rule) while small; once past FK_RESERVE_FROM, moved once into a stretch of
- * address space reserved for it (*reserved: its size; 0 while on the heap) with huge pages
- * asked for, where it then grows in place, its pages touched as it fills. Without such a
- * stretch (strict overcommit, a limit on address space) it stays on the heap. 0 or
- * -FK_E_NOMEM. fk_free_reserved frees either kind. */
+/* An array read at random that only grows (the names and their text): grown as by fk_grow
+ * while small; once past FK_RESERVE_FROM bytes, moved once into a stretch of address space
+ * reserved for it (*reserved: its size in bytes; 0 while on the heap) with huge pages asked
+ * for, where it then grows in place, its pages touched as it fills. Without such a stretch
+ * (strict overcommit, a limit on address space) it stays on the heap. 0 or -FK_E_NOMEM.
+ * fk_free_reserved frees either kind. */
 enum { FK_RESERVE_FROM = 8 << 20 };
-FK_HIDDEN int fk_grow_reserved(char **data, size_t *cap, size_t *reserved, size_t need);
-FK_HIDDEN void fk_free_reserved(char *data, size_t reserved);
+FK_HIDDEN int fk_grow_reserved(void **data, size_t *cap, size_t *reserved, size_t need, size_t elem);
+FK_HIDDEN void fk_free_reserved(void *data, size_t reserved);
+#define FK_GROW_RESERVED(arr, cap, reserved, need) \
+	fk_grow_reserved((void **)&(arr), &(cap), &(reserved), (need), sizeof(*(arr)))
 
 /* u in decimal at buf (room for 20), no NUL: its length. */
 FK_HIDDEN size_t fk_dec_u64(char *buf, uint64_t u);

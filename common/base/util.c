@@ -344,42 +344,47 @@ int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-int fk_grow_reserved(char **data, size_t *cap, size_t *reserved, size_t need)
+int fk_grow_reserved(void **data, size_t *cap, size_t *reserved, size_t need, size_t elem)
 {
 	if (need <= *cap)
 		return 0;
-	if (!*reserved && need >= FK_RESERVE_FROM && need <= (SIZE_MAX >> 4)) {
+	if (need > (SIZE_MAX >> 4) / elem)
+		return -FK_E_NOMEM;
+	size_t bytes = need * elem;
+	if (!*reserved && bytes >= FK_RESERVE_FROM) {
 		/* (64 GiB of addresses, or 4x what is asked: pages are committed as touched) */
-		size_t size = need * 4 > (64ULL << 30) ? need * 4 : 64ULL << 30;
-		char *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		size_t size = bytes * 4 > (64ULL << 30) ? bytes * 4 : 64ULL << 30;
+		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (m != MAP_FAILED) {
-			/* (the names' bytes: a TLB miss on nearly every name compared, with 4 KiB
-			 * pages; the whole mapping advised, so it is never split) */
+			/* (read at random, with 4 KiB pages nearly every read missed the TLB; the
+			 * whole mapping advised, so it is never split) */
 			madvise(m, size, MADV_HUGEPAGE);
 			if (*cap)
-				memcpy(m, *data, *cap);
+				memcpy(m, *data, *cap * elem);
 			free(*data);
 			*data = m;
-			*cap = *reserved = size;
+			*cap = size / elem;
+			*reserved = size;
 			return 0;
 		}
 	}
 	if (*reserved) { /* (its stretch is full: onto the heap, copied) */
-		char *n = malloc(need + need / 2);
+		size_t ncap = need + need / 2;
+		void *n = malloc(ncap * elem);
 		if (!n)
 			return -FK_E_NOMEM;
-		memcpy(n, *data, *cap);
+		memcpy(n, *data, *cap * elem);
 		munmap(*data, *reserved);
 		*data = n;
-		*cap = need + need / 2;
+		*cap = ncap;
 		*reserved = 0;
 		return 0;
 	}
-	return fk_grow((void **)data, cap, need, 1);
+	return fk_grow(data, cap, need, elem);
 }
 
-void fk_free_reserved(char *data, size_t reserved)
+void fk_free_reserved(void *data, size_t reserved)
 {
 	if (reserved)
 		munmap(data, reserved);

@@ -40,9 +40,9 @@ struct fk_profile {
 	unsigned flags;
 	unsigned ncols;
 	char *str;
-	size_t str_len, str_cap, str_reserved; /* (str_reserved: see fk_grow_reserved) */
+	size_t str_len, str_cap, str_reserved; /* (see fk_grow_reserved) */
 	struct name_ent *names;
-	size_t nnames, names_cap;
+	size_t nnames, names_cap, names_reserved; /* (see fk_grow_reserved) */
 	struct name_slot *name_tab; /* size a power of two: two halves (a tag's parity picks) */
 	size_t name_tab_mask;
 	size_t name_par[2];     /* names in the table's two halves, by tag parity (each fills on its own) */

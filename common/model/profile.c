@@ -132,7 +132,7 @@ void fk_profile_free(fk_profile *p)
 		return;
 	free(p->unit_from);
 	fk_free_reserved(p->str, p->str_reserved);
-	free(p->names);
+	fk_free_reserved(p->names, p->names_reserved);
 	free(p->name_tab);
 	free(p->fix);
 	if (p->nodes_mapped)
@@ -300,8 +300,8 @@ static int64_t name_new(fk_profile *p, const char *s, size_t len, uint64_t h, si
 {
 	if (len > UINT32_MAX - 1 || p->nnames >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
-	if (FK_GROW(p->names, p->names_cap, p->nnames + 1) ||
-	    fk_grow_reserved(&p->str, &p->str_cap, &p->str_reserved, p->str_len + len + 1))
+	if (FK_GROW_RESERVED(p->names, p->names_cap, p->names_reserved, p->nnames + 1) ||
+	    FK_GROW_RESERVED(p->str, p->str_cap, p->str_reserved, p->str_len + len + 1))
 		return -FK_E_NOMEM;
 	uint32_t id = (uint32_t)p->nnames++;
 	uint64_t off = p->str_len;

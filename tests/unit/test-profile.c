@@ -54,9 +54,10 @@ static void test_intern(void)
 	h[big - 1] = 'x';
 	CHECK(fk_profile_intern(p, h, big) == x && fk_profile_intern(p, h, big - 1) > y);
 	free(h);
-	/* past 8 MB of names the text moved into its reserved stretch (fk_grow_reserved): the
-	 * names before it read back and are found, and those after it too */
-	for (int i = 0; i < 300000; i++) {
+	/* past 8 MB the names' text, then their entries (16 bytes each), moved into their
+	 * reserved stretches (fk_grow_reserved): the names before read back and are found, and
+	 * those after too */
+	for (int i = 0; i < 600000; i++) {
 		int n = snprintf(name, sizeof(name), "%s_%d", i < 100000 ? "fn" : "after", i);
 		int64_t id = fk_profile_intern(p, name, (size_t)n);
 		const char *t = fk_profile_name(p, (uint32_t)id, &len);
