@@ -30,7 +30,10 @@ awk -v p="start_thread;$m;$m;" 'index($0, p) && substr($0, index($0, p) + length
 	END {exit !f}' "$TMP/m.folded" || fail "the sleeper's libc frames lost their names"
 
 # --- --addrs (through flamekit gdb: the option reaches it from the same table)
-timeout 120 "$FLAMEKIT" gdb -p "$TPID" -d 2 -F 100 --addrs --folded "$TMP/s.folded" > "$TMP/gdb.out" 2>&1 ||
+# (3 s at 200 Hz: ~600 worker samples, so the split's +-0.13 below is 7 standard
+# errors, and 4 where a loaded machine takes a third of them; 2 s at 100 Hz gave
+# ~200: 4.2 at rest, 2.5 at a third, 1 run in 70 outside)
+timeout 120 "$FLAMEKIT" gdb -p "$TPID" -d 3 -F 200 --addrs --folded "$TMP/s.folded" > "$TMP/gdb.out" 2>&1 ||
 	{ cat "$TMP/gdb.out"; fail "flamekit gdb --addrs failed"; }
 assert_running "$TPID"
 cat "$TMP/s.folded"

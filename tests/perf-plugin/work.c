@@ -1,6 +1,7 @@
 /* work.c - perf plugin test workload with a known call structure:
  * main -> a -> b -> spin runs 3 units for every unit of main -> c -> spin, so
- * the b path holds 75% of the samples (the same loop code on both paths).
+ * the b path holds 75% of the samples (the same loop code on both paths);
+ * "work N": N rounds, ~0.5 ms each on average.
  * "work k" spends its time in the kernel instead (read(2) of /dev/zero from
  * main -> kread). "work n": see ender below. Built with frame pointers, no inlining. */
 #include <fcntl.h>
@@ -87,10 +88,21 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	int rounds = argc > 1 ? atoi(argv[1]) : 200;
-	/* Interleave so timing noise hits both paths alike. */
+	/* Interleave so timing noise hits both paths alike. A round's size is drawn
+	 * (250000-749999, 500000 on average, the same sequence every run) and both
+	 * paths take it, so each round splits 3:1. Rounds of one size made the program
+	 * periodic (~0.5 ms): a timer whose period is near a multiple of that lands at
+	 * nearly the same point of a round for hundreds of samples in a row (at -F 999,
+	 * b's share in blocks of 50 samples had an sd of 12-26 points, not the 6 of
+	 * independent samples, and a run of 510 read 66%; now 6-8 points). */
+	unsigned long x = 88172645463325252ul;
 	for (int r = 0; r < rounds; r++) {
-		a(500000);
-		c(500000);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		unsigned long n = 250000 + x % 500000;
+		a(n);
+		c(n);
 	}
 	return 0;
 }
