@@ -34,8 +34,10 @@ if [ -f "$CORPUS/gen-synth-perf.py" ]; then
 	fi
 	for mb in 16 32 48 64; do
 		f=$CACHE/synth-$mb.perf
-		# the first MB megabytes, cut where a sample ends (a blank line)
-		[ -s "$f" ] || head -c "${mb}000000" "$big" | awk -v RS= -v ORS='\n\n' '{print}' > "$f"
+		# the first MB megabytes, cut where a sample ends (a blank line): the last sample,
+		# which the cut may have left partial, dropped
+		[ -s "$f" ] || head -c "${mb}000000" "$big" |
+			awk -v RS= -v ORS='\n\n' 'NR > 1 { print last } { last = $0 }' > "$f"
 		inputs+=("$f")
 	done
 	inputs+=("$big")
