@@ -49,11 +49,12 @@ FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 /* An array read at random that only grows (the names and their text): grown as by fk_grow
  * while small; once past FK_RESERVE_FROM bytes, moved once into a stretch of address space
- * reserved for it (*reserved: its size in bytes; 0 while on the heap) with huge pages asked
- * for, where it then grows in place, its pages touched as it fills. Without such a stretch
- * (strict overcommit, a limit on address space) it stays on the heap. 0 or -FK_E_NOMEM.
- * fk_free_reserved frees either kind. */
-enum { FK_RESERVE_FROM = 8 << 20 };
+ * reserved for it (*reserved: its size in bytes; 0 while on the heap), huge pages asked for
+ * from FK_HUGE_FROM bytes on, where it then grows in place, its pages touched as it fills
+ * (moved later, from a bigger block, the heap kept the block's pages: 7 MB more at the
+ * peak of b-wide's go shape). Without such a stretch (strict overcommit, a limit on address
+ * space) it stays on the heap. 0 or -FK_E_NOMEM. fk_free_reserved frees either kind. */
+enum { FK_RESERVE_FROM = 1 << 20, FK_HUGE_FROM = 8 << 20 };
 FK_HIDDEN int fk_grow_reserved(void **data, size_t *cap, size_t *reserved, size_t need, size_t elem);
 FK_HIDDEN void fk_free_reserved(void *data, size_t reserved);
 #define FK_GROW_RESERVED(arr, cap, reserved, need) \

@@ -357,9 +357,10 @@ int fk_grow_reserved(void **data, size_t *cap, size_t *reserved, size_t need, si
 		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (m != MAP_FAILED) {
-			/* (read at random, with 4 KiB pages nearly every read missed the TLB; the
-			 * whole mapping advised, so it is never split) */
-			madvise(m, size, MADV_HUGEPAGE);
+			/* huge pages from FK_HUGE_FROM bytes on (read at random, with 4 KiB pages
+			 * nearly every read missed the TLB; under it, a page of 2 MiB each would
+			 * hold more than a small profile's whole array) */
+			madvise((char *)m + FK_HUGE_FROM, size - FK_HUGE_FROM, MADV_HUGEPAGE);
 			if (*cap)
 				memcpy(m, *data, *cap * elem);
 			free(*data);
