@@ -351,9 +351,11 @@ int fk_grow_reserved(void **data, size_t *cap, size_t *reserved, size_t need, si
 	if (need > (SIZE_MAX >> 4) / elem)
 		return -FK_E_NOMEM;
 	size_t bytes = need * elem;
-	if (!*reserved && bytes >= FK_RESERVE_FROM) {
-		/* (64 GiB of addresses, or 4x what is asked: pages are committed as touched) */
-		size_t size = bytes * 4 > (64ULL << 30) ? bytes * 4 : 64ULL << 30;
+	/* (64 GiB of addresses, or 4x what is asked: pages are committed as touched; where
+	 * addresses are 32 bits, never) */
+	uint64_t want = (uint64_t)bytes * 4 > (64ULL << 30) ? (uint64_t)bytes * 4 : 64ULL << 30;
+	if (!*reserved && bytes >= FK_RESERVE_FROM && want <= SIZE_MAX / 2) {
+		size_t size = (size_t)want;
 		void *m = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (m != MAP_FAILED) {
