@@ -74,8 +74,10 @@ FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
  * fk_crowd_seen, asked by the first as often as wanted, says yes once the threads' waits were
  * over 3/10 of the time in the last four windows (with another task on one of two CPUs
  * 40-51%; on an idle machine a moment's other work, such as the programs a shell starts beside
- * us, makes one window 30-65% now and then, the four's stayed at or under 16% in 30 runs), or
- * when the second has not run 20 ms on. Never, where the kernel does not say. Tests:
+ * us, makes one window 30-65% now and then, the four's stayed at or under 16% in 30 runs) and
+ * another task is seen runnable (the waits also hold a sleeping CPU's wake-ups: see
+ * fk_crowd_seen), or when the second has not run 20 ms on. Never, where the kernel does not
+ * say. Tests:
  * FLAMEKIT_CROWDED=N says yes from the N-th question on (0: the first). */
 enum { CROWD_WINDOWS = 4 };
 typedef struct fk_crowd {
