@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../workload.h"
 
 #define NOINLINE __attribute__((noinline))
 static volatile unsigned long sink;
@@ -31,19 +32,14 @@ NOINLINE void path_a(unsigned long unit) { inl_hot(3 * unit); __asm__ volatile("
 NOINLINE void path_b(unsigned long unit) { burn(unit); __asm__ volatile(""); }
 
 /* 3:1 split between path_a and path_b, in every round. A round's unit is drawn
- * (100000-299999, 200000 on average, the same sequence every run): rounds of one
- * size made the worker periodic (~1 ms), and a sampler whose period is near a
- * multiple of that keeps landing near one point of a round (at 400 Hz successive
- * samples were correlated 0.33, doubling the variance of the split). */
+ * (100000-299999, 200000 on average: round_size): rounds of one size (~1 ms) made
+ * successive samples at 400 Hz correlated 0.33, doubling the variance of the split. */
 NOINLINE void *worker(void *arg)
 {
 	pthread_setname_np(pthread_self(), "fk-worker");
-	unsigned long x = 88172645463325252UL;
+	unsigned long x = WORKLOAD_SEED;
 	for (;;) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		unsigned long unit = 100000 + x % 200000;
+		unsigned long unit = round_size(&x, 100000, 200000);
 		path_a(unit);
 		path_b(unit);
 	}

@@ -5,7 +5,7 @@ ifeq ($(SANITIZE),0)
 TEST_DEPS += $(FK_TARGET) $(FK_TARGET)-stripped
 endif
 
-$(FK_TARGET): tests/gdb/fk-target.c | $(BUILD)/.dir
+$(FK_TARGET): tests/gdb/fk-target.c tests/workload.h | $(BUILD)/.dir
 	@mkdir -p $(dir $@)
 	@$(if $(filter 1,$(V)),,echo "  CC      $<")
 	$(Q)$(CC) -O2 -g -D_GNU_SOURCE -fno-optimize-sibling-calls -pthread -o $@ $<

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include "../workload.h"
 
 static volatile unsigned long sink;
 
@@ -89,18 +90,13 @@ int main(int argc, char **argv)
 	}
 	int rounds = argc > 1 ? atoi(argv[1]) : 200;
 	/* Interleave so timing noise hits both paths alike. A round's size is drawn
-	 * (250000-749999, 500000 on average, the same sequence every run) and both
-	 * paths take it, so each round splits 3:1. Rounds of one size made the program
-	 * periodic (~0.5 ms): a timer whose period is near a multiple of that lands at
-	 * nearly the same point of a round for hundreds of samples in a row (at -F 999,
-	 * b's share in blocks of 50 samples had an sd of 12-26 points, not the 6 of
-	 * independent samples, and a run of 510 read 66%; now 6-8 points). */
-	unsigned long x = 88172645463325252ul;
+	 * (250000-749999, 500000 on average: round_size) and both paths take it, so
+	 * each round splits 3:1. Rounds of one size (~0.5 ms) made b's share in blocks
+	 * of 50 samples at -F 999 stray with an sd of 12-26 points, not the 6 of
+	 * independent samples (a run of 510 read 66%); drawn, 6-8 points. */
+	unsigned long x = WORKLOAD_SEED;
 	for (int r = 0; r < rounds; r++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		unsigned long n = 250000 + x % 500000;
+		unsigned long n = round_size(&x, 250000, 500000);
 		a(n);
 		c(n);
 	}
