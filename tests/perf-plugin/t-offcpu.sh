@@ -9,9 +9,26 @@ W=sl$$
 mv sleepy "$W"
 perf record -q -a -e sched:sched_switch -o probe2.data true > /dev/null 2>&1 ||
 	skip "sched:sched_switch cannot be recorded system-wide here"
-t0=$(date +%s%N)
-"$PERF_FLAME" record --off-cpu -q -o off.data -- "./$W" > rec.out 2>&1 || { cat rec.out; fail "perf flame record --off-cpu"; }
-off_wall=$((($(date +%s%N) - t0) / 1000))
+# ref FILE: an independent pairing of FILE's switches of $W's threads in nap (offcpu-ref.py),
+# "N US ESTIMATED" (ESTIMATED: intervals whose switch-in perf left out unsaid, ended by the
+# documented rule); the intervals go to stderr
+ref() {
+	[ -s "$1.ref" ] || perf script -i "$1" --ns -F comm,tid,cpu,time,event,trace,ip,sym 2> /dev/null |
+		python3 "$HERE/offcpu-ref.py" "$W" nap > "$1.ref" || fail "offcpu-ref.py on $1"
+	sed 1d "$1.ref" >&2
+	head -1 "$1.ref"
+}
+# (recorded again, up to 3 times, when perf left switch-ins of nap out unsaid, as on a
+# loaded machine: see the combined recording below)
+for try in 1 2 3; do
+	rm -f off.data off.data.ref
+	t0=$(date +%s%N)
+	"$PERF_FLAME" record --off-cpu -q -o off.data -- "./$W" > rec.out 2>&1 || { cat rec.out; fail "perf flame record --off-cpu"; }
+	off_wall=$((($(date +%s%N) - t0) / 1000))
+	est=$(ref off.data 2> /dev/null | awk '{ print $3 }')
+	[ "$est" = 0 ] && break
+	echo "note: perf left out $est switch-in(s) of nap unsaid (try $try)" >&2
+done
 perf evlist -i off.data | grep -q 'sched:sched_switch' || fail "sched_switch not recorded"
 "$PERF_FLAME" report -i off.data --folded off.folded -o off.svg 2> rep.err || { cat rep.err; fail "report"; }
 assert_contains rep.err "folding inside perf script"
@@ -47,15 +64,6 @@ high() {
 	fi
 }
 echo "nap blocked $nap us"
-# ref FILE: an independent pairing of FILE's switches of $W's threads in nap (offcpu-ref.py),
-# "N US ESTIMATED" (ESTIMATED: intervals whose switch-in perf left out unsaid, ended by the
-# documented rule); the intervals go to stderr
-ref() {
-	[ -s "$1.ref" ] || perf script -i "$1" --ns -F comm,tid,cpu,time,event,trace,ip,sym 2> /dev/null |
-		python3 "$HERE/offcpu-ref.py" "$W" nap > "$1.ref" || fail "offcpu-ref.py on $1"
-	sed 1d "$1.ref" >&2
-	head -1 "$1.ref"
-}
 # nap_low FILE: nanosleep never returns early, so each nap whose switch-in perf recorded is
 # at least 100 ms off-CPU (arming the timer to the switch-out takes microseconds: 0.2 ms
 # left for it); one whose switch-in perf left out may end early (said, and not counted)
@@ -116,9 +124,18 @@ python3 "$FKF" text.svg --rgb | awk -F '\t' '{ split($5, c, /[(,)]/); if (!(c[2]
 	fail "text route graph not in the io palette"
 
 # combined on/off-CPU: burn() runs 5 x 150 ms; both in microseconds
-t0=$(date +%s%N)
-"$PERF_FLAME" record --combined -q -o both.data -- "./$W" 150 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
-both_wall=$((($(date +%s%N) - t0) / 1000))
+# (recorded again, up to 3 times, when perf left switch-ins of nap out unsaid, as on a
+# loaded machine: the pairing is compared to the reference's to the microsecond, and for
+# such an interval the two once ended 1.1 ms apart; the rule for it is test-offcpu.c's)
+for try in 1 2 3; do
+	rm -f both.data both.data.ref
+	t0=$(date +%s%N)
+	"$PERF_FLAME" record --combined -q -o both.data -- "./$W" 150 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
+	both_wall=$((($(date +%s%N) - t0) / 1000))
+	est=$(ref both.data 2> /dev/null | awk '{ print $3 }')
+	[ "$est" = 0 ] && break
+	echo "note: perf left out $est switch-in(s) of nap unsaid (try $try)" >&2
+done
 "$PERF_FLAME" report -i both.data --folded both.folded 2> rep2.err || { cat rep2.err; fail "report combined"; }
 off_nap=$(weight_of both.folded "^$W;"'.*;main;nap;.*\[off-cpu\]$')
 on_burn=$(weight_of both.folded "^$W;"'.*;main;burn$')
