@@ -5,9 +5,10 @@ rule docs/perf-plugin.md gives: a thread is off-CPU from its switch-out to its n
 switch-in. When perf left that switch-in out without saying so (seen on a loaded machine:
 the thread next shows up switching out again, or in a cpu-clock sample, with no switch-in
 between), the interval ends at the last switch recorded on the CPU where it shows up.
-Prints "N TOTAL_US ESTIMATED" for the intervals whose switch-out callchain holds FRAME
-(each rounded to whole microseconds as flamekit rounds; ESTIMATED of them ended by the
-rule above), then a line per interval.
+Prints "N TOTAL_US ESTIMATED PREEMPTED" for the intervals whose switch-out callchain holds
+FRAME (each rounded to whole microseconds as flamekit rounds; ESTIMATED of them ended by
+the rule above; PREEMPTED of them began with the thread still runnable, prev_state R),
+then a line per interval.
 Needs perf script --ns -F comm,tid,cpu,time,event,trace,ip,sym on a recording with -g."""
 import re, sys
 
@@ -31,9 +32,9 @@ last = {}                            # cpu -> time of the last switch recorded t
 open_, out = {}, []
 
 def close(tid, t_end, estimated):
-    t0, want = open_.pop(tid)
+    t0, want, preempted = open_.pop(tid)
     if want and t_end > t0:
-        out.append((tid, t0, t_end, (t_end - t0 + 500) // 1000, estimated))
+        out.append((tid, t0, t_end, (t_end - t0 + 500) // 1000, estimated, preempted))
 
 for t, cpu, ev, f, stack, c, tid in events:
     if ev == "sched:sched_switch":
@@ -44,9 +45,11 @@ for t, cpu, ev, f, stack, c, tid in events:
             close(prv, last.get(cpu, 0), True)
         last[cpu] = t
         if f.get("prev_comm") == comm and prv > 0:
-            open_[prv] = (t, frame in stack)
+            open_[prv] = (t, frame in stack, f.get("prev_state", "").startswith("R"))
     elif tid in open_:               # a sample of a thread that is running
         close(tid, last.get(cpu, 0), True)
-print("%d %d %d" % (len(out), sum(o[3] for o in out), sum(o[4] for o in out)))
-for tid, t0, t1, us, est in out:
-    print("tid %d out %d in %d: %d us%s" % (tid, t0, t1, us, " (estimated)" if est else ""))
+print("%d %d %d %d" % (len(out), sum(o[3] for o in out), sum(o[4] for o in out),
+                       sum(o[5] for o in out)))
+for tid, t0, t1, us, est, pre in out:
+    print("tid %d out %d in %d: %d us%s%s" % (tid, t0, t1, us, " (estimated)" if est else "",
+                                            " (preempted)" if pre else ""))

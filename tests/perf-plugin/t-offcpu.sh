@@ -34,7 +34,9 @@ perf evlist -i off.data | grep -q 'sched:sched_switch' || fail "sched_switch not
 assert_contains rep.err "folding inside perf script"
 # nap() blocks 5 x 100 ms in nanosleep: ~500000 us on the stack through nap, plus
 # the wait for a CPU after each wakeup (off-CPU time ends at the switch-in)
-nap=$(weight_of off.folded "^$W;"'.*;main;nap;.*do_nanosleep')
+# (all of nap's off-CPU time, as the reference counts it: on a loaded machine nap is also
+# preempted outside do_nanosleep, 30 us of 555 ms beside two busy loops)
+nap=$(weight_of off.folded "^$W;"'.*;main;nap(;|$)')
 # low FILE BOUND: the lower bound of nap's off-CPU time, unless perf says it lost records
 # of FILE (a lost switch-in can only undercount an interval): then 0, said
 lost() { perf report -i "$1" --stats 2> /dev/null | awk '/^ *LOST(_SAMPLES)? events:/ { s += $3 } END { print s + 0 }'; }
@@ -71,9 +73,10 @@ nap_low() {
 	local r
 	r=$(ref "$1" 2> /dev/null)
 	set -- $r
-	[ "$1" = 5 ] || echo "note: perf delivered $1 of the 5 naps" >&2
+	[ "$4" = 0 ] || echo "note: nap preempted $4 time(s) (not a nap each)" >&2
+	[ "$(($1 - $4))" = 5 ] || echo "note: perf delivered $(($1 - $4)) of the 5 naps" >&2
 	[ "$3" = 0 ] || echo "note: perf left out $3 switch-in(s) unsaid: those naps not bounded below" >&2
-	echo $((($1 - $3) * 99800))
+	echo $((($1 - $3 - $4) * 99800))
 }
 # check_nap WHAT FILE GOT WALL: the pairing is the reference's to the microsecond, and
 # within [nap_low, 650 ms] (waiting for a CPU after each wakeup adds to it; under load,
@@ -103,7 +106,7 @@ perf script -i off.data > off.txt 2> /dev/null || fail "perf script (text)"
 rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 3 ] || { cat text.err; fail "collapse of sched_switch text (exit $rc)"; }
 perf script -i off.data --dlfilter "$DLF" --dlarg exact-ret > dlx.folded 2> /dev/null || fail "dlfilter exact-ret"
-tnap=$(weight_of text.folded "^$W;"'.*;main;nap;.*do_nanosleep')
+tnap=$(weight_of text.folded "^$W;"'.*;main;nap(;|$)')
 echo "text route: nap blocked $tnap us"
 assert_between "text route nap vs dlfilter (us)" $((nap - 10)) $((nap + 10)) "$tnap"
 grep "^$W;" text.folded | sed 's/ [0-9]*$//' > text.stacks
