@@ -309,22 +309,22 @@ static void level_step(struct level *l, int step, bool two)
 	}
 }
 
-/* The runs' keys at byte at, then each run sorted by them. mark: scratch of c->n bytes, or
- * NULL. */
+/* The runs' keys at byte at, then each run sorted by them. *mark: scratch of c->n bytes kept
+ * from level to level, made here when first wanted (the caller frees it). */
 static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, const struct run *runs,
-		       size_t nruns, size_t total, size_t at, uint64_t *k2, uint32_t *tmp, uint8_t *mark)
+		       size_t nruns, size_t total, size_t at, uint64_t *k2, uint32_t *tmp, uint8_t **mark)
 {
 	struct level l = { .c = c, .ord = ord, .tmp = tmp, .key = key, .k2 = k2, .runs = runs,
 			   .nruns = nruns, .at = at, .byid = total >= 4096 && total >= c->n / 8 };
 	/* under half the entries in runs (names past a namespace's shared bytes, deeper
 	 * levels): the keys by id of those alone, marked (a stamp a level: never cleared; an
-	 * entry marked at a level 256 before only costs its key) */
-	if (l.byid && mark && total < c->n / 2) {
+	 * entry marked at a level 256 before only costs its key; no scratch: all keys) */
+	if (l.byid && total < c->n / 2 && (*mark || (*mark = calloc(c->n, 1)))) {
 		l.stamp = (uint8_t)(at / 8);
 		for (size_t r = 0; r < nruns; r++)
 			for (size_t k = runs[r].at, end = k + runs[r].len; k < end; k++)
-				mark[ord[k]] = l.stamp;
-		l.mark = mark;
+				(*mark)[ord[k]] = l.stamp;
+		l.mark = *mark;
 	}
 	/* the runs halved by entries */
 	size_t sum = 0;
@@ -387,9 +387,7 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 		cur = next;
 		next = t;
 		at += 8;
-		if (!mark && total < n / 2)
-			mark = calloc(n, 1); /* (NULL: every key by id computed) */
-		level_sort(c, ord, key, cur, ncur, total, at, k2, tmp, mark);
+		level_sort(c, ord, key, cur, ncur, total, at, k2, tmp, &mark);
 		from = cur;
 		nfrom = ncur;
 	}

@@ -106,7 +106,8 @@ typedef struct enc {
 	double root_self[2];
 	double pend[2];     /* own counts of the last node opened */
 	unsigned ncols;
-	int64_t offmark;    /* page name of FK_OFFCPU_MARK, -1 if none */
+	int64_t mark_src;   /* source name FK_OFFCPU_MARK in a one-column profile, -1 if none */
+	int64_t offmark;    /* its page name, where a frame carries it, -1 if none */
 	bool two;           /* a second thread may take part (asked once: the looks take time) */
 	uint32_t *col;      /* per source name (the root's "" last): its colour, where made early */
 	uint32_t *offcol;   /* its off-CPU colour, where a frame is named FK_OFFCPU_MARK */
@@ -469,8 +470,7 @@ static int encode_names(enc *e)
 	for (uint32_t i = 0; i < n; i++)
 		e->page[order[i]] = i + 1;
 	/* the off-CPU mark's page name, where a frame carries it (its colours: encode_colors) */
-	int64_t mark = e->ncols > 1 ? -1 : fk_profile_find_name(e->p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
-	e->offmark = mark >= 0 && e->uses[mark] ? (int64_t)e->page[mark] : -1;
+	e->offmark = e->mark_src >= 0 && e->uses[e->mark_src] ? (int64_t)e->page[e->mark_src] : -1;
 	uint32_t nn = e->nnames;
 	e->idw = nn <= 0x100 ? 1 : nn <= 0x10000 ? 2 : nn <= 0x1000000 ? 3 : 4;
 	/* the nodes whose name has no code of its own without alphabets (page names past ESC) */
@@ -1246,6 +1246,7 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		return rc;
 	const fk_profile *src = owned ? owned : p;
 	enc e = { .p = src, .ncols = fk_profile_columns(src) > 1 ? 2 : 1, .offmark = -1 };
+	e.mark_src = e.ncols > 1 ? -1 : fk_profile_find_name(src, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
 	bytes pre[S_COUNT] = { { 0 } };
 	zparts z = { .n = 0 };
 	if (fk_profile_total(src, 0) == 0 && fk_profile_total(src, 1) == 0) {
@@ -1258,7 +1259,7 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	bool early = false;
 	size_t nsrc = fk_profile_name_count(src);
 	if (e.two && nsrc >= COLORS_TWO && !o.cp_file && !(o.random && !o.hash)) {
-		ej.off = e.ncols == 1 && fk_profile_find_name(src, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK)) >= 0;
+		ej.off = e.mark_src >= 0;
 		e.col = malloc((nsrc + 1) * sizeof(*e.col));
 		e.offcol = ej.off ? malloc((nsrc + 1) * sizeof(*e.offcol)) : NULL;
 		early = e.col && (!ej.off || e.offcol) && pthread_create(&eth, NULL, early_colors, &ej) == 0;

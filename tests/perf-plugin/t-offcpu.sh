@@ -10,25 +10,34 @@ mv sleepy "$W"
 perf record -q -a -e sched:sched_switch -o probe2.data true > /dev/null 2>&1 ||
 	skip "sched:sched_switch cannot be recorded system-wide here"
 # ref FILE: an independent pairing of FILE's switches of $W's threads in nap (offcpu-ref.py),
-# "N US ESTIMATED" (ESTIMATED: intervals whose switch-in perf left out unsaid, ended by the
-# documented rule); the intervals go to stderr
+# "N US ESTIMATED PREEMPTED" (ESTIMATED: intervals whose switch-in perf left out unsaid, ended
+# by the documented rule; PREEMPTED: those begun runnable); the intervals go to stderr
 ref() {
 	[ -s "$1.ref" ] || perf script -i "$1" --ns -F comm,tid,cpu,time,event,trace,ip,sym 2> /dev/null |
 		python3 "$HERE/offcpu-ref.py" "$W" nap > "$1.ref" || fail "offcpu-ref.py on $1"
 	sed 1d "$1.ref" >&2
 	head -1 "$1.ref"
 }
-# (recorded again, up to 3 times, when perf left switch-ins of nap out unsaid, as on a
-# loaded machine: see the combined recording below)
-for try in 1 2 3; do
-	rm -f off.data off.data.ref
-	t0=$(date +%s%N)
-	"$PERF_FLAME" record --off-cpu -q -o off.data -- "./$W" > rec.out 2>&1 || { cat rec.out; fail "perf flame record --off-cpu"; }
-	off_wall=$((($(date +%s%N) - t0) / 1000))
-	est=$(ref off.data 2> /dev/null | awk '{ print $3 }')
-	[ "$est" = 0 ] && break
-	echo "note: perf left out $est switch-in(s) of nap unsaid (try $try)" >&2
-done
+# record_nap FILE OUT MODE ARGS...: perf flame record MODE -o FILE -- ./$W ARGS (output in OUT),
+# again up to 3 times while perf left switch-ins of nap out unsaid, as on a loaded machine
+# (the pairing is compared to the reference's to the microsecond, and for such intervals
+# the two once ended 1.1 ms apart; the rule for them is test-offcpu.c's). Sets wall (us).
+record_nap() {
+	local f=$1 out=$2 mode=$3 try t0 est
+	shift 3
+	for try in 1 2 3; do
+		rm -f "$f" "$f.ref"
+		t0=$(date +%s%N)
+		"$PERF_FLAME" record "$mode" -q -o "$f" -- "./$W" "$@" > "$out" 2>&1 ||
+			{ cat "$out"; fail "perf flame record $mode"; }
+		wall=$((($(date +%s%N) - t0) / 1000))
+		est=$(ref "$f" 2> /dev/null | awk '{ print $3 }')
+		[ "$est" = 0 ] && return
+		echo "note: perf left out $est switch-in(s) of nap unsaid (try $try)" >&2
+	done
+}
+record_nap off.data rec.out --off-cpu
+off_wall=$wall
 perf evlist -i off.data | grep -q 'sched:sched_switch' || fail "sched_switch not recorded"
 "$PERF_FLAME" report -i off.data --folded off.folded -o off.svg 2> rep.err || { cat rep.err; fail "report"; }
 assert_contains rep.err "folding inside perf script"
@@ -127,18 +136,8 @@ python3 "$FKF" text.svg --rgb | awk -F '\t' '{ split($5, c, /[(,)]/); if (!(c[2]
 	fail "text route graph not in the io palette"
 
 # combined on/off-CPU: burn() runs 5 x 150 ms; both in microseconds
-# (recorded again, up to 3 times, when perf left switch-ins of nap out unsaid, as on a
-# loaded machine: the pairing is compared to the reference's to the microsecond, and for
-# such an interval the two once ended 1.1 ms apart; the rule for it is test-offcpu.c's)
-for try in 1 2 3; do
-	rm -f both.data both.data.ref
-	t0=$(date +%s%N)
-	"$PERF_FLAME" record --combined -q -o both.data -- "./$W" 150 > rec2.out 2>&1 || { cat rec2.out; fail "record --combined"; }
-	both_wall=$((($(date +%s%N) - t0) / 1000))
-	est=$(ref both.data 2> /dev/null | awk '{ print $3 }')
-	[ "$est" = 0 ] && break
-	echo "note: perf left out $est switch-in(s) of nap unsaid (try $try)" >&2
-done
+record_nap both.data rec2.out --combined 150
+both_wall=$wall
 "$PERF_FLAME" report -i both.data --folded both.folded 2> rep2.err || { cat rep2.err; fail "report combined"; }
 off_nap=$(weight_of both.folded "^$W;"'.*;main;nap;.*\[off-cpu\]$')
 on_burn=$(weight_of both.folded "^$W;"'.*;main;burn$')
