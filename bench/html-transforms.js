@@ -1,18 +1,9 @@
 // html-transforms.js - the viewer's transforms on a `flamekit html` page, timed in node as
 // CPU time (less sensitive than wall time to a loaded machine): the page's own code
-// (common/render/page/viewer/*.js joined as the build does), median of 3 runs per op, and a
+// (read as tests/html/page-node.js reads it), median of 3 runs per op, and a
 // pass over as many numbers for scale. usage: node html-transforms.js PAGE.html
 'use strict';
-const fs = require('fs'), path = require('path'), zlib = require('zlib');
-global.window = {}; global.document = {};
-const dir = path.join(__dirname, '../common/render/page/viewer');
-const src = "'use strict';\n" + fs.readFileSync(path.join(dir, '../counts.js'), 'utf8') + fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort().map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n') +
-  '\nwindow.flamekit.T = { transformTree, transformAct, Viewer };';
-new Function(src)();
-const html = fs.readFileSync(process.argv[2], 'utf8');
-const meta = JSON.parse(/<script id="fkmeta" type="application\/json">([\s\S]*?)<\/script>/.exec(html)[1]);
-const b64 = /<script id="fkdata" type="application\/octet-stream">([\s\S]*?)<\/script>/.exec(html)[1];
-const d = window.flamekit.decode(meta, new Uint8Array(zlib.inflateRawSync(Buffer.from(b64, 'base64'))));
+const { d } = require('../tests/html/page-node.js').load(process.argv[2], '\nwindow.flamekit.T = { transformTree, transformAct, Viewer };');
 const { transformTree, transformAct, Viewer } = window.flamekit.T;
 const V = Object.create(Viewer.prototype);
 V.names = d.names.slice(); V.colors = []; V.rgb = []; V.offColors = []; V.offRgb = []; V.tree = d.tree;

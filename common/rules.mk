@@ -20,7 +20,7 @@ PROG_OBJS := $(PROG_SRCS:common/%.c=$(BUILD)/common/%.o)
 PROG_LIB := $(BUILD)/libfkprog.a
 CLI_SRCS := $(sort $(wildcard common/cli/*.c))
 CLI_OBJS := $(CLI_SRCS:common/cli/%.c=$(BUILD)/cli/%.o)
-LIB_LIBS := -lz -lzstd -lm -lpthread
+LIB_LIBS := -lz -ldeflate -lzstd -lm -lpthread
 
 ALL_TARGETS += $(PAGE_GEN) $(BUILD)/libflamekit.a $(BUILD)/libflamekit.so $(BUILD)/flamekit.pc $(BUILD)/flamekit
 

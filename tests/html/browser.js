@@ -125,6 +125,18 @@ async function open(ctx, url, errors) {
 }
 const view = (page) => page.evaluate(() => flamekit.view);
 
+// A page whose data is damaged says so and draws nothing.
+async function damagedChecks(ctx, url) {
+  const page = await ctx.newPage();
+  await page.goto(url);
+  const said = await page.waitForFunction(() => /^cannot read the page data: /.test(document.getElementById('fkapp').textContent),
+    null, { timeout: 30000 }).then(() => true, () => false);
+  check(said, path.basename(url) + ': no word of damaged data: ' + JSON.stringify(await page.evaluate(() => document.getElementById('fkapp').textContent.slice(0, 200))));
+  check(await page.evaluate(() => !document.body.hasAttribute('data-ready') && !document.querySelector('canvas')),
+    path.basename(url) + ': damaged data drawn');
+  await page.close();
+}
+
 async function pageChecks(ctx, url, input, errors, shot) {
   const stacks = readFolded(input), total = sum(stacks);
   const page = await open(ctx, url, errors);
@@ -402,6 +414,7 @@ async function colorChecks(ctx, url, svg, errors) {
     // same and share take any number of argument pairs
     if (mode === 'same') for (let k = 0; k + 1 < rest.length; k += 2) await sameChecks(ctx, url(rest[k]), url(rest[k + 1]), errors);
     else if (mode === 'colors') await colorChecks(ctx, url(a1), a2, errors);
+    else if (mode === 'damaged') for (const f of rest) await damagedChecks(ctx, url(f));
     else if (mode === 'share') for (let k = 0; k + 1 < rest.length; k += 2) await shareChecks(ctx, url(rest[k]), rest[k + 1], errors);
     else await pageChecks(ctx, 'file://' + path.resolve(a1), a2, errors, a3);
   } finally {

@@ -34,6 +34,34 @@ python3 "$FK_TOP/bench/gen-stacks.py" 2500 > "$TMP/gen2.folded" || fail "gen-sta
 node "$FK_TOP/tests/html/browser.js" share "$TMP/gen.html" "$TMP/gen.folded" "$TMP/diff.html" "$TMP/diff.folded" ||
 	fail "browser checks on gen.folded and its differential page"
 
+# damaged data: a part that inflates to more or fewer bytes than the meta data gives (the
+# sizes adding up to raw or not), the data cut short, a part's bytes changed: the page says it cannot read its data, draws nothing
+python3 - "$TMP/gen.html" "$TMP" <<'EOF' || fail "damaged pages not made"
+import json, re, sys
+h = open(sys.argv[1]).read()
+meta = re.search(r'(<script id="fkmeta" type="application/json">)([^<]*)(<)', h)
+data = re.search(r'(<script id="fkdata" type="application/octet-stream">)([^<]*)(<)', h)
+assert len(json.loads(meta.group(2))["parts"]) >= 2
+def page(name, m2=None, d2=None):
+    out = h[:meta.start(2)] + (json.dumps(m2) if m2 else meta.group(2)) + h[meta.end(2):data.start(2)]
+    out += (d2 if d2 is not None else data.group(2)) + h[data.end(2):]
+    open(sys.argv[2] + "/" + name, "w").write(out)
+for i, d in ((0, 1), (1, -1)):
+    m2 = json.loads(meta.group(2))
+    m2["parts"][i][1] += d
+    page("dmg-size%d.html" % i, m2=m2)
+m2 = json.loads(meta.group(2))  # (the sizes still add up to raw)
+m2["parts"][0][1] += 1
+m2["parts"][1][1] -= 1
+page("dmg-moved.html", m2=m2)
+d = data.group(2)
+page("dmg-short.html", d2=d[:len(d) // 2])
+k = 8  # in the first part's block header: its Huffman code lengths
+page("dmg-bytes.html", d2=d[:k] + ("B" if d[k] != "B" else "C") + d[k + 1:])
+EOF
+node "$FK_TOP/tests/html/browser.js" damaged "$TMP/dmg-size0.html" "$TMP/dmg-size1.html" "$TMP/dmg-moved.html" "$TMP/dmg-short.html" \
+	"$TMP/dmg-bytes.html" || fail "a page of damaged data"
+
 # the heat map's range graph is the page `flamekit html --range` writes for that range:
 # same stacks, same weights (perf periods in both), same functions table, same search share
 H=$FK_TOP/tests/heatmap/data

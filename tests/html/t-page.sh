@@ -75,14 +75,20 @@ print(m[sys.argv[2]])' "$1" "$2"; }
 	"$FLAMEKIT" collapse "$TMP/names.folded" | LC_ALL=C sort > "$TMP/names-want.folded"
 	node "$FK_TOP/tests/html/decode.js" "$TMP/names2.html" | LC_ALL=C sort > "$TMP/names-back.folded"
 	assert_files_eq "$TMP/names-want.folded" "$TMP/names-back.folded"
-	marks() { python3 -c 'import base64, re, sys
-d = base64.b64decode(re.search(rb"<script id=\"fkdata\" type=\"application/octet-stream\">([^<]*)<", open(sys.argv[1], "rb").read()).group(1))
-print(d.count(b"\x00\x00\xff\xff"))' "$1"; }
+	# the data's parts (raw deflate streams, each named in the meta data by its bytes and
+	# theirs inflated): the names' pieces, the name codes', the colours', the counts'
+	parts() { python3 -c 'import base64, json, re, sys
+h = open(sys.argv[1], "rb").read()
+m = json.loads(re.search(rb"<script id=\"fkmeta\" type=\"application/json\">([^<]*)<", h).group(1))
+d = base64.b64decode(re.search(rb"<script id=\"fkdata\" type=\"application/octet-stream\">([^<]*)<", h).group(1))
+assert sum(p[0] for p in m["parts"]) == len(d), "parts do not add up to the data"
+assert sum(p[1] for p in m["parts"]) == m["raw"], "parts inflated do not add up to raw"
+print(len(m["parts"]))' "$1"; }
 	pieces=$(( $(meta_of "$TMP/names2.html" names) / 32768 ))
 	[ $pieces -le 16 ] || pieces=16
 	[ $pieces -ge 3 ] || fail "$pieces pieces of names (3 expected)"
-	assert_eq "byte-boundary marks, many names" $((pieces + 2)) "$(marks "$TMP/names2.html")"
-	assert_eq "byte-boundary marks, few names" 3 "$(marks "$TMP/gen.html")"
+	assert_eq "parts, many names" $((pieces + 3)) "$(parts "$TMP/names2.html")"
+	assert_eq "parts, few names" 4 "$(parts "$TMP/gen.html")"
 	# the name codes: a perf profile's call tree by its parent names' alphabets, names drawn
 	# at random by their ids (there alphabets save less than a tenth), and both given back
 	zstd -dcq "$FK_TOP/tests/data/demo/demo.perf-script.zst" > "$TMP/demo.perf" || fail "zstd"

@@ -209,18 +209,31 @@ function base64Bytes(s) {
   return u8;
 }
 
-/* Inflates into one buffer of the size the meta data gives (no chunk list to join). */
-function inflate(u8, size) {
-  var out = new Uint8Array(size), o = 0;
-  var rd = new Blob([u8]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-  function pump() {
-    return rd.read().then(function (r) {
-      if (r.done) return out;
-      if (o + r.value.length > out.length) throw new Error('page data larger than its size');
-      out.set(r.value, o);
-      o += r.value.length;
-      return pump();
-    });
-  }
-  return pump();
+/* Inflates the parts (each a raw deflate stream: [its bytes, their bytes inflated]) into one
+ * buffer of the size the meta data gives, each at its place (no chunk list to join), all
+ * under way at once; a part that inflates to other than its size is damaged data. */
+function inflate(u8, size, parts) {
+  var out = new Uint8Array(size), at = 0, o = 0;
+  var all = parts.map(function (p, i) {
+    var zn = p[0], from = o, end = o + p[1];
+    if (at + zn > u8.length || end > size) return Promise.reject(new Error('page data shorter than its parts'));
+    var rd = new Blob([u8.subarray(at, at + zn)]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+    at += zn;
+    o = end;
+    function pump() {
+      return rd.read().then(function (r) {
+        if (r.done) {
+          if (from !== end) throw new Error('page data part ' + (i + 1) + ' shorter than its size');
+          return;
+        }
+        if (from + r.value.length > end) throw new Error('page data part ' + (i + 1) + ' larger than its size');
+        out.set(r.value, from);
+        from += r.value.length;
+        return pump();
+      });
+    }
+    return pump();
+  });
+  if (o !== size || at !== u8.length) return Promise.reject(new Error('page data of other than its size'));
+  return Promise.all(all).then(function () { return out; });
 }

@@ -61,7 +61,7 @@ FK.boot = function () {
   var meta = JSON.parse(doc.getElementById('fkmeta').textContent);
   var t0 = performance.now();
   var bytes = base64Bytes(doc.getElementById('fkdata').textContent), t1 = performance.now();
-  FK.ready = inflate(bytes, meta.raw).then(function (u8) {
+  FK.ready = inflate(bytes, meta.raw, meta.parts).then(function (u8) {
     var t2 = performance.now(), d = decode(meta, u8), t3 = performance.now();
     FK.timing = { boot: t0, base64: t1 - t0, inflate: t2 - t1, decode: t3 - t2 };
     var V = new Viewer(doc.getElementById('fkapp'), { names: d.names, colors: d.colors, rgb: d.rgb, offColors: d.offColors, offRgb: d.offRgb, tree: d.tree, meta: meta, hash: true });
