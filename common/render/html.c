@@ -1010,7 +1010,7 @@ static void piece_colors(const enc *e, struct pieces *ps)
 	pc->rc = piece_make(pc, NULL);
 }
 
-/* The deflate stream: the pieces' bytes, one after the other (base64 runs across their
+/* The parts: the pieces' raw deflate streams, one after the other (base64 runs across their
  * joins: not copied into one buffer, 22 MB for b-wide's names shape). */
 typedef struct zparts {
 	bytes p[NAMES_PIECES + 3];
@@ -1053,8 +1053,8 @@ static void *side_run(void *v)
 }
 
 /* The streams, concatenated, cut into pieces, each deflated as a raw deflate stream of its
- * own (a part: the page inflates them one after the other), so they follow each other
- * whoever made them: libdeflate (LZ and Huffman) for the streams where repeats pay (names,
+ * own (a part: the page inflates each into its place), so they follow each other whoever
+ * made them: libdeflate (LZ and Huffman) for the streams where repeats pay (names,
  * depth runs, counts), Huffman blocks only for the name codes, each byte plane of the raw
  * ids and the colours' planes. Where names are many or the streams hold 4 MB or more and a
  * CPU is free, a second thread takes part (side_run) from the walk's end. libdeflate, not
