@@ -115,6 +115,11 @@ enum fk_profile_flags {
 FK_API fk_profile *fk_profile_new(unsigned flags);
 FK_API void fk_profile_free(fk_profile *p);
 FK_API unsigned fk_profile_flags(const fk_profile *p);
+/* Done adding: lets go of the profile's lookup tables of names and stacks (up to a third of
+ * a big profile's memory), before it is drawn or merged into another. It is still read,
+ * drawn, written and freed (the renderers find the few names they look for by a scan);
+ * interning a name or adding a stack fails with -FK_E_INVAL. */
+FK_API void fk_profile_seal(fk_profile *p);
 
 /* Intern a name (any bytes, may contain ';' or NUL). Returns its id (>= 1 for
  * non-empty names, 0 for the empty string) or a negative error. */

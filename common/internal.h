@@ -208,10 +208,6 @@ static inline uint64_t fk_name_hash(const void *p, size_t len)
 	return fk_nh_final(h, len);
 }
 
-/* Let go of the lookup tables of names and stacks (a third of a big profile's memory): the
- * profile takes no more names or stacks after it; it is still read (names, stacks, merged
- * into another) and freed. For a scratch profile before it is merged (parse-folded.c). */
-FK_HIDDEN void fk_profile_seal(fk_profile *p);
 /* Threads the profile's own work may use (ranking its names): those its reading was given
  * (fk_parse_*: the most any reading gave). */
 FK_HIDDEN void fk_profile_use_threads(fk_profile *p, unsigned threads);

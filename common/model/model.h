@@ -68,6 +68,7 @@ struct fk_profile {
 	size_t nstk, stk_cap;
 	uint64_t *stk_tab;      /* hash's high 32 bits << 32 | index + 1; 0 = empty */
 	size_t stk_tab_mask;
+	bool sealed;            /* fk_profile_seal: its lookup tables gone, it takes no more */
 	char *unit;             /* what the counts are (NULL = unknown) */
 	char *unit_from;        /* the input that gave it (NULL = unknown), and its format:
 				 * the mixed-units warning names them */

@@ -149,6 +149,7 @@ void fk_profile_free(fk_profile *p)
 
 void fk_profile_seal(fk_profile *p)
 {
+	p->sealed = true;
 	free(p->name_tab);
 	p->name_tab = NULL;
 	p->name_tab_mask = 0;
@@ -329,11 +330,22 @@ static int64_t name_add(fk_profile *p, const char *s, size_t len, uint64_t h, si
 int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 {
 	size_t i;
-	return name_lookup(p, s, len, fk_name_hash(s, len), &i);
+	uint64_t h = fk_name_hash(s, len);
+	if (p->name_tab)
+		return name_lookup(p, s, len, h, &i);
+	/* sealed: the entries in order, by length and the hash's low bits first (a renderer
+	 * asks for a name or two: 1M names in ~1 ms) */
+	for (i = 0; i < p->nnames; i++)
+		if (p->names[i].len == len && p->names[i].hash == (uint32_t)h &&
+		    same_bytes(p->str + p->names[i].off, s, len))
+			return (int64_t)i;
+	return -1;
 }
 
 int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h)
 {
+	if (p->sealed)
+		return -FK_E_INVAL;
 	size_t i;
 	int64_t found = name_lookup(p, s, len, h, &i);
 	if (found >= 0)
@@ -362,6 +374,8 @@ int64_t fk_profile_intern(fk_profile *p, const char *s, size_t len)
 int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, const uint64_t *hash,
 			    size_t from, size_t n, uint32_t *ids)
 {
+	if (p->sealed)
+		return -FK_E_INVAL;
 	const struct name_slot *cand[INTERN_STEP];
 	for (size_t c0 = from; c0 < n; c0 += INTERN_STEP) {
 		size_t c1 = n - c0 < INTERN_STEP ? n : c0 + INTERN_STEP;
@@ -398,6 +412,8 @@ int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, con
 #define FK_TOK_AHEAD 12
 int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids)
 {
+	if (p->sealed)
+		return -FK_E_INVAL;
 	enum { RING = 16 }; /* >= FK_TOK_AHEAD, a power of two */
 	const struct name_slot *cand[RING];
 	const struct name_slot *seen[RING]; /* the table cand[] was found in */
@@ -440,6 +456,8 @@ int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32
 
 int fk_profile_names_room(fk_profile *p, size_t n)
 {
+	if (p->sealed)
+		return -FK_E_INVAL;
 	if (p->nnames + n >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
 	return names_room(p, n);

@@ -76,7 +76,7 @@ int fk_profile_add_seq_h(fk_profile *p, const uint32_t *ids, size_t n, unsigned 
 		int64_t r = fk_profile_add_stack(p, ids, n, col, count);
 		return r < 0 ? (int)r : 0;
 	}
-	if (col > 1)
+	if (col > 1 || p->sealed)
 		return -FK_E_INVAL;
 	if (!p->stk_tab && stk_tab_grow(p, 1024))
 		return -FK_E_NOMEM;

@@ -2,6 +2,7 @@
  * totals, merge, filter, count formatting, and the exact bytewise order of
  * folded output (checked against a brute-force sort of random stacks). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -294,8 +295,55 @@ static void test_sort_order_shared(void)
 	unlink(path);
 }
 
+/* What fk_render_svg or fk_render_html (html) writes of p, in a malloc'd string. */
+static char *drawn(const fk_profile *p, bool html)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fk_svg_opts o;
+	fk_svg_opts_init(&o);
+	CHECK((html ? fk_render_html(p, &o, f) : fk_render_svg(p, &o, f)) == 0);
+	fclose(f);
+	return buf;
+}
+
+/* A sealed profile draws and writes as before (the renderers find the off-CPU mark and "--"
+ * by a scan), and takes no more names or stacks. */
+static void test_seal(void)
+{
+	static const char *const lines[] = { "main;" FK_OFFCPU_MARK ";read", "main;work;--;inner",
+					     "main;work;--;inner", "main;work" };
+	fk_profile *p = fk_profile_new(0);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(*lines); i++)
+		CHECK(fk_profile_add_folded(p, lines[i], strlen(lines[i]), 0, 5000.0 * (double)(i + 1)) >= 0);
+	char name[32];
+	for (int i = 0; i < 20000; i++) { /* (names enough for the scan to pass many) */
+		int n = snprintf(name, sizeof(name), "main;fn_%d", i);
+		CHECK(fk_profile_add_folded(p, name, (size_t)n, 0, 1) >= 0);
+	}
+	char *f0 = folded(p), *s0 = drawn(p, false), *h0 = drawn(p, true);
+	size_t names = fk_profile_name_count(p);
+	CHECK(strstr(s0, "[off-cpu]") != NULL);
+	fk_profile_seal(p);
+	char *f1 = folded(p), *s1 = drawn(p, false), *h1 = drawn(p, true);
+	CHECK(f0 && f1 && !strcmp(f0, f1));
+	CHECK(s0 && s1 && !strcmp(s0, s1));
+	CHECK(h0 && h1 && !strcmp(h0, h1));
+	CHECK(fk_profile_intern(p, "main", 4) == -FK_E_INVAL);
+	CHECK(fk_profile_intern(p, "new", 3) == -FK_E_INVAL);
+	CHECK(fk_profile_add_folded(p, "main;work", 9, 0, 1) < 0);
+	CHECK(fk_profile_add_folded(p, "main;new", 8, 0, 1) < 0);
+	CHECK(fk_profile_name_count(p) == names);
+	char *f2 = folded(p);
+	CHECK(f2 && !strcmp(f0, f2));
+	free(f0), free(f1), free(f2), free(s0), free(s1), free(h0), free(h1);
+	fk_profile_free(p);
+}
+
 int main(void)
 {
+	test_seal();
 	test_intern();
 	test_tree_totals();
 	test_counts();
