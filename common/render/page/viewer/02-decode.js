@@ -211,14 +211,17 @@ function base64Bytes(s) {
 
 /* Inflates the parts (each a raw deflate stream: [its bytes, their bytes inflated]) into one
  * buffer of the size the meta data gives, each at its place (no chunk list to join), all
- * under way at once; a part that inflates to other than its size is damaged data. */
+ * under way at once once their sizes add up; a part that inflates to other than its size is
+ * damaged data. */
 function inflate(u8, size, parts) {
+  var zsum = 0, sum = 0;
+  parts.forEach(function (p) { zsum += p[0]; sum += p[1]; });
+  if (zsum !== u8.length || sum !== size) return Promise.reject(new Error('page data of other than its size'));
   var out = new Uint8Array(size), at = 0, o = 0;
-  var all = parts.map(function (p, i) {
-    var zn = p[0], from = o, end = o + p[1];
-    if (at + zn > u8.length || end > size) return Promise.reject(new Error('page data shorter than its parts'));
-    var rd = new Blob([u8.subarray(at, at + zn)]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-    at += zn;
+  return Promise.all(parts.map(function (p, i) {
+    var from = o, end = o + p[1];
+    var rd = new Blob([u8.subarray(at, at + p[0])]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+    at += p[0];
     o = end;
     function pump() {
       return rd.read().then(function (r) {
@@ -233,7 +236,5 @@ function inflate(u8, size, parts) {
       });
     }
     return pump();
-  });
-  if (o !== size || at !== u8.length) return Promise.reject(new Error('page data of other than its size'));
-  return Promise.all(all).then(function () { return out; });
+  })).then(function () { return out; });
 }
