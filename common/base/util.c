@@ -280,9 +280,9 @@ void fk_handoff_wait(fk_handoff *h)
 
 bool fk_cpu_free_soon(void)
 {
-	if (getenv("FLAMEKIT_CROWDED") || getenv("FLAMEKIT_SPLIT_MIN"))
-		return true;
-	return fk_cpu_free_looks();
+	fk_looks l;
+	fk_looks_start(&l, true);
+	return l.answer == 1 || fk_cpu_free_looks();
 }
 
 bool fk_run_held_kb(long kb)
@@ -292,14 +292,51 @@ bool fk_run_held_kb(long kb)
 	       ru.ru_maxrss >= kb;
 }
 
+enum { LOOKS = 5, LOOK_GAP = 200000 /* ns */ };
+
+void fk_looks_start(fk_looks *l, bool soon)
+{
+	const char *at = getenv("FLAMEKIT_FREE_AT");
+	*l = (fk_looks){ .answer = -1, .free_at = at ? (unsigned)strtoul(at, NULL, 10) : 0 };
+	if (!at && soon && (getenv("FLAMEKIT_CROWDED") || getenv("FLAMEKIT_SPLIT_MIN")))
+		l->answer = 1;
+}
+
+int fk_looks_ask(fk_looks *l)
+{
+	if (l->answer >= 0)
+		return l->answer;
+	uint64_t now = l->free_at ? 0 : now_ns();
+	if (l->n && now < l->next)
+		return -1;
+	if (l->free_at ? l->n + 1 == l->free_at : fk_cpu_free())
+		return l->answer = 1;
+	/* a task waiting for this thread's CPU (the parent that made this process, before it
+	 * goes to wait for it; another CPU idle but yet to take it over) runs now, and is
+	 * asleep again at a second look; where another program holds the other CPU, nothing
+	 * waits here and the yield is a moment */
+	if (!l->free_at) {
+		sched_yield();
+		if (fk_cpu_free())
+			return l->answer = 1;
+	}
+	l->next = l->free_at ? 0 : now + LOOK_GAP;
+	if (++l->n == LOOKS)
+		l->answer = 0;
+	return l->answer;
+}
+
 bool fk_cpu_free_looks(void)
 {
-	for (int k = 0; k < 5; k++) {
-		if (fk_cpu_free())
-			return true;
-		nanosleep(&(struct timespec){ 0, 200000 }, NULL);
+	fk_looks l;
+	fk_looks_start(&l, false);
+	int r;
+	while ((r = fk_looks_ask(&l)) < 0) {
+		uint64_t now = now_ns();
+		if (now < l.next)
+			nanosleep(&(struct timespec){ 0, (long)(l.next - now) }, NULL);
 	}
-	return false;
+	return r == 1;
 }
 
 bool fk_crowd_seen(fk_crowd *w)

@@ -877,20 +877,40 @@ static int parse(fk_parse_ctx *c)
 	size_t size, start;
 	const char *map = seqs ? split_map(c, &size, &start) : NULL;
 	bool big = map && size - start >= batch_min();
-	/* two threads only where another program does not hold the other CPU */
-	bool two = map && c->o->threads >= 2 && fk_parse_second_cpu(c);
-	bool collapsed = map && (big || two) && looks_collapsed(map, start, size);
+	bool want = map && c->o->threads >= 2;
+	bool collapsed = map && (big || want) && looks_collapsed(map, start, size);
 	bool batches = collapsed && big && !fk_name_rules_on(c->o);
-	if (map && !batches && (collapsed || !two)) {
-		munmap((void *)map, size);
-		map = NULL;
-	}
-	if (map) {
-		rc = batches ? parse_batches(c, map, size, start, two) : parse_split(c, map, size, start);
+	if (batches) {
+		/* two threads only where another program does not hold the other CPU */
+		rc = parse_batches(c, map, size, start, want && fk_parse_second_cpu(c));
 		munmap((void *)map, size);
 		return rc;
 	}
-	while ((rc = fk_reader_line(c->r, &line, &len)) > 0) {
+	if (map)
+		munmap((void *)map, size);
+	/* Line by line; where stacks repeat and two threads are asked for, what is left is read
+	 * in halves (parse_split) once a look finds a CPU free for the second thread: looked for
+	 * every 256 lines as they are read, not waited for (fk_looks; a collapse tool's output
+	 * under batch_min is read by one thread whatever the CPUs: not looked for). None free at
+	 * five looks: one thread, here, to the end. */
+	fk_looks lk;
+	fk_looks_start(&lk, true);
+	bool ask = want && !collapsed;
+	for (uint64_t n = 0;; n++) {
+		if (ask && (n & 255) == 0) {
+			int cpu = fk_looks_ask(&lk);
+			ask = cpu < 0;
+			if (cpu == 0)
+				fk_profile_one_thread(c->p); /* (another program holds the other CPU) */
+			if (cpu == 1 && (map = split_map(c, &size, &start))) {
+				pc_free(&pc);
+				rc = parse_split(c, map, size, start);
+				munmap((void *)map, size);
+				return rc;
+			}
+		}
+		if ((rc = fk_reader_line(c->r, &line, &len)) <= 0)
+			break;
 		c->st->lines++;
 		bool bad;
 		if ((rc = fold_line(c, &pc, seqs, line, len, c->r->lineno, true, &bad)))

@@ -431,12 +431,31 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	fk_parse_ctx *c = d->c;
 	const fk_parse_opts *o = c->o;
 	uint64_t b = UINT64_MAX;
+	bool big = end - start >= d->split_min;
 	/* (a second thread where another program holds the other CPU: 128 MB in 1.2x the time
 	 * of one thread; three tasks share two CPUs, and the crowd watch below decides only
-	 * after 40 ms) */
-	if (d->threads && end - start >= d->split_min && !fk_parse_second_cpu(c))
-		d->threads = false;
-	if (d->threads && end - start >= d->split_min)
+	 * after 40 ms) A CPU free for it is looked for between pieces of 512 KB read here
+	 * (fk_looks), not waited for: what is left once one is found is split; none at five
+	 * looks, one thread reads on. */
+	if (d->threads && big) {
+		fk_looks lk;
+		fk_looks_start(&lk, true);
+		int cpu;
+		d->t1.lineno = 0;
+		while ((cpu = fk_looks_ask(&lk)) < 0 && !d->t1.err && start < end) {
+			uint64_t to = file_boundary(fd, start + (512u << 10), end);
+			to = to < end ? to : end;
+			fk_perf_parse_fd_region(&d->t1, fd, start, to, NULL, o, true);
+			start = to;
+		}
+		flush_msgs(d, &d->t1, d->line);
+		d->line += d->t1.lineno;
+		if (cpu == 0) {
+			d->threads = false;
+			fk_profile_one_thread(c->p); /* (another program holds the other CPU) */
+		}
+	}
+	if (d->threads && big && start < end)
 		b = file_boundary(fd, start + (end - start) / 2, end);
 	if (b != UINT64_MAX && !d->t1.ev.set) {
 		/* The default event is the first one of the input: find it before the second

@@ -155,6 +155,7 @@ struct rank_ctx {
 	const fk_profile *p;
 	int order;
 	size_t n;       /* entries in all */
+	fk_looks *looks; /* for a CPU free for a level's second half (asked level by level) */
 };
 
 /* The entry's text from byte `at` on, 8 bytes big-endian, zero past its end; in FK_ORDER_TEXT
@@ -330,7 +331,7 @@ static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, c
 	size_t sum = 0;
 	while (l.half < nruns && sum < total / 2)
 		sum += runs[l.half++].len;
-	bool two = c->p->threads >= 2 && total >= 65536;
+	bool two = c->p->threads >= 2 && total >= 65536 && fk_looks_ask(c->looks) == 1;
 	if (l.byid)
 		level_step(&l, 0, two);
 	level_step(&l, 1, two);
@@ -411,7 +412,9 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 		key[i] = entry_key(p, order, (uint32_t)i, 0);
 	}
 	fk_radix64(key, ord, n, 64, k2, tmp);
-	struct rank_ctx c = { p, order, n };
+	fk_looks looks;
+	fk_looks_start(&looks, false);
+	struct rank_ctx c = { p, order, n, &looks };
 	if (rank_levels(&c, ord, key, k2, tmp))
 		goto out;
 	rank = tmp; /* reuse: rank[entry] = place */

@@ -331,14 +331,16 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 }
 
 /* The rects written by two threads (two threads asked for, 8192 frames or more, a CPU
- * free): the frames go in chunks, each formatted into one of a ring of buffers by whichever
+ * free at one of the looks asked between the chunks: fk_looks): the frames go in chunks, each formatted into one of a ring of buffers by whichever
  * thread takes it next, and written out in order by whichever thread finds the next one
  * formatted and nobody writing; then the script's frame data, in bigger chunks, whose first
  * ones the second thread formats while the first writes the labels and names. The ring
  * holds RING chunks, ~320 KB whatever the drawing's size (all of the second thread's rects
  * in one buffer took 7 MB more on a run of 9 MB). The second thread starts before the
- * layout is made, as its first milliseconds of waking would otherwise come after. The same
- * bytes as one thread writes. */
+ * layout is made when a CPU is free at the first look, as its first milliseconds of waking
+ * would otherwise come after; else when one is at a later look, or never (five looks, none
+ * free: the chunks formatted straight into the output). The same bytes as one thread
+ * writes. */
 enum {
 	HALF_MIN_FRAMES = 8192,
 	CHUNK_FRAMES = 256,  /* rects */
@@ -348,6 +350,8 @@ enum {
 };
 struct half {
 	pthread_t th;
+	bool spawned;      /* th runs */
+	fk_looks looks;    /* for a free CPU, until th runs or none was */
 	fk_handoff ho;     /* (what follows is read and changed under ho.mu) */
 	int state;         /* 0: waiting for the layout, 1: chunks to format, 2: stop */
 	size_t next;       /* the next chunk to take */
@@ -430,20 +434,37 @@ static void half_flush(struct half *h)
  * next in order written out. */
 static void half_format(struct half *h, size_t k)
 {
-	fk_obuf *m = &h->ring[k % RING];
+	/* alone for good, everything before written out: straight into the output */
+	bool direct = !h->spawned && h->looks.answer == 0 && h->written == k && k < h->gate;
+	fk_obuf *m = direct ? h->b : &h->ring[k % RING];
 	bool rects = k < h->nrects;
 	size_t per = rects ? CHUNK_FRAMES : DATA_FRAMES, j = rects ? k : k - h->nrects;
 	size_t from = j * per, to = from + per < h->L->n ? from + per : h->L->n;
 	pthread_mutex_unlock(&h->ho.mu);
-	m->len = 0;
+	if (!direct)
+		m->len = 0;
 	if (rects)
 		put_rects(m, h->L, h->o, h->colors, h->g, from, to);
 	else
 		put_frame_data(m, h->L, h->nidx, from, to);
 	pthread_mutex_lock(&h->ho.mu);
+	if (direct) {
+		h->written++;
+		return;
+	}
 	h->ready[k % RING] = k + 1;
 	fk_handoff_changed(&h->ho);
 	half_flush(h);
+}
+
+static void *half_run(void *arg);
+
+/* The second thread started when a look finds a CPU free (locked, or before it runs). */
+static void half_spawn(struct half *h)
+{
+	if (!h->spawned && fk_looks_ask(&h->looks) == 1 &&
+	    !(h->spawned = pthread_create(&h->th, NULL, half_run, h) == 0))
+		h->looks.answer = 0; /* (no thread to be had: alone) */
 }
 
 static void *half_run(void *arg)
@@ -474,7 +495,7 @@ static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 	/* (another task on one of two CPUs: the second thread would slow the first, 3 ms of
 	 * 27 on 16 MB of perf text) */
 	if (fk_profile_frames_bound(p) < HALF_MIN_FRAMES || !fk_run_held_kb(HALF_RUN_KB) ||
-	    !fk_profile_second_cpu(p))
+	    fk_profile_threads(p) < 2)
 		return NULL;
 	struct half *h = calloc(1, sizeof(*h));
 	if (!h)
@@ -489,11 +510,8 @@ static struct half *half_start(const fk_profile *p, const fk_svg_opts *o)
 		half_free(h);
 		return NULL;
 	}
-	if (pthread_create(&h->th, NULL, half_run, h)) {
-		fk_handoff_destroy(&h->ho);
-		half_free(h);
-		return NULL;
-	}
+	fk_looks_start(&h->looks, false);
+	half_spawn(h);
 	return h;
 }
 
@@ -513,9 +531,10 @@ static int half_out(struct half *h, size_t upto)
 	while (h->written < upto) {
 		half_flush(h);
 		size_t k = half_next(h, false);
-		if (k != SIZE_MAX)
+		if (k != SIZE_MAX) {
 			half_format(h, k);
-		else if (h->written < upto)
+			half_spawn(h);
+		} else if (h->written < upto)
 			fk_handoff_wait(&h->ho); /* the other is at the chunks left */
 	}
 	int rc = h->rc;
@@ -564,7 +583,8 @@ static void half_end(struct half *h)
 	if (!h)
 		return;
 	half_set(h, 2);
-	pthread_join(h->th, NULL);
+	if (h->spawned)
+		pthread_join(h->th, NULL);
 	fk_handoff_destroy(&h->ho);
 	half_free(h);
 }

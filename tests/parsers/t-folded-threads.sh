@@ -59,6 +59,21 @@ for seed in 1 2 3 4 5 6; do
 		assert_eq "seed $seed: total" "$want" "$got"
 	fi
 done
+# a CPU found free only at the third look (looked for every 256 lines as they are read: what
+# is left from line 513 on is read in halves) or at none (one thread to the end): the same
+# output, messages (malformed lines before the split, in each half) and status as one thread
+gen 4 3000 1 > "$TMP/in.folded"
+"$FLAMEKIT" collapse --threads 1 -o "$TMP/l1.folded" "$TMP/in.folded" 2> "$TMP/l1.err"
+echo $? > "$TMP/l1.rc"
+for k in 3 9; do
+	FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_FREE_AT=$k "$FLAMEKIT" collapse --threads 2 -o "$TMP/l2.folded" \
+		"$TMP/in.folded" 2> "$TMP/l2.err"
+	echo $? > "$TMP/l2.rc"
+	assert_files_eq "$TMP/l1.folded" "$TMP/l2.folded"
+	assert_files_eq "$TMP/l1.err" "$TMP/l2.err"
+	assert_files_eq "$TMP/l1.rc" "$TMP/l2.rc"
+done
+assert_eq "malformed lines said" 5 "$(grep -c 'in.folded:[0-9]' "$TMP/l1.err")"
 # a file that splits exactly where a line ends, and one of a single line
 printf 'a;b 1\nc 2\n' > "$TMP/two.folded"
 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/two.out" "$TMP/two.folded" || fail "two lines"
@@ -136,6 +151,14 @@ if command -v strace > /dev/null; then
 	assert_eq "threads for a collapsed file" 1 "$(threads_made "$TMP/sorted.folded" 2)"
 	assert_eq "threads for a collapsed file, --threads 1" 0 "$(threads_made "$TMP/sorted.folded" 1)"
 	[ "$(threads_made "$TMP/raw.folded" 2)" -ge 1 ] || fail "uncollapsed text was not split"
+	late_split() { # K: clone calls while collapse reads in.folded, a CPU free at the K-th look
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 FLAMEKIT_SPLIT_MIN=1 \
+		FLAMEKIT_FREE_AT=$1 strace -f -qq -e trace=clone,clone3 -o "$TMP/strace.out" \
+			"$FLAMEKIT" collapse --threads 2 -o "$TMP/s.folded" "$TMP/in.folded" 2> /dev/null
+		grep -c clone "$TMP/strace.out" || true
+	}
+	assert_eq "threads, a CPU free at the third look" 1 "$(late_split 3)"
+	assert_eq "threads, a CPU free at no look" 0 "$(late_split 9)"
 	# a second thread only where a CPU is free for it: bound to one CPU (taskset), a file
 	# past the split size (16 MiB) is read by one thread whatever --threads says
 	if command -v taskset > /dev/null; then

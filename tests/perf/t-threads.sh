@@ -93,7 +93,10 @@ echo $? > "$TMP/one.rc"
 grep -q "events 'page-faults:u' skipped" "$TMP/one.err" || fail "no note of the skipped event"
 sed 's/^flamekit: [^:]*:\([0-9]*\):.*/\1/' "$TMP/one.err" > "$TMP/lines"
 sort -n -c "$TMP/lines" || fail "messages not in line order: $(tr '\n' ' ' < "$TMP/lines")"
-for hook in "FLAMEKIT_LATE_SECOND=1" "FLAMEKIT_LATE_SECOND=1 FLAMEKIT_CROWDED=0" "FLAMEKIT_CROWDED=0" ""; do
+# (FLAMEKIT_FREE_AT=K: a CPU found free at the K-th look, looked for between the first
+# pieces of 512 KB, the first bad line among them; 9: at none, one thread reads on)
+for hook in "FLAMEKIT_LATE_SECOND=1" "FLAMEKIT_LATE_SECOND=1 FLAMEKIT_CROWDED=0" "FLAMEKIT_CROWDED=0" "" \
+	"FLAMEKIT_FREE_AT=3" "FLAMEKIT_FREE_AT=9"; do
 	# shellcheck disable=SC2086 # (the hook's words)
 	env $hook FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/c.ps" > "$TMP/two" 2> "$TMP/two.err"
 	echo $? > "$TMP/two.rc"
@@ -136,6 +139,12 @@ if command -v strace > /dev/null && command -v taskset > /dev/null; then
 	assert_files_eq "$TMP/big.one" "$TMP/big.out"
 	assert_eq "reading threads, two asked, a CPU free" 1 \
 		"$(FLAMEKIT_CROWDED=never clones "$FLAMEKIT" collapse --threads 2)"
+	assert_files_eq "$TMP/big.one" "$TMP/big.out"
+	assert_eq "reading threads, a CPU free at the third look" 1 \
+		"$(FLAMEKIT_FREE_AT=3 clones "$FLAMEKIT" collapse --threads 2)"
+	assert_files_eq "$TMP/big.one" "$TMP/big.out"
+	assert_eq "reading threads, a CPU free at no look" 0 \
+		"$(FLAMEKIT_FREE_AT=9 clones "$FLAMEKIT" collapse --threads 2)"
 	assert_files_eq "$TMP/big.one" "$TMP/big.out"
 	rm -f "$TMP"/big.*
 else

@@ -38,6 +38,14 @@ draw() { # NAME INPUT OPTIONS...: svg with one thread and with two, compared
 	assert_files_eq "$TMP/$name-1.svg" "$TMP/$name-2.svg"
 }
 draw plain "$TMP/a.folded"
+# the CPU found free only at a later look (the thread made between chunks), or at none (the
+# chunks formatted straight into the output): the same bytes (FLAMEKIT_FREE_AT=K: the K-th
+# look finds a CPU free; =never: the run counted big enough)
+for k in 3 9; do
+	FLAMEKIT_CROWDED=never FLAMEKIT_FREE_AT=$k "$FLAMEKIT" svg --threads 2 $WIDE -o "$TMP/late-$k.svg" "$TMP/a.folded" \
+		|| fail "free at look $k"
+	assert_files_eq "$TMP/plain-1.svg" "$TMP/late-$k.svg"
+done
 draw diff "$TMP/d.folded"
 draw icicle "$TMP/a.folded" --inverted --subtitle 'sub <&>'
 draw reverse "$TMP/a.folded" --reverse --colors java
@@ -62,6 +70,14 @@ if command -v strace > /dev/null; then
 	assert_eq "threads, two asked, 46k frames" 1 "$(clones never --threads 2 $WIDE "$TMP/a.folded")"
 	assert_eq "threads, one asked" 0 "$(clones never --threads 1 $WIDE "$TMP/a.folded")"
 	assert_eq "threads, the other CPU taken" 0 "$(clones 0 --threads 2 $WIDE "$TMP/a.folded")"
+	late() { # K: threads made by svg when the K-th look finds a CPU free
+		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 FLAMEKIT_CROWDED=never FLAMEKIT_FREE_AT=$1 \
+			strace -f -qq -e trace=clone,clone3 -o "$TMP/strace.out" \
+			"$FLAMEKIT" svg --threads 2 $WIDE -o "$TMP/s.svg" "$TMP/a.folded" || fail "svg, free at $1"
+		grep -c clone "$TMP/strace.out" || true
+	}
+	assert_eq "threads, a CPU free at the third look" 1 "$(late 3)"
+	assert_eq "threads, a CPU free at no look" 0 "$(late 9)"
 	# a run that has held under 12 MB, as this one (a few MB): the ring's memory does not
 	# pay (no FLAMEKIT_CROWDED, so a thread made here would be the writer: the reading of
 	# this small file makes none)
