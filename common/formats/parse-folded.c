@@ -878,8 +878,10 @@ static int parse(fk_parse_ctx *c)
 	const char *map = seqs ? split_map(c, &size, &start) : NULL;
 	bool big = map && size - start >= batch_min();
 	bool want = map && c->o->threads >= 2;
-	bool collapsed = map && (big || want) && looks_collapsed(map, start, size);
-	bool batches = collapsed && big && !fk_name_rules_on(c->o);
+	/* (the file's first lines scanned here for a big one; for another, once a CPU is free
+	 * for a second thread: not where none is) */
+	bool collapsed = map && big && looks_collapsed(map, start, size);
+	bool batches = collapsed && !fk_name_rules_on(c->o);
 	if (batches) {
 		/* two threads only where another program does not hold the other CPU */
 		rc = parse_batches(c, map, size, start, want && fk_parse_second_cpu(c));
@@ -903,10 +905,13 @@ static int parse(fk_parse_ctx *c)
 			if (cpu == 0)
 				fk_profile_one_thread(c->p); /* (another program holds the other CPU) */
 			if (cpu == 1 && (map = split_map(c, &size, &start))) {
-				pc_free(&pc);
-				rc = parse_split(c, map, size, start);
+				if (big || !looks_collapsed(map, start, size)) {
+					pc_free(&pc);
+					rc = parse_split(c, map, size, start);
+					munmap((void *)map, size);
+					return rc;
+				}
 				munmap((void *)map, size);
-				return rc;
 			}
 		}
 		if ((rc = fk_reader_line(c->r, &line, &len)) <= 0)
