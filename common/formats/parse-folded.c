@@ -297,13 +297,13 @@ static inline void let_go(const char *buf, size_t pos, size_t *done)
 }
 
 /* Lines of buf[pos, end), numbered from *lineno + 1; *stop := where it stopped (end, or
- * the line a silent pass leaves to the other). 0 or a negative error. */
-static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *buf, size_t pos,
-		       size_t end, uint64_t *lineno, bool report, size_t *stop)
+ * the line a silent pass leaves to the other). The pages before *done are let go of
+ * already. 0 or a negative error. */
+static int fold_pages(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *buf, size_t pos,
+		      size_t end, uint64_t *lineno, bool report, size_t *stop, size_t *done)
 {
-	size_t done = pos & ~(size_t)4095;
 	while (pos < end) {
-		let_go(buf, pos, &done);
+		let_go(buf, pos, done);
 		const char *nl = memchr(buf + pos, '\n', end - pos);
 		size_t le = nl ? (size_t)(nl - buf) : end, len = le - pos;
 		bool bad = false;
@@ -330,12 +330,29 @@ static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char 
 	return 0;
 }
 
+static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *buf, size_t pos,
+		       size_t end, uint64_t *lineno, bool report, size_t *stop)
+{
+	size_t done = pos & ~(size_t)4095;
+	return fold_pages(c, pc, seqs, buf, pos, end, lineno, report, stop, &done);
+}
+
+/* A part of the file folded silently into a profile of its own, to be merged: the second
+ * half (by the second thread, in pieces of 1 MB, each claimed under *mu, so the first
+ * thread, done with its half first, may take a tail of what is left: end brought forward),
+ * or that tail (by the first thread). Stops at a malformed line, leaving [stop, end) to be
+ * read with its messages once the profile is merged. */
+enum { SPLIT_PIECE = 1u << 20, SPLIT_STEAL_MIN = 2u << 20 };
 struct half {
 	fk_parse_ctx c;
 	fk_parse_stats st;
 	prefix_cache pc;
 	const char *buf;
 	size_t pos, end, stop;
+	size_t claimed;    /* read, or being read, up to here (under *mu) */
+	pthread_mutex_t *mu; /* NULL: no other thread changes end */
+	pthread_cond_t *cv;  /* (FLAMEKIT_LATE_SECOND: the second waits for go) */
+	bool late, go;
 	uint64_t lines;
 	int rc;
 };
@@ -343,10 +360,88 @@ struct half {
 static void *half_run(void *arg)
 {
 	struct half *h = arg;
-	h->rc = fold_region(&h->c, &h->pc, true, h->buf, h->pos, h->end, &h->lines, false, &h->stop);
+	size_t pos = h->pos, done = pos & ~(size_t)4095;
+	h->stop = pos;
+	if (h->mu) {
+		pthread_mutex_lock(h->mu);
+		while (h->late && !h->go)
+			pthread_cond_wait(h->cv, h->mu);
+		pthread_mutex_unlock(h->mu);
+	}
+	for (;;) {
+		if (h->mu)
+			pthread_mutex_lock(h->mu);
+		size_t end = h->end, to = end;
+		if (pos < end && end - pos > SPLIT_PIECE) {
+			const char *nl = memchr(h->buf + pos + SPLIT_PIECE, '\n', end - pos - SPLIT_PIECE);
+			to = nl ? (size_t)(nl - h->buf) + 1 : end;
+		}
+		h->claimed = to;
+		if (h->mu)
+			pthread_mutex_unlock(h->mu);
+		if (pos >= end)
+			break;
+		size_t stop;
+		h->rc = fold_pages(&h->c, &h->pc, true, h->buf, pos, to, &h->lines, false, &stop, &done);
+		h->stop = stop;
+		if (h->rc || stop < to)
+			break;
+		pos = to;
+	}
 	/* from here on it is only merged: its lookup tables go before the merge's peak */
 	fk_profile_seal(h->c.p);
 	return NULL;
+}
+
+/* When much of the second half is left (2 MB or more; tests: any, with FLAMEKIT_LATE_SECOND)
+ * and take: half of what the second thread has not claimed, from the next line start on:
+ * [*from, *to) (the second's end brought forward to *from). The second thread goes on (a
+ * late one starts). Whether a tail was taken. */
+static bool steal_tail(struct half *h, bool take, size_t *from, size_t *to)
+{
+	bool got = false;
+	pthread_mutex_lock(h->mu);
+	size_t c = h->claimed, e = h->end;
+	if (take && e > c && (h->late || e - c >= SPLIT_STEAL_MIN)) {
+		size_t at = c + (e - c) / 2;
+		const char *nl = memchr(h->buf + at, '\n', e - at);
+		size_t cut = nl ? (size_t)(nl - h->buf) + 1 : e;
+		if (cut < e) {
+			*from = cut;
+			*to = e;
+			h->end = cut;
+			got = true;
+		}
+	}
+	h->go = true;
+	pthread_cond_signal(h->cv);
+	pthread_mutex_unlock(h->mu);
+	return got;
+}
+
+/* A silent pass's part taken into c's profile: merged (out of memory there: all of it read
+ * again here), then what it left from a malformed line on read here with the messages. */
+static int take_half(fk_parse_ctx *c, prefix_cache *pc, struct half *h, uint64_t *lineno)
+{
+	size_t from = h->pos, stop;
+	if (!h->rc && h->c.p) {
+		int rc = fk_profile_merge(c->p, h->c.p);
+		if (rc)
+			return rc;
+		c->st->samples += h->st.samples;
+		c->st->lines += h->lines;
+		*lineno += h->lines;
+		from = h->stop;
+		pc_free(pc); /* the line before is the part's */
+	}
+	return fold_region(c, pc, true, h->buf, from, h->end, lineno, true, &stop);
+}
+
+static void half_free(struct half *h)
+{
+	pc_free(&h->pc);
+	free(h->c.name_buf);
+	fk_profile_free(h->c.p);
 }
 
 /* The file under the reader, mapped, when two threads should fold it: *start := where the
@@ -378,10 +473,20 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 {
 	prefix_cache pc = { 0 };
 	uint64_t lineno = c->r->lineno;
-	size_t mid = start + (size - start) / 2, stop;
+	/* the first thread's share a little under half (9/20): done first, it takes a tail of
+	 * the second's share (steal_tail), the second none of its; the second starts late by its
+	 * waking, and the halves take unequal times (their lines differ, a CPU is slower a
+	 * while: b-threads' 64 MB file, halves done 5-17 ms apart in 5 runs of 8) */
+	size_t mid = start + (size - start) / 20 * 9, stop;
 	const char *nl = memchr(buf + mid, '\n', size - mid);
 	mid = nl ? (size_t)(nl - buf) + 1 : size;
-	struct half h = { .c = *c, .buf = buf, .pos = mid, .end = size };
+	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+	/* (tests: FLAMEKIT_LATE_SECOND runs the second thread as if the machine kept it from a
+	 * CPU until the first had taken its tail) */
+	struct half h = { .c = *c, .buf = buf, .pos = mid, .end = size, .claimed = mid, .mu = &mu,
+			  .cv = &cv, .late = getenv("FLAMEKIT_LATE_SECOND") != NULL },
+		    t = { 0 };
 	h.c.st = &h.st;
 	h.c.name_buf = NULL;
 	h.c.name_cap = 0;
@@ -389,29 +494,34 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	pthread_t th;
 	bool two = h.c.p && mid < size && pthread_create(&th, NULL, half_run, &h) == 0;
 	int rc = fold_region(c, &pc, true, buf, start, mid, &lineno, true, &stop);
-	size_t from = mid;
+	size_t tfrom, tto;
+	bool stole = two && steal_tail(&h, !rc, &tfrom, &tto);
+	if (stole) {
+		t = (struct half){ .c = *c, .buf = buf, .pos = tfrom, .end = tto };
+		t.c.st = &t.st;
+		t.c.name_buf = NULL;
+		t.c.name_cap = 0;
+		if ((t.c.p = fk_profile_new(0)))
+			half_run(&t);
+	}
 	if (two) {
 		pthread_join(th, NULL);
-		if (!rc && !h.rc) {
-			rc = fk_profile_merge(c->p, h.c.p);
-			c->st->samples += h.st.samples;
-			c->st->lines += h.lines;
-			lineno += h.lines;
-			from = h.stop;
-			pc_free(&pc); /* the line before is the second half's */
-		}
-		/* else (out of memory there): that half again, here */
+		if (!rc)
+			rc = take_half(c, &pc, &h, &lineno);
+		if (stole && !rc)
+			rc = take_half(c, &pc, &t, &lineno);
+	} else if (!rc) {
+		rc = fold_region(c, &pc, true, buf, mid, size, &lineno, true, &stop);
 	}
-	if (!rc)
-		rc = fold_region(c, &pc, true, buf, from, size, &lineno, true, &stop);
+	pthread_cond_destroy(&cv);
+	pthread_mutex_destroy(&mu);
 	c->r->lineno = lineno;
 	c->r->bytes += size - start;
 	c->r->pos = c->r->end;
 	lseek(c->r->fd, (off_t)size, SEEK_SET);
 	pc_free(&pc);
-	pc_free(&h.pc);
-	free(h.c.name_buf);
-	fk_profile_free(h.c.p);
+	half_free(&h);
+	half_free(&t);
 	return rc;
 }
 

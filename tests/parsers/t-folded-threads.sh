@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t-folded-threads.sh - folded files read by two threads (FLAMEKIT_SPLIT_MIN lowered so small
-# seeded files split) against one thread: the same folded output, SVG and messages (line
-# numbers of malformed lines in either half, in order), the same exit status, for files
+# seeded files split; FLAMEKIT_LATE_SECOND: the first thread takes a tail of the second's
+# part) against one thread: the same folded output, SVG and messages (line numbers of
+# malformed lines in any part, in order), the same exit status, for files
 # whose halves share stacks, hold stacks of their own, two count columns, comments, blank
 # and CRLF lines, and malformed lines before, at and after the split.
 . "$(dirname "$0")/../lib.sh"
@@ -45,6 +46,14 @@ for seed in 1 2 3 4 5 6; do
 	assert_files_eq "$TMP/t1.svg" "$TMP/t2.svg"
 	assert_files_eq "$TMP/t1.err" "$TMP/t2.err"
 	assert_files_eq "$TMP/t1.rc" "$TMP/t2.rc"
+	# the first thread, done with its part (9/20) before the second starts, takes the tail
+	# of the second's (FLAMEKIT_LATE_SECOND): three parts, malformed lines in each
+	FLAMEKIT_LATE_SECOND=1 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 --format folded \
+		-o "$TMP/t3.folded" "$TMP/in.folded" 2> "$TMP/t3.err"
+	echo $? > "$TMP/t3.rc"
+	assert_files_eq "$TMP/t1.folded" "$TMP/t3.folded"
+	assert_files_eq "$TMP/t1.err" "$TMP/t3.err"
+	assert_files_eq "$TMP/t1.rc" "$TMP/t3.rc"
 	if [ $bad = 1 ]; then
 		# messages name lines of both halves
 		n=$(wc -l < "$TMP/in.folded")
