@@ -331,16 +331,16 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
 }
 
 /* The rects written by two threads (two threads asked for, 8192 frames or more, a CPU
- * free at one of the looks asked between the chunks: fk_looks): the frames go in chunks, each formatted into one of a ring of buffers by whichever
- * thread takes it next, and written out in order by whichever thread finds the next one
- * formatted and nobody writing; then the script's frame data, in bigger chunks, whose first
- * ones the second thread formats while the first writes the labels and names. The ring
- * holds RING chunks, ~320 KB whatever the drawing's size (all of the second thread's rects
- * in one buffer took 7 MB more on a run of 9 MB). The second thread starts before the
- * layout is made when a CPU is free at the first look, as its first milliseconds of waking
- * would otherwise come after; else when one is at a later look, or never (five looks, none
- * free: the chunks formatted straight into the output). The same bytes as one thread
- * writes. */
+ * free at one of the looks asked between the chunks: fk_looks): the frames go in chunks,
+ * each formatted into one of a ring of buffers by whichever thread takes it next, and
+ * written out in order by whichever thread finds the next one formatted and nobody
+ * writing; then the script's frame data, in bigger chunks, whose first ones the second
+ * thread formats while the first writes the labels and names. The ring holds RING chunks,
+ * ~320 KB whatever the drawing's size (all of the second thread's rects in one buffer took
+ * 7 MB more on a run of 9 MB). The second thread starts before the layout is made when a
+ * CPU is free at the first look, as its first milliseconds of waking would otherwise come
+ * after; else when one is at a later look, or never (five looks, none free: the chunks
+ * formatted straight into the output). The same bytes as one thread writes. */
 enum {
 	HALF_MIN_FRAMES = 8192,
 	CHUNK_FRAMES = 256,  /* rects */

@@ -42,8 +42,8 @@ draw plain "$TMP/a.folded"
 # chunks formatted straight into the output): the same bytes (FLAMEKIT_FREE_AT=K: the K-th
 # look finds a CPU free; =never: the run counted big enough)
 for k in 3 9; do
-	FLAMEKIT_CROWDED=never FLAMEKIT_FREE_AT=$k "$FLAMEKIT" svg --threads 2 $WIDE -o "$TMP/late-$k.svg" "$TMP/a.folded" \
-		|| fail "free at look $k"
+	FLAMEKIT_CROWDED=never FLAMEKIT_FREE_AT=$k "$FLAMEKIT" svg --threads 2 $WIDE \
+		-o "$TMP/late-$k.svg" "$TMP/a.folded" || fail "free at look $k"
 	assert_files_eq "$TMP/plain-1.svg" "$TMP/late-$k.svg"
 done
 draw diff "$TMP/d.folded"
