@@ -6,17 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "flamekit.h"
+#include "unit.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);      \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fputc('\n', stderr);                                 \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
+#define CHECK UNIT_CHECK
 
 static void tidy(const char *sym, const char *dso, const fk_parse_opts *o, const char *want)
 {
@@ -203,9 +195,9 @@ int main(void)
 	free(f);
 	fk_profile_free(p);
 
-	if (failures)
-		fprintf(stderr, "perf-api: %d failures\n", failures);
+	if (unit_failures)
+		fprintf(stderr, "perf-api: %d failures\n", unit_failures);
 	else
 		printf("perf-api: all checks passed\n");
-	return failures != 0;
+	return unit_failures != 0;
 }

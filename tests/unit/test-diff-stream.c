@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "flamekit.h"
+#include "unit.h"
 
-static int failures;
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
+#define CHECK(c) UNIT_CHECK(c, "CHECK failed: %s", #c)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static unsigned next(unsigned n)
@@ -223,7 +223,7 @@ int main(void)
 	free(s);
 	unlink(a);
 	unlink(b);
-	if (failures)
+	if (unit_failures)
 		return 1;
 	printf("test-diff-stream: the streamed diff and sums agree with the whole ones\n");
 	return 0;

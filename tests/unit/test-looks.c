@@ -9,18 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "internal.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                               \
-	do {                                                           \
-		if (!(cond)) {                                         \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                  \
-			fputc('\n', stderr);                           \
-			failures++;                                    \
-		}                                                      \
-	} while (0)
+#include "unit.h"
 
 static double now_ms(void)
 {
@@ -35,23 +24,23 @@ static void busy(void)
 	fk_looks l;
 	fk_looks_start(&l, false);
 	double t0 = now_ms();
-	CHECK(fk_looks_ask(&l) == -1 && l.n == 1, "first look, busy: not known yet (n %u)", l.n);
+	UNIT_CHECK(fk_looks_ask(&l) == -1 && l.n == 1, "first look, busy: not known yet (n %u)", l.n);
 	/* asked again at once: no look */
-	CHECK(fk_looks_ask(&l) == -1 && l.n == 1, "a look before it is due (n %u)", l.n);
+	UNIT_CHECK(fk_looks_ask(&l) == -1 && l.n == 1, "a look before it is due (n %u)", l.n);
 	int r = -1;
 	unsigned asks = 2;
 	while ((r = fk_looks_ask(&l)) < 0 && now_ms() - t0 < 1000)
 		asks++;
 	double span = now_ms() - t0;
-	CHECK(r == 0, "five busy looks say no (got %d)", r);
-	CHECK(l.n == 5, "looks made: %u", l.n);
-	CHECK(span >= 0.8, "five looks 200 us apart took %.3f ms", span);
-	CHECK(asks > 5, "asked %u times for five looks: it waited instead of saying not yet", asks);
-	CHECK(fk_looks_ask(&l) == 0 && l.n == 5, "the answer stays, no more looks");
+	UNIT_CHECK(r == 0, "five busy looks say no (got %d)", r);
+	UNIT_CHECK(l.n == 5, "looks made: %u", l.n);
+	UNIT_CHECK(span >= 0.8, "five looks 200 us apart took %.3f ms", span);
+	UNIT_CHECK(asks > 5, "asked %u times for five looks: it waited instead of saying not yet", asks);
+	UNIT_CHECK(fk_looks_ask(&l) == 0 && l.n == 5, "the answer stays, no more looks");
 	t0 = now_ms();
-	CHECK(!fk_cpu_free_looks(), "fk_cpu_free_looks, busy");
+	UNIT_CHECK(!fk_cpu_free_looks(), "fk_cpu_free_looks, busy");
 	span = now_ms() - t0;
-	CHECK(span >= 0.8 && span < 100, "fk_cpu_free_looks waited %.3f ms for five looks", span);
+	UNIT_CHECK(span >= 0.8 && span < 100, "fk_cpu_free_looks waited %.3f ms for five looks", span);
 	unsetenv("FLAMEKIT_CROWDED");
 }
 
@@ -60,8 +49,8 @@ static void free_cpu(void)
 	setenv("FLAMEKIT_CROWDED", "never", 1);
 	fk_looks l;
 	fk_looks_start(&l, false);
-	CHECK(fk_looks_ask(&l) == 1 && l.n == 0, "a free CPU at the first look");
-	CHECK(fk_cpu_free_looks(), "fk_cpu_free_looks, free");
+	UNIT_CHECK(fk_looks_ask(&l) == 1 && l.n == 0, "a free CPU at the first look");
+	UNIT_CHECK(fk_cpu_free_looks(), "fk_cpu_free_looks, free");
 	unsetenv("FLAMEKIT_CROWDED");
 }
 
@@ -84,20 +73,20 @@ static void free_at(void)
 			r2 = fk_looks_ask(&l2);
 			asks++;
 		} while (r < 0 && asks < 20);
-		CHECK(r == r2, "free at %u: the reading's looks answer %d, others %d", k, r2, r);
+		UNIT_CHECK(r == r2, "free at %u: the reading's looks answer %d, others %d", k, r2, r);
 		if (k <= 5)
-			CHECK(r == 1 && asks == k, "free at look %u: yes at ask %u (%d)", k, asks, r);
+			UNIT_CHECK(r == 1 && asks == k, "free at look %u: yes at ask %u (%d)", k, asks, r);
 		else
-			CHECK(r == 0 && asks == 5, "free at look %u: no after ask %u (%d)", k, asks, r);
-		CHECK(fk_cpu_free_looks() == (k <= 5), "fk_cpu_free_looks, free at %u", k);
+			UNIT_CHECK(r == 0 && asks == 5, "free at look %u: no after ask %u (%d)", k, asks, r);
+		UNIT_CHECK(fk_cpu_free_looks() == (k <= 5), "fk_cpu_free_looks, free at %u", k);
 	}
 	unsetenv("FLAMEKIT_FREE_AT");
 	setenv("FLAMEKIT_SPLIT_MIN", "1", 1);
 	fk_looks l;
 	fk_looks_start(&l, true);
-	CHECK(l.answer == 1, "the reading's looks under FLAMEKIT_SPLIT_MIN: yes at once");
+	UNIT_CHECK(l.answer == 1, "the reading's looks under FLAMEKIT_SPLIT_MIN: yes at once");
 	fk_looks_start(&l, false);
-	CHECK(l.answer == -1, "other looks under FLAMEKIT_SPLIT_MIN: not known yet");
+	UNIT_CHECK(l.answer == -1, "other looks under FLAMEKIT_SPLIT_MIN: not known yet");
 	unsetenv("FLAMEKIT_SPLIT_MIN");
 }
 
@@ -108,8 +97,8 @@ int main(void)
 	busy();
 	free_cpu();
 	free_at();
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
+	if (unit_failures) {
+		fprintf(stderr, "%d failures\n", unit_failures);
 		return 1;
 	}
 	printf("looks: ok\n");

@@ -1,11 +1,25 @@
-/* unit.h - what the C unit tests share: a seeded xorshift64 generator, and an fk_obuf that
- * writes into memory, to read back what a writer wrote. */
+/* unit.h - what the C unit tests share: checks that go on after a failure, a seeded
+ * xorshift64 generator, and an fk_obuf that writes into memory, to read back what a writer
+ * wrote. */
 #ifndef FK_UNIT_H
 #define FK_UNIT_H
 
 #include <stdio.h>
 #include <stdlib.h>
 #include "base/out.h"
+
+/* A check that, failing, says where and what (printf-style) and counts the failure in
+ * unit_failures; the test goes on (its exit status: unit_failures != 0). */
+static int unit_failures __attribute__((unused));
+#define UNIT_CHECK(cond, ...)                                                 \
+	do {                                                                  \
+		if (!(cond)) {                                                \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                         \
+			fputc('\n', stderr);                                  \
+			unit_failures++;                                      \
+		}                                                             \
+	} while (0)
 
 /* The next number of the sequence seeded at *s (not 0). */
 static inline uint64_t unit_rand(uint64_t *s)
