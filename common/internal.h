@@ -112,8 +112,8 @@ FK_HIDDEN bool fk_cpu_free_looks(void);
  * none yields the CPU and looks again: the task it saw may be one waiting for this thread's
  * CPU (the parent that made this process, about to wait for it, the other CPU idle but yet
  * to take it), which work in place of the waits kept waiting (then every look of the run saw
- * it: 5 runs of 8 on an idle machine read alone). soon: the reading's
- * choice (fk_cpu_free_soon's: yes at once under FLAMEKIT_CROWDED or FLAMEKIT_SPLIT_MIN).
+ * it: 5 runs of 8 on an idle machine read alone). soon: the reading's choice
+ * (fk_cpu_free_soon's: yes at once under FLAMEKIT_CROWDED or FLAMEKIT_SPLIT_MIN).
  * Tests: FLAMEKIT_FREE_AT=K, each ask a look, the K-th finds a CPU free (over 5: none). */
 typedef struct fk_looks {
 	uint64_t next;
@@ -516,6 +516,23 @@ FK_HIDDEN void fk_bad_line(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ..
  * reading starts (fk_cpu_free_soon); when not, the profile's work after the reading takes
  * one thread too (fk_profile_one_thread). For a reading asked to use two threads. */
 FK_HIDDEN bool fk_parse_second_cpu(fk_parse_ctx *c);
+/* A file's part read by a second thread whose end the first, done with its own part first,
+ * may bring forward to read that tail itself: the second claims each piece under mu before
+ * reading it, up to end as it is then. Tests: FLAMEKIT_LATE_SECOND (late) holds the second
+ * back until the first says go (once it has taken its tail, as a busy machine may). */
+typedef struct fk_span {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint64_t end;     /* where the part ends now */
+	uint64_t claimed; /* read, or being read, up to here */
+	bool late, go;
+} fk_span;
+FK_HIDDEN void fk_span_init(fk_span *s, uint64_t from, uint64_t end);
+FK_HIDDEN void fk_span_destroy(fk_span *s);
+/* (the second thread, before its first piece) Under FLAMEKIT_LATE_SECOND, until go. */
+FK_HIDDEN void fk_span_wait_go(fk_span *s);
+/* (the first) The second may go (locked: call with mu held). */
+FK_HIDDEN void fk_span_go_locked(fk_span *s);
 /* Same wording without counting a bad line (e.g. filtered events notices). */
 FK_HIDDEN void fk_note(fk_parse_ctx *c, uint64_t lineno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

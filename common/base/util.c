@@ -278,12 +278,6 @@ void fk_handoff_wait(fk_handoff *h)
 		pthread_cond_wait(&h->cv, &h->mu);
 }
 
-bool fk_cpu_free_soon(void)
-{
-	fk_looks l;
-	fk_looks_start(&l, true);
-	return l.answer == 1 || fk_cpu_free_looks();
-}
 
 bool fk_run_held_kb(long kb)
 {
@@ -306,8 +300,8 @@ int fk_looks_ask(fk_looks *l)
 {
 	if (l->answer >= 0)
 		return l->answer;
-	uint64_t now = l->free_at ? 0 : now_ns();
-	if (l->n && now < l->next)
+	uint64_t now = now_ns();
+	if (!l->free_at && l->n && now < l->next)
 		return -1;
 	if (l->free_at ? l->n + 1 == l->free_at : fk_cpu_free())
 		return l->answer = 1;
@@ -320,16 +314,17 @@ int fk_looks_ask(fk_looks *l)
 		if (fk_cpu_free())
 			return l->answer = 1;
 	}
-	l->next = l->free_at ? 0 : now + LOOK_GAP;
+	l->next = now + LOOK_GAP;
 	if (++l->n == LOOKS)
 		l->answer = 0;
 	return l->answer;
 }
 
-bool fk_cpu_free_looks(void)
+/* The looks, waited for between them. */
+static bool looks_waited(bool soon)
 {
 	fk_looks l;
-	fk_looks_start(&l, false);
+	fk_looks_start(&l, soon);
 	int r;
 	while ((r = fk_looks_ask(&l)) < 0) {
 		uint64_t now = now_ns();
@@ -338,6 +333,9 @@ bool fk_cpu_free_looks(void)
 	}
 	return r == 1;
 }
+
+bool fk_cpu_free_looks(void) { return looks_waited(false); }
+bool fk_cpu_free_soon(void) { return looks_waited(true); }
 
 bool fk_crowd_seen(fk_crowd *w)
 {

@@ -338,21 +338,18 @@ static int fold_region(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char 
 }
 
 /* A part of the file folded silently into a profile of its own, to be merged: the second
- * half (by the second thread, in pieces of 1 MB, each claimed under *mu, so the first
- * thread, done with its half first, may take a tail of what is left: end brought forward),
- * or that tail (by the first thread). Stops at a malformed line, leaving [stop, end) to be
- * read with its messages once the profile is merged. */
+ * half (by the second thread, in pieces of 1 MB claimed in span, so the first thread, done
+ * with its half first, may take a tail of what is left), or that tail (by the first
+ * thread). Stops at a malformed line, leaving [stop, end) to be read with its messages once
+ * the profile is merged. */
 enum { SPLIT_PIECE = 1u << 20, SPLIT_STEAL_MIN = 2u << 20 };
 struct half {
 	fk_parse_ctx c;
 	fk_parse_stats st;
 	prefix_cache pc;
 	const char *buf;
-	size_t pos, end, stop;
-	size_t claimed;    /* read, or being read, up to here (under *mu) */
-	pthread_mutex_t *mu; /* NULL: no other thread changes end */
-	pthread_cond_t *cv;  /* (FLAMEKIT_LATE_SECOND: the second waits for go) */
-	bool late, go;
+	size_t pos, end, stop; /* (end: span's once the second thread is done) */
+	fk_span *span;         /* NULL: no other thread changes end */
 	uint64_t lines;
 	int rc;
 };
@@ -360,25 +357,23 @@ struct half {
 static void *half_run(void *arg)
 {
 	struct half *h = arg;
+	fk_span *sp = h->span;
 	size_t pos = h->pos, done = pos & ~(size_t)4095;
 	h->stop = pos;
-	if (h->mu) {
-		pthread_mutex_lock(h->mu);
-		while (h->late && !h->go)
-			pthread_cond_wait(h->cv, h->mu);
-		pthread_mutex_unlock(h->mu);
-	}
+	if (sp)
+		fk_span_wait_go(sp);
 	for (;;) {
-		if (h->mu)
-			pthread_mutex_lock(h->mu);
-		size_t end = h->end, to = end;
+		if (sp)
+			pthread_mutex_lock(&sp->mu);
+		size_t end = sp ? (size_t)sp->end : h->end, to = end;
 		if (pos < end && end - pos > SPLIT_PIECE) {
 			const char *nl = memchr(h->buf + pos + SPLIT_PIECE, '\n', end - pos - SPLIT_PIECE);
 			to = nl ? (size_t)(nl - h->buf) + 1 : end;
 		}
-		h->claimed = to;
-		if (h->mu)
-			pthread_mutex_unlock(h->mu);
+		if (sp) {
+			sp->claimed = to;
+			pthread_mutex_unlock(&sp->mu);
+		}
 		if (pos >= end)
 			break;
 		size_t stop;
@@ -397,25 +392,24 @@ static void *half_run(void *arg)
  * and take: half of what the second thread has not claimed, from the next line start on:
  * [*from, *to) (the second's end brought forward to *from). The second thread goes on (a
  * late one starts). Whether a tail was taken. */
-static bool steal_tail(struct half *h, bool take, size_t *from, size_t *to)
+static bool steal_tail(fk_span *sp, const char *buf, bool take, size_t *from, size_t *to)
 {
 	bool got = false;
-	pthread_mutex_lock(h->mu);
-	size_t c = h->claimed, e = h->end;
-	if (take && e > c && (h->late || e - c >= SPLIT_STEAL_MIN)) {
+	pthread_mutex_lock(&sp->mu);
+	size_t c = (size_t)sp->claimed, e = (size_t)sp->end;
+	if (take && e > c && (sp->late || e - c >= SPLIT_STEAL_MIN)) {
 		size_t at = c + (e - c) / 2;
-		const char *nl = memchr(h->buf + at, '\n', e - at);
-		size_t cut = nl ? (size_t)(nl - h->buf) + 1 : e;
+		const char *nl = memchr(buf + at, '\n', e - at);
+		size_t cut = nl ? (size_t)(nl - buf) + 1 : e;
 		if (cut < e) {
 			*from = cut;
 			*to = e;
-			h->end = cut;
+			sp->end = cut;
 			got = true;
 		}
 	}
-	h->go = true;
-	pthread_cond_signal(h->cv);
-	pthread_mutex_unlock(h->mu);
+	fk_span_go_locked(sp);
+	pthread_mutex_unlock(&sp->mu);
 	return got;
 }
 
@@ -480,13 +474,9 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	size_t mid = start + (size - start) / 20 * 9, stop;
 	const char *nl = memchr(buf + mid, '\n', size - mid);
 	mid = nl ? (size_t)(nl - buf) + 1 : size;
-	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-	/* (tests: FLAMEKIT_LATE_SECOND runs the second thread as if the machine kept it from a
-	 * CPU until the first had taken its tail) */
-	struct half h = { .c = *c, .buf = buf, .pos = mid, .end = size, .claimed = mid, .mu = &mu,
-			  .cv = &cv, .late = getenv("FLAMEKIT_LATE_SECOND") != NULL },
-		    t = { 0 };
+	fk_span span;
+	fk_span_init(&span, mid, size);
+	struct half h = { .c = *c, .buf = buf, .pos = mid, .end = size, .span = &span }, t = { 0 };
 	h.c.st = &h.st;
 	h.c.name_buf = NULL;
 	h.c.name_cap = 0;
@@ -495,7 +485,7 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	bool two = h.c.p && mid < size && pthread_create(&th, NULL, half_run, &h) == 0;
 	int rc = fold_region(c, &pc, true, buf, start, mid, &lineno, true, &stop);
 	size_t tfrom, tto;
-	bool stole = two && steal_tail(&h, !rc, &tfrom, &tto);
+	bool stole = two && steal_tail(&span, buf, !rc, &tfrom, &tto);
 	if (stole) {
 		t = (struct half){ .c = *c, .buf = buf, .pos = tfrom, .end = tto };
 		t.c.st = &t.st;
@@ -506,6 +496,7 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	}
 	if (two) {
 		pthread_join(th, NULL);
+		h.end = (size_t)span.end;
 		if (!rc)
 			rc = take_half(c, &pc, &h, &lineno);
 		if (stole && !rc)
@@ -513,8 +504,7 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	} else if (!rc) {
 		rc = fold_region(c, &pc, true, buf, mid, size, &lineno, true, &stop);
 	}
-	pthread_cond_destroy(&cv);
-	pthread_mutex_destroy(&mu);
+	fk_span_destroy(&span);
 	c->r->lineno = lineno;
 	c->r->bytes += size - start;
 	c->r->pos = c->r->end;

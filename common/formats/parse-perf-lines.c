@@ -779,7 +779,7 @@ void fk_perf_pp_fini(struct pp *t)
 #define IBUF (256u << 10) /* file input block: small enough to leave L2 to the tables */
 
 /* Parse [off, end) of a regular file with pread into this thread's buffer. */
-void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, struct perf_span *span,
+void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end, fk_span *span,
 			    const fk_parse_opts *o, bool progress)
 {
 	size_t have = 0;

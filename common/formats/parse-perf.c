@@ -122,7 +122,7 @@ struct job {
 	size_t len;
 	int fd;
 	uint64_t off, end;
-	struct perf_span *span; /* (a file's second half: its end may come forward) */
+	fk_span *span;          /* (a file's second half: its end may come forward) */
 	const fk_parse_opts *o;
 	int tid;                /* the thread's id, once it runs */
 };
@@ -178,10 +178,7 @@ static void *job_run(void *arg)
 	if (j->buf) {
 		fk_perf_parse_region(j->t, j->buf, j->len, j->o, false);
 	} else {
-		pthread_mutex_lock(&j->span->mu);
-		while (j->span->late && !j->span->go)
-			pthread_cond_wait(&j->span->cv, &j->span->mu);
-		pthread_mutex_unlock(&j->span->mu);
+		fk_span_wait_go(j->span);
 		fk_perf_parse_fd_region(j->t, j->fd, j->off, j->end, j->span, j->o, false);
 		/* the file's second half: nothing more comes (a last sample no blank line closed
 		 * is kept; the merge plan sorts the stacks itself, by the ids they get in the
@@ -408,7 +405,7 @@ static uint64_t file_boundary(int fd, uint64_t from, uint64_t end)
  * the caller's.
  * Where it starts, or UINT64_MAX. The halves take unequal times (their samples differ, or
  * the second thread ran late): the first thread, done with its own, shares what is left. */
-static uint64_t steal_tail(int fd, struct perf_span *s, bool all, uint64_t *to)
+static uint64_t steal_tail(int fd, fk_span *s, bool all, uint64_t *to)
 {
 	uint64_t b = UINT64_MAX;
 	pthread_mutex_lock(&s->mu);
@@ -496,10 +493,8 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	if (rc2)
 		return rc2;
 	d->t2.ev = d->t1.ev;
-	struct perf_span span = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
-				  .end = end, .claimed = b, .late = getenv("FLAMEKIT_LATE_SECOND") != NULL };
-	/* (tests: FLAMEKIT_LATE_SECOND runs the second thread as if the machine kept it from a
-	 * CPU) */
+	fk_span span;
+	fk_span_init(&span, b, end);
 	struct job j = { .d = d, .t = &d->t2, .fd = fd, .off = b, .end = end, .span = &span, .o = o };
 	pthread_t th;
 	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
@@ -527,8 +522,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	uint64_t tail_end = 0, tail = d->t1.err || d->t1.keep_samples ? UINT64_MAX
 								    : steal_tail(fd, &span, crowded, &tail_end);
 	pthread_mutex_lock(&span.mu);
-	span.go = true; /* (FLAMEKIT_LATE_SECOND) */
-	pthread_cond_signal(&span.cv);
+	fk_span_go_locked(&span);
 	pthread_mutex_unlock(&span.mu);
 	if (tail != UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
@@ -553,8 +547,7 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		pthread_join(th, NULL);
 	else
 		job_run(&j);
-	pthread_cond_destroy(&span.cv);
-	pthread_mutex_destroy(&span.mu);
+	fk_span_destroy(&span);
 	if (tail == UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;

@@ -331,18 +331,10 @@ FK_HIDDEN void fk_perf_parse_region(struct pp *t, const char *buf, size_t len, c
 				    bool progress);
 /* The input ends: a sample no blank line closed is kept (the perl drops it). */
 FK_HIDDEN void fk_perf_end_input(struct pp *t);
-/* The end of a file region that another thread may bring forward to parse its tail itself
- * (parse-perf.c, steal_tail): the region's reader claims each block before reading it. */
-struct perf_span {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	uint64_t end;     /* where the region ends now */
-	uint64_t claimed; /* read, or being read, up to here */
-	bool late, go;    /* (tests: the second thread starts once the first has taken its tail) */
-};
-/* [off, end) of a file; with span, [off, span->end) as it is when each block is claimed. */
+/* [off, end) of a file; with span (parse-perf.c, steal_tail), [off, span->end) as it is
+ * when each block is claimed. */
 FK_HIDDEN void fk_perf_parse_fd_region(struct pp *t, int fd, uint64_t off, uint64_t end,
-				       struct perf_span *span, const fk_parse_opts *o, bool progress);
+				       fk_span *span, const fk_parse_opts *o, bool progress);
 
 static inline int fk_perf_grow_bytes(char **b, size_t *cap, size_t need)
 {

@@ -100,6 +100,32 @@ static void vreport(fk_parse_ctx *c, uint64_t lineno, const char *fmt, va_list a
 		fk_warn("%s: %s", c->name, msg);
 }
 
+void fk_span_init(fk_span *s, uint64_t from, uint64_t end)
+{
+	*s = (fk_span){ .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .end = end,
+			.claimed = from, .late = getenv("FLAMEKIT_LATE_SECOND") != NULL };
+}
+
+void fk_span_destroy(fk_span *s)
+{
+	pthread_cond_destroy(&s->cv);
+	pthread_mutex_destroy(&s->mu);
+}
+
+void fk_span_wait_go(fk_span *s)
+{
+	pthread_mutex_lock(&s->mu);
+	while (s->late && !s->go)
+		pthread_cond_wait(&s->cv, &s->mu);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void fk_span_go_locked(fk_span *s)
+{
+	s->go = true;
+	pthread_cond_signal(&s->cv);
+}
+
 bool fk_parse_second_cpu(fk_parse_ctx *c)
 {
 	if (fk_cpu_free_soon())
