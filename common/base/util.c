@@ -99,6 +99,50 @@ void fk_log(enum fk_level level, const char *fmt, ...)
 	print_fn(level, msg, print_ctx);
 }
 
+struct placed {
+	void *(*fn)(void *);
+	void *arg;
+	cpu_set_t all;
+};
+
+static void *placed_run(void *v)
+{
+	struct placed p = *(struct placed *)v;
+	free(v);
+	sched_setaffinity(0, sizeof(p.all), &p.all);
+	return p.fn(p.arg);
+}
+
+int fk_thread_start(pthread_t *th, void *(*fn)(void *), void *arg)
+{
+	struct placed *p = malloc(sizeof(*p));
+	int cpu = sched_getcpu();
+	if (!p || cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(p->all), &p->all) ||
+	    CPU_COUNT(&p->all) < 2 || !CPU_ISSET(cpu, &p->all)) {
+		free(p);
+		return pthread_create(th, NULL, fn, arg);
+	}
+	p->fn = fn;
+	p->arg = arg;
+	cpu_set_t others = p->all;
+	CPU_CLR(cpu, &others);
+	pthread_attr_t at;
+	int e = pthread_attr_init(&at);
+	if (e) {
+		free(p);
+		return e;
+	}
+	e = pthread_attr_setaffinity_np(&at, sizeof(others), &others);
+	if (!e)
+		e = pthread_create(th, &at, placed_run, p);
+	pthread_attr_destroy(&at);
+	if (e) {
+		free(p);
+		return pthread_create(th, NULL, fn, arg);
+	}
+	return 0;
+}
+
 struct run2 {
 	void (*fn)(void *arg, unsigned part);
 	void *arg;
@@ -115,7 +159,7 @@ void fk_run2(void (*fn)(void *arg, unsigned part), void *arg)
 {
 	struct run2 r = { fn, arg };
 	pthread_t th;
-	bool two = pthread_create(&th, NULL, run2_second, &r) == 0;
+	bool two = fk_thread_start(&th, run2_second, &r) == 0;
 	fn(arg, 0);
 	if (two)
 		pthread_join(th, NULL);

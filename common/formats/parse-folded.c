@@ -482,7 +482,7 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	h.c.name_cap = 0;
 	h.c.p = fk_profile_new(0);
 	pthread_t th;
-	bool two = h.c.p && mid < size && pthread_create(&th, NULL, half_run, &h) == 0;
+	bool two = h.c.p && mid < size && fk_thread_start(&th, half_run, &h) == 0;
 	int rc = fold_region(c, &pc, true, buf, start, mid, &lineno, true, &stop);
 	size_t tfrom, tto;
 	bool stole = two && steal_tail(&span, buf, !rc, &tfrom, &tto);
@@ -922,7 +922,7 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 	int rc = 0;
 	bool two = two_ok && !fk_handoff_init(&r.h);
 	pthread_t th;
-	if (two && pthread_create(&th, NULL, split_run, &r)) {
+	if (two && fk_thread_start(&th, split_run, &r)) {
 		fk_handoff_destroy(&r.h);
 		two = false;
 	}

@@ -124,6 +124,9 @@ struct job {
 	uint64_t off, end;
 	fk_span *span;          /* (a file's second half: its end may come forward) */
 	const fk_parse_opts *o;
+	struct drv *init;       /* the second thread's state and profile made there first */
+	struct evfilter ev;     /* the event the first thread's part chose (the second's) */
+	int rc;                 /* making them failed */
 	int tid;                /* the thread's id, once it runs */
 };
 
@@ -170,10 +173,18 @@ static void plan_early(struct drv *d)
 	d->plan = fk_merge_plan_new(&s2, d->premap, &s1, t1->sord, &err);
 }
 
+static int start_second(struct drv *d, const fk_parse_opts *o);
+
 static void *job_run(void *arg)
 {
 	struct job *j = arg;
 	__atomic_store_n(&j->tid, fk_thread_id(), __ATOMIC_RELEASE);
+	/* (made here, the second thread's tables come from its own malloc arena: made by the
+	 * first thread, each of their reallocs here took that arena's lock, which the first
+	 * thread's own allocations wait for, asleep) */
+	if (j->init && (j->rc = start_second(j->init, j->o)))
+		return NULL;
+	j->t->ev = j->ev;
 	j->t->lineno = 0;
 	if (j->buf) {
 		fk_perf_parse_region(j->t, j->buf, j->len, j->o, false);
@@ -209,7 +220,6 @@ static int start_second(struct drv *d, const fk_parse_opts *o)
 		return rc;
 	}
 	d->t2_ok = true;
-	d->t1.want_spath = d->fresh; /* the second half merges along the first (merge_tree) */
 	return 0;
 }
 
@@ -350,21 +360,21 @@ static int process_block(struct drv *d, const char *buf, size_t len)
 		d->line += d->t1.lineno;
 		return d->t1.err;
 	}
-	int rc2 = start_second(d, o);
-	if (rc2)
-		return rc2;
 	if (!d->t1.ev.set)
 		prescan_event(&d->t1, buf, b);
-	d->t2.ev = d->t1.ev;
-	struct job j = { .t = &d->t2, .buf = buf + b, .len = lb - b, .o = o };
+	d->t1.want_spath = d->fresh; /* the second half merges along the first (merge_tree) */
+	struct job j = { .t = &d->t2, .buf = buf + b, .len = lb - b, .o = o,
+			 .init = d->t2_ok ? NULL : d, .ev = d->t1.ev };
 	pthread_t th;
-	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
+	bool spawned = fk_thread_start(&th, job_run, &j) == 0;
 	d->t1.lineno = 0;
 	fk_perf_parse_region(&d->t1, buf, b, o, true);
 	if (spawned)
 		pthread_join(th, NULL);
 	else
 		job_run(&j);
+	if (j.rc)
+		return j.rc;
 	uint64_t l1 = d->t1.lineno;
 	flush_msgs(d, &d->t1, d->line);
 	d->line += l1;
@@ -489,15 +499,13 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		d->line += d->t1.lineno;
 		return d->t1.err;
 	}
-	int rc2 = start_second(d, o);
-	if (rc2)
-		return rc2;
-	d->t2.ev = d->t1.ev;
+	d->t1.want_spath = d->fresh; /* the second half merges along the first (merge_tree) */
 	fk_span span;
 	fk_span_init(&span, b, end);
-	struct job j = { .d = d, .t = &d->t2, .fd = fd, .off = b, .end = end, .span = &span, .o = o };
+	struct job j = { .d = d, .t = &d->t2, .fd = fd, .off = b, .end = end, .span = &span, .o = o,
+			 .init = d->t2_ok ? NULL : d, .ev = d->t1.ev };
 	pthread_t th;
-	bool spawned = pthread_create(&th, NULL, job_run, &j) == 0;
+	bool spawned = fk_thread_start(&th, job_run, &j) == 0;
 	d->t1.lineno = 0;
 	/* the first half in pieces of a few MB, the CPUs watched between them: when other
 	 * tasks keep the threads waiting (another program on one of two CPUs: two threads
@@ -548,6 +556,8 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 	else
 		job_run(&j);
 	fk_span_destroy(&span);
+	if (j.rc)
+		return j.rc;
 	if (tail == UINT64_MAX) {
 		flush_msgs(d, &d->t1, d->line);
 		d->line += d->t1.lineno;

@@ -1081,7 +1081,7 @@ static int encode_deflate(enc *e, const fk_svg_opts *o, bytes *pre, zparts *z)
 	/* (the codes take about a byte a node, the raw ids idw more for some; the names are
 	 * many or ready is not small) */
 	bool spawned = e->two && (j.colors || ready + e->nfr >= PIECES_TWO) &&
-		       pthread_create(&th, NULL, side_run, &j) == 0;
+		       fk_thread_start(&th, side_run, &j) == 0;
 	rc = encode_codes(e);
 	free(e->fr); /* (the walk's names: coded) */
 	e->fr = NULL;
@@ -1268,7 +1268,7 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		ej.off = e.mark_src >= 0;
 		e.col = malloc((nsrc + 1) * sizeof(*e.col));
 		e.offcol = ej.off ? malloc((nsrc + 1) * sizeof(*e.offcol)) : NULL;
-		early = e.col && (!ej.off || e.offcol) && pthread_create(&eth, NULL, early_colors, &ej) == 0;
+		early = e.col && (!ej.off || e.offcol) && fk_thread_start(&eth, early_colors, &ej) == 0;
 		if (!early) {
 			free(e.col);
 			free(e.offcol);

@@ -463,7 +463,7 @@ static void *half_run(void *arg);
 static void half_spawn(struct half *h)
 {
 	if (!h->spawned && fk_looks_ask(&h->looks) == 1 &&
-	    !(h->spawned = pthread_create(&h->th, NULL, half_run, h) == 0))
+	    !(h->spawned = fk_thread_start(&h->th, half_run, h) == 0))
 		h->looks.answer = 0; /* (no thread to be had: alone) */
 }
 
