@@ -42,6 +42,14 @@ FK_HIDDEN int fk_grow(void **data, size_t *cap, size_t need, size_t elem);
 FK_HIDDEN void *fk_zalloc(size_t n, size_t elem);
 /* Write one byte of zero in every page of zeroed memory (see fk_zalloc). */
 FK_HIDDEN void fk_touch_pages(void *p, size_t size);
+/* Who writes the pages of fresh zeroed memory: fk_touch_pages, or a caller's touch(ctx, p,
+ * size), which may share the work with another thread (see fk_profile_set_toucher). */
+typedef struct fk_toucher {
+	void (*touch)(void *ctx, void *p, size_t size);
+	void *ctx;
+} fk_toucher;
+/* fk_zalloc, its pages written by t (NULL: fk_touch_pages). */
+FK_HIDDEN void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t);
 /* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p + size) (a no-op under
  * 4 MiB, or where the kernel does not give them): for big tables probed at random that are
  * never grown by realloc (the advice splits the block's mapping, which mremap cannot move). */
@@ -290,6 +298,11 @@ typedef struct fk_parity_out {
 	uint32_t *mine;   /* scratch: the names of its parity */
 } fk_parity_out;
 FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n);
+/* While t is set (NULL: no more), the name table's fresh tables are touched by t: a reading
+ * with a second thread shares the work (writing the pages of a table of 32 MB, which the
+ * kernel zeroes as they are first written, was a third of the first thread's time reading a
+ * collapse tool's output of 1M names). */
+FK_HIDDEN void fk_profile_set_toucher(fk_profile *p, const fk_toucher *t);
 FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, unsigned parity,
 					fk_parity_out *o);
 FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n,

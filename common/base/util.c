@@ -445,15 +445,20 @@ void fk_huge_pages(void *p, size_t size)
 		madvise((void *)a, e - a, MADV_HUGEPAGE);
 }
 
-void *fk_zalloc(size_t n, size_t elem)
+void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t)
 {
 	void *p = calloc(n, elem);
 	if (p) {
 		fk_huge_pages(p, n * elem);
-		fk_touch_pages(p, n * elem);
+		if (t)
+			t->touch(t->ctx, p, n * elem);
+		else
+			fk_touch_pages(p, n * elem);
 	}
 	return p;
 }
+
+void *fk_zalloc(size_t n, size_t elem) { return fk_zalloc_by(n, elem, NULL); }
 
 int fk_grow(void **data, size_t *cap, size_t need, size_t elem)
 {

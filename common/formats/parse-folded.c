@@ -360,6 +360,11 @@ static void *half_run(void *arg)
 	fk_span *sp = h->span;
 	size_t pos = h->pos, done = pos & ~(size_t)4095;
 	h->stop = pos;
+	/* (the second thread's profile made here, in its own malloc arena: made by the first,
+	 * its reallocs here took the lock of the arena the first thread allocates from, which
+	 * then slept on it) Out of memory: none, all of it read again by the first thread. */
+	if (!h->c.p && !(h->c.p = fk_profile_new(0)))
+		return NULL;
 	if (sp)
 		fk_span_wait_go(sp);
 	for (;;) {
@@ -480,9 +485,9 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	h.c.st = &h.st;
 	h.c.name_buf = NULL;
 	h.c.name_cap = 0;
-	h.c.p = fk_profile_new(0);
+	h.c.p = NULL; /* (made by the thread) */
 	pthread_t th;
-	bool two = h.c.p && mid < size && fk_thread_start(&th, half_run, &h) == 0;
+	bool two = mid < size && fk_thread_start(&th, half_run, &h) == 0;
 	int rc = fold_region(c, &pc, true, buf, start, mid, &lineno, true, &stop);
 	size_t tfrom, tto;
 	bool stole = two && steal_tail(&span, buf, !rc, &tfrom, &tto);
@@ -788,7 +793,52 @@ struct relay {
 	bool over, stop;        /* the text is all split; the first thread gave up */
 	bool solo;              /* the first thread goes on alone */
 	int tid;                /* the second thread's, once it runs */
+	/* a fresh name table's second half, its pages to be written by the second thread
+	 * (relay_touch): touch 0 none, 1 asked, 2 being written, 3 written */
+	char *touch_p;
+	size_t touch_n;
+	int touch;
 };
+
+/* (locked) Write the pages asked for, unless a thread is at it: true if done. */
+static bool do_touch(struct relay *r)
+{
+	if (r->touch != 1)
+		return false;
+	r->touch = 2;
+	pthread_mutex_unlock(&r->h.mu);
+	fk_touch_pages(r->touch_p, r->touch_n);
+	pthread_mutex_lock(&r->h.mu);
+	r->touch = 3;
+	fk_handoff_changed(&r->h);
+	return true;
+}
+
+/* (locked: the first thread, growing the name table) A fresh table's pages written, the
+ * second half by the second thread meanwhile (which writes it next, whatever it was at,
+ * or, not yet at it when the first is done with its half, by the first). */
+static void relay_touch(void *ctx, void *p, size_t size)
+{
+	struct relay *r = ctx;
+	size_t half = size / 2 & ~(size_t)4095;
+	/* (under 1 MB a handoff costs more than the pages; tests, which read tiny inputs under
+	 * FLAMEKIT_SPLIT_MIN, share any) */
+	if (r->solo || !half || (half < (1u << 20) && !getenv("FLAMEKIT_SPLIT_MIN"))) {
+		fk_touch_pages(p, size);
+		return;
+	}
+	r->touch_p = (char *)p + half;
+	r->touch_n = size - half;
+	r->touch = 1;
+	fk_handoff_changed(&r->h);
+	pthread_mutex_unlock(&r->h.mu);
+	fk_touch_pages(p, half);
+	pthread_mutex_lock(&r->h.mu);
+	while (r->touch != 3)
+		if (!do_touch(r))
+			fk_handoff_wait(&r->h);
+	r->touch = 0;
+}
 
 /* (locked) Split the next batch, when one is due and nobody is at it: true if done. */
 static bool do_split(struct relay *r)
@@ -835,6 +885,8 @@ static void *split_run(void *arg)
 	__atomic_store_n(&r->tid, fk_thread_id(), __ATOMIC_RELEASE);
 	pthread_mutex_lock(&r->h.mu);
 	while (!r->stop && !r->solo) {
+		if (do_touch(r))
+			continue;
 		bool did = false;
 		for (uint64_t i = r->added; i < r->posted && !did; i++)
 			did = do_odd(r, i);
@@ -927,7 +979,9 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 		two = false;
 	}
 	if (two) {
+		fk_profile_set_toucher(c->p, &(fk_toucher){ relay_touch, &r });
 		rc = run_two(c, &r, &a, buf);
+		fk_profile_set_toucher(c->p, NULL);
 		pthread_join(th, NULL);
 		fk_profile_intern_fix(c->p);
 		fk_handoff_destroy(&r.h);

@@ -75,6 +75,7 @@ struct fk_profile {
 	char unit_format[32];
 	int kind;               /* enum fk_profile_kind */
 	unsigned threads;       /* fk_profile_use_threads */
+	fk_toucher toucher;     /* (fk_profile_set_toucher; touch NULL: none) */
 };
 
 /* Room for n more nodes, with every node already there indexed. */

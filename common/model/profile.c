@@ -57,7 +57,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 {
 	if (size - 1 > UINT32_MAX)
 		return 0; /* the tag picks the slot: no more slots than 32 bits address (fuller) */
-	struct name_slot *tab = fk_zalloc(size, sizeof(*tab));
+	struct name_slot *tab = fk_zalloc_by(size, sizeof(*tab), p->toucher.touch ? &p->toucher : NULL);
 	if (!tab)
 		return -FK_E_NOMEM;
 	fk_profile_intern_fix(p);
@@ -163,6 +163,11 @@ void fk_profile_use_threads(fk_profile *p, unsigned threads)
 {
 	if (threads > p->threads)
 		p->threads = threads;
+}
+
+void fk_profile_set_toucher(fk_profile *p, const fk_toucher *t)
+{
+	p->toucher = t ? *t : (fk_toucher){ 0 };
 }
 
 void fk_profile_one_thread(fk_profile *p)
