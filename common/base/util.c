@@ -27,11 +27,36 @@ const char *fk_strerror(int err)
 	}
 }
 
+static double mono_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* (the library loaded: the debug lines' times count from here) */
+static double t0_ms;
+__attribute__((constructor)) static void start_clock(void) { t0_ms = mono_ms(); }
+
+/* FLAMEKIT_DEBUG set (not empty, not 0): the debug messages too, each with the time since
+ * the library was loaded (where a run's time goes: the reading, the layout, the writing) */
+static bool debug_on(void)
+{
+	static int on = -1;
+	if (on < 0) {
+		const char *d = getenv("FLAMEKIT_DEBUG");
+		on = d && *d && strcmp(d, "0");
+	}
+	return on;
+}
+
 static void default_print(enum fk_level level, const char *msg, void *ctx)
 {
 	(void)ctx;
 	if (level == FK_LEVEL_WARN)
 		fprintf(stderr, "flamekit: %s\n", msg);
+	else if (debug_on())
+		fprintf(stderr, "flamekit: debug %.2f ms: %s\n", mono_ms() - t0_ms, msg);
 }
 
 static fk_print_fn print_fn = default_print;

@@ -271,6 +271,7 @@ static int run_held(fk_profile *p, fk_reader *r, const fk_parse_opts *in, fk_par
 	fk_profile_use_threads(into, in->threads);
 	double before = fk_profile_total(p, 0) + fk_profile_total(p, 1);
 	int rc = f->parse(&c);
+	fk_log(FK_LEVEL_DEBUG, "%s: read as %s", name, f->name);
 	free(c.name_buf);
 	if (rc == 0 && r->err)
 		rc = r->err;

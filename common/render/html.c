@@ -1283,8 +1283,10 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	}
 	if (rc)
 		goto out;
+	fk_log(FK_LEVEL_DEBUG, "html: stacks encoded");
 	if ((rc = encode_deflate(&e, &o, pre, &z)))
 		goto out;
+	fk_log(FK_LEVEL_DEBUG, "html: compressed");
 	size_t sizes[S_COUNT], raw_len = 0;
 	for (int i = 0; i < S_COUNT; i++)
 		raw_len += sizes[i] = pre[i].n + e.s[i].n;
@@ -1293,6 +1295,7 @@ int fk_render_html(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 		goto out;
 	rc = write_page(&b, &e, &o, &z, sizes, raw_len, fk_profile_columns(src));
 	int wrc = fk_obuf_finish(&b);
+	fk_log(FK_LEVEL_DEBUG, "html: written, %llu bytes", (unsigned long long)b.flushed);
 	if (!rc)
 		rc = wrc;
 out:

@@ -743,6 +743,7 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	struct half *h = half_start(p, &o);
 	fk_svg_layout L;
 	rc = fk_svg_layout_build(&L, p, &o);
+	fk_log(FK_LEVEL_DEBUG, "svg: laid out, %zu frames drawn", L.n);
 	if (rc) {
 		half_end(h);
 		fk_svg_layout_free(&L);
@@ -778,6 +779,7 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	struct geom g = geometry(&L, &o, subtitle);
 	rc = write_svg(&b, &L, &o, colors, subtitle, &g, h);
 	int wrc = fk_obuf_finish(&b);
+	fk_log(FK_LEVEL_DEBUG, "svg: written, %llu bytes", (unsigned long long)b.flushed);
 	if (!rc)
 		rc = wrc;
 	if (!rc)
