@@ -48,7 +48,7 @@ typedef struct fk_toucher {
 	void (*touch)(void *ctx, void *p, size_t size);
 	void *ctx;
 } fk_toucher;
-/* fk_zalloc, its pages written by t (NULL: fk_touch_pages). */
+/* fk_zalloc, its pages written by t (NULL, or no touch: fk_touch_pages). */
 FK_HIDDEN void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t);
 /* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p + size) (a no-op under
  * 4 MiB, or where the kernel does not give them): for big tables probed at random that are

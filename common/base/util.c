@@ -347,7 +347,6 @@ void fk_handoff_wait(fk_handoff *h)
 		pthread_cond_wait(&h->cv, &h->mu);
 }
 
-
 bool fk_run_held_kb(long kb)
 {
 	struct rusage ru;
@@ -475,7 +474,7 @@ void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t)
 	void *p = calloc(n, elem);
 	if (p) {
 		fk_huge_pages(p, n * elem);
-		if (t)
+		if (t && t->touch)
 			t->touch(t->ctx, p, n * elem);
 		else
 			fk_touch_pages(p, n * elem);

@@ -436,6 +436,17 @@ static int take_half(fk_parse_ctx *c, prefix_cache *pc, struct half *h, uint64_t
 	return fold_region(c, pc, true, h->buf, from, h->end, lineno, true, &stop);
 }
 
+/* A part [pos, end) of buf to be folded silently by half_run (span: see struct half). */
+static void half_init(struct half *h, const fk_parse_ctx *c, const char *buf, size_t pos,
+		      size_t end, fk_span *span)
+{
+	*h = (struct half){ .c = *c, .buf = buf, .pos = pos, .end = end, .span = span };
+	h->c.st = &h->st;
+	h->c.name_buf = NULL;
+	h->c.name_cap = 0;
+	h->c.p = NULL; /* (made by the thread that folds it: half_run) */
+}
+
 static void half_free(struct half *h)
 {
 	pc_free(&h->pc);
@@ -481,23 +492,16 @@ static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t sta
 	mid = nl ? (size_t)(nl - buf) + 1 : size;
 	fk_span span;
 	fk_span_init(&span, mid, size);
-	struct half h = { .c = *c, .buf = buf, .pos = mid, .end = size, .span = &span }, t = { 0 };
-	h.c.st = &h.st;
-	h.c.name_buf = NULL;
-	h.c.name_cap = 0;
-	h.c.p = NULL; /* (made by the thread) */
+	struct half h, t = { 0 };
+	half_init(&h, c, buf, mid, size, &span);
 	pthread_t th;
 	bool two = mid < size && fk_thread_start(&th, half_run, &h) == 0;
 	int rc = fold_region(c, &pc, true, buf, start, mid, &lineno, true, &stop);
 	size_t tfrom, tto;
 	bool stole = two && steal_tail(&span, buf, !rc, &tfrom, &tto);
 	if (stole) {
-		t = (struct half){ .c = *c, .buf = buf, .pos = tfrom, .end = tto };
-		t.c.st = &t.st;
-		t.c.name_buf = NULL;
-		t.c.name_cap = 0;
-		if ((t.c.p = fk_profile_new(0)))
-			half_run(&t);
+		half_init(&t, c, buf, tfrom, tto, NULL);
+		half_run(&t);
 	}
 	if (two) {
 		pthread_join(th, NULL);

@@ -57,7 +57,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 {
 	if (size - 1 > UINT32_MAX)
 		return 0; /* the tag picks the slot: no more slots than 32 bits address (fuller) */
-	struct name_slot *tab = fk_zalloc_by(size, sizeof(*tab), p->toucher.touch ? &p->toucher : NULL);
+	struct name_slot *tab = fk_zalloc_by(size, sizeof(*tab), &p->toucher);
 	if (!tab)
 		return -FK_E_NOMEM;
 	fk_profile_intern_fix(p);

@@ -743,12 +743,12 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	struct half *h = half_start(p, &o);
 	fk_svg_layout L;
 	rc = fk_svg_layout_build(&L, p, &o);
-	fk_log(FK_LEVEL_DEBUG, "svg: laid out, %zu frames drawn", L.n);
 	if (rc) {
 		half_end(h);
 		fk_svg_layout_free(&L);
 		return rc;
 	}
+	fk_log(FK_LEVEL_DEBUG, "svg: laid out, %zu frames drawn", L.n);
 	fk_palette *pal = NULL;
 	uint32_t *colors = NULL;
 	char *sub = NULL;
