@@ -36,10 +36,18 @@ FK_HIDDEN void fk_opts_adopt(void *full, size_t fullsize, const void *user);
 /* ---- growable arrays: grow *data (of *cap elements of size elem) so that it
  * holds at least need elements. Overflow-checked; returns 0 or -FK_E_NOMEM. */
 FK_HIDDEN int fk_grow(void **data, size_t *cap, size_t need, size_t elem);
+/* Blocks of FK_BIG_FROM bytes or more come from fk_big_alloc: a mapping of their own, on
+ * huge pages where the kernel gives them; smaller ones from malloc. Free with fk_big_free
+ * and the same size. */
+enum { FK_BIG_FROM = 2 << 20 };
+FK_HIDDEN void *fk_big_alloc(size_t size);
+FK_HIDDEN void fk_big_free(void *p, size_t size);
 /* calloc for a table probed before it is written: every page is written once here, so a
  * first probe does not map the shared zero page (a later write would then replace it and,
- * with two threads, interrupt the other CPU to flush its TLB). */
+ * with two threads, interrupt the other CPU to flush its TLB); from FK_BIG_FROM bytes on, by
+ * fk_big_alloc. Free with fk_zfree and the same count. */
 FK_HIDDEN void *fk_zalloc(size_t n, size_t elem);
+FK_HIDDEN void fk_zfree(void *p, size_t n, size_t elem);
 /* Write one byte of zero in every page of zeroed memory (see fk_zalloc). */
 FK_HIDDEN void fk_touch_pages(void *p, size_t size);
 /* Who writes the pages of fresh zeroed memory: fk_touch_pages, or a caller's touch(ctx, p,
@@ -50,10 +58,6 @@ typedef struct fk_toucher {
 } fk_toucher;
 /* fk_zalloc, its pages written by t (NULL, or no touch: fk_touch_pages). */
 FK_HIDDEN void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t);
-/* Ask for transparent huge pages over the 2 MiB-aligned part of [p, p + size) (a no-op under
- * 4 MiB, or where the kernel does not give them): for big tables probed at random that are
- * never grown by realloc (the advice splits the block's mapping, which mremap cannot move). */
-FK_HIDDEN void fk_huge_pages(void *p, size_t size);
 #define FK_GROW(arr, cap, need) fk_grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
 /* An array read at random that only grows (the names and their text): grown as by fk_grow
  * while small; once past FK_RESERVE_FROM bytes, moved once into a stretch of address space

@@ -1,44 +1,11 @@
 /* parse-perf-tables.c - the perf parser's hash tables: the frame-line and process-name caches
  * (each distinct line tidied once), the unique-stack table (each distinct stack stored once,
- * with its total weight), and their memory (big tables as huge-page mappings). */
-#include <sys/mman.h>
+ * with its total weight). Their memory: fk_zalloc (big ones on huge pages). */
 #include "parse-perf.h"
-
-/* Zeroed memory for a big hash table: fresh pages straight from mmap (already zero) marked
- * for transparent huge pages, so random probes miss the TLB far less (and fault once per
- * 2 MiB, not 512 times). Free with table_free and the same size. */
-#define TABLE_MMAP (2u << 20)
-static void *table_alloc(size_t n, size_t elem)
-{
-	size_t size = n * elem;
-	if (n && size / n != elem)
-		return NULL;
-	if (size < TABLE_MMAP)
-		return fk_zalloc(n, elem);
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(p, size, MADV_HUGEPAGE);
-#endif
-	/* Write every page now: a table's first touch is a probe (a read), which would map the
-	 * shared zero page and then take a second, copy-on-write fault on the insert; with two
-	 * threads each of those flushes the other CPU's TLB by IPI. */
-	fk_touch_pages(p, size);
-	return p;
-}
-
-static void table_free(void *p, size_t n, size_t elem)
-{
-	if (p && n * elem >= TABLE_MMAP)
-		munmap(p, n * elem);
-	else
-		free(p);
-}
 
 static int ftab_init(struct ftab *f, size_t size)
 {
-	f->t = table_alloc(size, sizeof(*f->t));
+	f->t = fk_zalloc(size, sizeof(*f->t));
 	if (!f->t)
 		return -FK_E_NOMEM;
 	f->mask = size - 1;
@@ -55,7 +22,7 @@ _Static_assert(offsetof(struct sent, hash) == 0, "table_double reads the hash fi
 static void *table_double(struct pp *t, void *old, size_t n, size_t elem)
 {
 	size_t size = n * 2;
-	char *nt = table_alloc(size, elem);
+	char *nt = fk_zalloc(size, elem);
 	if (!nt)
 		return NULL;
 	const char *ot = old;
@@ -72,13 +39,13 @@ static void *table_double(struct pp *t, void *old, size_t n, size_t elem)
 		}
 		memcpy(nt + j * elem, ot + i * elem, elem);
 	}
-	if (n * elem >= TABLE_MMAP && t->ngrave < sizeof(t->grave) / sizeof(t->grave[0])) {
+	if (n * elem >= FK_BIG_FROM && t->ngrave < sizeof(t->grave) / sizeof(t->grave[0])) {
 		/* unmapped at the end: unmapping now would interrupt the other thread's CPU
 		 * to flush its TLB */
 		t->grave[t->ngrave].p = old;
 		t->grave[t->ngrave++].size = n * elem;
 	} else {
-		table_free(old, n, elem);
+		fk_zfree(old, n, elem);
 	}
 	return nt;
 }
@@ -104,12 +71,12 @@ int fk_perf_tables_init(struct pp *t)
 
 void fk_perf_tables_fini(struct pp *t)
 {
-	table_free(t->fc.t, t->fc.t ? t->fc.mask + 1 : 0, sizeof(*t->fc.t));
-	table_free(t->pc.t, t->pc.t ? t->pc.mask + 1 : 0, sizeof(*t->pc.t));
-	table_free(t->fc2.t, t->fc2.t ? t->fc2.mask + 1 : 0, sizeof(*t->fc2.t));
-	table_free(t->st, t->st ? t->st_mask + 1 : 0, sizeof(*t->st));
+	fk_zfree(t->fc.t, t->fc.t ? t->fc.mask + 1 : 0, sizeof(*t->fc.t));
+	fk_zfree(t->pc.t, t->pc.t ? t->pc.mask + 1 : 0, sizeof(*t->pc.t));
+	fk_zfree(t->fc2.t, t->fc2.t ? t->fc2.mask + 1 : 0, sizeof(*t->fc2.t));
+	fk_zfree(t->st, t->st ? t->st_mask + 1 : 0, sizeof(*t->st));
 	for (unsigned i = 0; i < t->ngrave; i++)
-		munmap(t->grave[i].p, t->grave[i].size);
+		fk_big_free(t->grave[i].p, t->grave[i].size);
 }
 
 int fk_perf_push_name(struct pp *t, const char *s, size_t n, bool split)

@@ -551,10 +551,12 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		brc = fk_profile_index(c->p);
 	if (brc)
 		fk_perf_set_err(&d->t1, brc);
+	fk_log(FK_LEVEL_DEBUG, "%s: first half read, its tree built", d->c->name);
 	if (spawned)
 		pthread_join(th, NULL);
 	else
 		job_run(&j);
+	fk_log(FK_LEVEL_DEBUG, "%s: second half read", d->c->name);
 	fk_span_destroy(&span);
 	if (j.rc)
 		return j.rc;
@@ -668,6 +670,7 @@ static int perf_parse(fk_parse_ctx *c)
 		}
 		if (!m && !rc)
 			m = map_names(c->p, d.t2.p, &rc);
+		fk_log(FK_LEVEL_DEBUG, "%s: second half's names mapped (%s)", c->name, d.plan ? "as planned" : "afresh");
 		if (m)
 			rc = d.fresh && d.t1.built ? merge_tree(&d.t2, c->p, m, &d.t1, &d.plan)
 					       : build_tree(&d.t2, c->p, m);

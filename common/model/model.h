@@ -96,6 +96,8 @@ FK_HIDDEN int fk_profile_append_chain(fk_profile *p, uint32_t parent, const uint
 FK_HIDDEN int fk_model_tree(fk_profile *p);
 static inline int fk_model_tree_c(const fk_profile *p) { return fk_model_tree((fk_profile *)p); }
 FK_HIDDEN void fk_stacks_free(fk_profile *p);
+/* The stacks' lookup table freed (a sealed profile adds no stack). */
+FK_HIDDEN void fk_stacks_drop_index(fk_profile *p);
 /* Sibling orders of a sort over names (stacks.c): by name (a prefix first), and by the
  * folded text, where a frame that ends its stack sorts as its bare name and one that goes on
  * as the name followed by ';' (so every line sorts as its whole text does, bytewise). */

@@ -69,7 +69,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 			i = NAME_NEXT(i, size - 1);
 		tab[i] = p->name_tab[k];
 	}
-	free(p->name_tab);
+	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*tab));
 	p->name_tab = tab;
 	p->name_tab_mask = size - 1;
 	return 0;
@@ -88,7 +88,7 @@ static int child_tab_rehash(fk_profile *p, size_t size)
 		tab[i].key = key;
 		tab[i].node = (uint32_t)n;
 	}
-	free(p->child_tab);
+	fk_zfree(p->child_tab, p->child_tab ? p->child_tab_mask + 1 : 0, sizeof(*tab));
 	p->child_tab = tab;
 	p->child_tab_mask = size - 1;
 	p->nindexed = p->nnodes;
@@ -133,13 +133,13 @@ void fk_profile_free(fk_profile *p)
 	free(p->unit_from);
 	fk_free_reserved(p->str, p->str_reserved);
 	fk_free_reserved(p->names, p->names_reserved);
-	free(p->name_tab);
+	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*p->name_tab));
 	free(p->fix);
 	if (p->nodes_mapped)
 		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
 	else
 		free(p->nodes);
-	free(p->child_tab);
+	fk_zfree(p->child_tab, p->child_tab ? p->child_tab_mask + 1 : 0, sizeof(*p->child_tab));
 	free(p->samples);
 	free(p->scratch);
 	fk_stacks_free(p);
@@ -150,11 +150,10 @@ void fk_profile_free(fk_profile *p)
 void fk_profile_seal(fk_profile *p)
 {
 	p->sealed = true;
-	free(p->name_tab);
+	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*p->name_tab));
 	p->name_tab = NULL;
 	p->name_tab_mask = 0;
-	free(p->stk_tab);
-	p->stk_tab = NULL;
+	fk_stacks_drop_index(p);
 	p->stk_tab_mask = 0;
 }
 

@@ -13,16 +13,21 @@ bool fk_profile_takes_seqs(const fk_profile *p)
 			       p->nodes[0].self[1] == 0 && !(p->flags & FK_PROFILE_SAMPLES));
 }
 
+void fk_stacks_drop_index(fk_profile *p)
+{
+	fk_zfree(p->stk_tab, p->stk_tab ? p->stk_tab_mask + 1 : 0, sizeof(*p->stk_tab));
+	p->stk_tab = NULL;
+	p->stk_tab_mask = 0;
+}
+
 void fk_stacks_free(fk_profile *p)
 {
 	free(p->sid);
 	free(p->stk);
-	free(p->stk_tab);
+	fk_stacks_drop_index(p);
 	p->sid = NULL;
 	p->stk = NULL;
-	p->stk_tab = NULL;
 	p->nsid = p->sid_cap = p->nstk = p->stk_cap = 0;
-	p->stk_tab_mask = 0;
 }
 
 static uint64_t seq_hash(const fk_profile *p, const uint32_t *ids, size_t n)
@@ -55,7 +60,7 @@ static int stk_tab_grow(fk_profile *p, size_t size)
 			i = (i + 1) & (size - 1);
 		tab[i] = v;
 	}
-	free(p->stk_tab);
+	fk_zfree(p->stk_tab, p->stk_tab ? p->stk_tab_mask + 1 : 0, sizeof(*tab));
 	p->stk_tab = tab;
 	p->stk_tab_mask = size - 1;
 	return 0;
@@ -402,10 +407,13 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 {
 	size_t n = p->nnames * (order == FK_ORDER_TEXT ? 2 : 1);
-	uint32_t *ord = malloc(n * sizeof(*ord)), *tmp = malloc(n * sizeof(*tmp));
-	uint64_t *key = malloc(n * sizeof(*key)), *k2 = malloc(n * sizeof(*k2));
+	size_t big = n * (2 * sizeof(uint64_t) + sizeof(uint32_t));
+	char *blk = fk_big_alloc(big ? big : 1);
+	uint32_t *tmp = malloc(n * sizeof(*tmp));
+	uint64_t *key = (uint64_t *)blk, *k2 = key + n;
+	uint32_t *ord = (uint32_t *)(k2 + n);
 	uint32_t *rank = NULL;
-	if (!ord || !tmp || !key || !k2)
+	if (!blk || !tmp)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		ord[i] = (uint32_t)i;
@@ -423,10 +431,8 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 		rank[ord[i]] = (uint32_t)i;
 	*nent = n;
 out:
-	free(ord);
 	free(tmp);
-	free(key);
-	free(k2);
+	fk_big_free(blk, big ? big : 1);
 	return rank;
 }
 
@@ -495,8 +501,9 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **r
 {
 	size_t ns = p->nstk, nent = 0;
 	uint32_t *rank = rank_names(p, order, &nent);
-	uint64_t *key = malloc(2 * (ns ? ns : 1) * sizeof(*key));
-	uint32_t *tmp = malloc((ns ? ns : 1) * sizeof(*tmp));
+	size_t big = (ns ? ns : 1) * (2 * sizeof(uint64_t) + sizeof(uint32_t));
+	uint64_t *key = fk_big_alloc(big);
+	uint32_t *tmp = key ? (uint32_t *)(key + 2 * (ns ? ns : 1)) : NULL;
 	int rc = -FK_E_NOMEM;
 	if (rank && key && tmp) {
 		struct sort_ctx c = { .p = p, .rank = rank, .text = order == FK_ORDER_TEXT };
@@ -523,8 +530,7 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **r
 		rank = NULL;
 	}
 	free(rank);
-	free(key);
-	free(tmp);
+	fk_big_free(key, big);
 	return rc;
 }
 
@@ -557,10 +563,12 @@ static int close_down(const fk_walk_ops *ops, void *ctx, struct open *op, uint32
 int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint32_t **rank)
 {
 	size_t ns = p->nstk;
-	uint32_t *ord = malloc((ns ? ns : 1) * sizeof(*ord));
+	uint32_t *ord = fk_big_alloc((ns ? ns : 1) * sizeof(*ord));
 	struct open *op = NULL;
 	size_t ocap = 0;
 	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord, rank) : -FK_E_NOMEM;
+	if (!rc)
+		fk_log(FK_LEVEL_DEBUG, "walk: %zu names ranked, %zu stacks sorted", p->nnames, ns);
 	uint32_t prevn = 0, l = 0; /* l: frames this stack shares with the one before */
 	static const double zero[2] = { 0, 0 };
 	for (size_t k = 0; k < ns && !rc; k++) {
@@ -606,7 +614,7 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint3
 	if (!rc)
 		rc = close_down(ops, ctx, op, prevn, 0);
 out:
-	free(ord);
+	fk_big_free(ord, (ns ? ns : 1) * sizeof(*ord));
 	free(op);
 	return rc;
 }

@@ -445,15 +445,12 @@ static int encode_names(enc *e)
 	 * varying digits where keys of uses and ranks took four (b-wide's jvm shape, 1M names:
 	 * 30 -> 17 ms) */
 	size_t nsrc = fk_profile_name_count(e->p);
-	uint64_t *key = malloc(((size_t)n + 1) * sizeof(*key)), *k2 = malloc(((size_t)n + 1) * sizeof(*k2));
-	uint32_t *tmp = malloc((nsrc > n ? nsrc : n) * sizeof(*tmp) + sizeof(*tmp));
+	size_t big = ((size_t)n + 1) * 2 * sizeof(uint64_t) + ((nsrc > n ? nsrc : n) + 1) * sizeof(uint32_t);
+	uint64_t *key = fk_big_alloc(big), *k2 = key + n + 1;
+	uint32_t *tmp = (uint32_t *)(k2 + n + 1);
 	uint32_t *order = e->src_of + 1; /* (the page's names: src_of from page name 1 on) */
-	if (!key || !k2 || !tmp) {
-		free(key);
-		free(k2);
-		free(tmp);
+	if (!key)
 		return -FK_E_NOMEM;
-	}
 	for (size_t s = 0; s < nsrc; s++)
 		tmp[e->rank[s]] = (uint32_t)s;
 	uint32_t k = 0;
@@ -463,9 +460,7 @@ static int encode_names(enc *e)
 	for (uint32_t i = 0; i < n; i++)
 		key[i] = UINT32_MAX - e->uses[order[i]];
 	fk_radix64(key, order, n, 32, k2, tmp);
-	free(key);
-	free(k2);
-	free(tmp);
+	fk_big_free(key, big);
 	e->src_of[0] = UINT32_MAX;
 	for (uint32_t i = 0; i < n; i++)
 		e->page[order[i]] = i + 1;
