@@ -63,9 +63,9 @@ struct fk_profile {
 	/* stack mode: while nstk > 0 the profile is its unique stacks (the tree is the root
 	 * alone, with no count); the tree is built from them when a caller needs nodes */
 	uint32_t *sid;
-	size_t nsid, sid_cap;
+	size_t nsid, sid_cap, sid_reserved; /* (see fk_grow_reserved) */
 	struct stk *stk;
-	size_t nstk, stk_cap;
+	size_t nstk, stk_cap, stk_reserved;
 	uint64_t *stk_tab;      /* hash's high 32 bits << 32 | index + 1; 0 = empty */
 	size_t stk_tab_mask;
 	bool sealed;            /* fk_profile_seal: its lookup tables gone, it takes no more */

@@ -22,12 +22,12 @@ void fk_stacks_drop_index(fk_profile *p)
 
 void fk_stacks_free(fk_profile *p)
 {
-	free(p->sid);
-	free(p->stk);
+	fk_free_reserved(p->sid, p->sid_reserved);
+	fk_free_reserved(p->stk, p->stk_reserved);
 	fk_stacks_drop_index(p);
 	p->sid = NULL;
 	p->stk = NULL;
-	p->nsid = p->sid_cap = p->nstk = p->stk_cap = 0;
+	p->nsid = p->sid_cap = p->sid_reserved = p->nstk = p->stk_cap = p->stk_reserved = 0;
 }
 
 static uint64_t seq_hash(const fk_profile *p, const uint32_t *ids, size_t n)
@@ -100,7 +100,8 @@ int fk_profile_add_seq_h(fk_profile *p, const uint32_t *ids, size_t n, unsigned 
 	}
 	if (n > UINT32_MAX || p->nstk >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
-	if (FK_GROW(p->sid, p->sid_cap, p->nsid + n) || FK_GROW(p->stk, p->stk_cap, p->nstk + 1))
+	if (FK_GROW_RESERVED(p->sid, p->sid_cap, p->sid_reserved, p->nsid + n) ||
+	    FK_GROW_RESERVED(p->stk, p->stk_cap, p->stk_reserved, p->nstk + 1))
 		return -FK_E_NOMEM;
 	memcpy(p->sid + p->nsid, ids, n * sizeof(*ids));
 	struct stk *s = &p->stk[p->nstk];
@@ -135,6 +136,7 @@ int fk_model_tree(fk_profile *p)
 		/* the stacks leave first: the tree's calls see a profile in tree mode */
 		struct stk *stk = p->stk;
 		uint32_t *sid = p->sid;
+		size_t stk_res = p->stk_reserved, sid_res = p->sid_reserved;
 		p->stk = NULL;
 		p->sid = NULL;
 		fk_stacks_free(p);
@@ -144,8 +146,8 @@ int fk_model_tree(fk_profile *p)
 			p->nodes[leaf[i]].self[0] += stk[i].self[0];
 			p->nodes[leaf[i]].self[1] += stk[i].self[1];
 		}
-		free(stk);
-		free(sid);
+		fk_free_reserved(stk, stk_res);
+		fk_free_reserved(sid, sid_res);
 	}
 	free(off);
 	free(len);
