@@ -480,8 +480,7 @@ void *fk_big_alloc(size_t size)
 	char *a = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
 	if (a > m)
 		munmap(m, (size_t)(a - m));
-	if (m + huge > a)
-		munmap(a + len, (size_t)(m + huge - a));
+	munmap(a + len, (size_t)(m + huge - a)); /* (past the block: never empty, a < m + huge) */
 #ifdef MADV_HUGEPAGE
 	madvise(a, len, MADV_HUGEPAGE);
 #endif

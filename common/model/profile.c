@@ -75,6 +75,13 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 	return 0;
 }
 
+static void name_tab_drop(fk_profile *p)
+{
+	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*p->name_tab));
+	p->name_tab = NULL;
+	p->name_tab_mask = 0;
+}
+
 static int child_tab_rehash(fk_profile *p, size_t size)
 {
 	struct child_ent *tab = fk_zalloc(size, sizeof(*tab));
@@ -133,7 +140,7 @@ void fk_profile_free(fk_profile *p)
 	free(p->unit_from);
 	fk_free_reserved(p->str, p->str_reserved);
 	fk_free_reserved(p->names, p->names_reserved);
-	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*p->name_tab));
+	name_tab_drop(p);
 	free(p->fix);
 	if (p->nodes_mapped)
 		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
@@ -150,11 +157,8 @@ void fk_profile_free(fk_profile *p)
 void fk_profile_seal(fk_profile *p)
 {
 	p->sealed = true;
-	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*p->name_tab));
-	p->name_tab = NULL;
-	p->name_tab_mask = 0;
+	name_tab_drop(p);
 	fk_stacks_drop_index(p);
-	p->stk_tab_mask = 0;
 }
 
 unsigned fk_profile_flags(const fk_profile *p) { return p->flags; }
