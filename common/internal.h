@@ -127,7 +127,7 @@ FK_HIDDEN bool fk_cpu_free(void);
  * looks: where there is work to do meanwhile, fk_looks asks them between pieces of it. */
 FK_HIDDEN bool fk_cpu_free_looks(void);
 /* fk_cpu_free_looks' looks asked between pieces of the caller's own work, without waiting:
- * fk_looks_ask looks when the next look is due (200 us after the last) and says 1 (a CPU
+ * fk_looks_ask looks when the next look is due (200 us after the last ended) and says 1 (a CPU
  * free), 0 (five looks, none free) or -1 (not known yet: ask again after more work). Beside
  * a busy loop the waits were what two threads lost against one: 1.0-1.4 ms of 45-80 (a
  * 32-64 MB folded file drawn, 0.965-0.972x; 0.993-1.004x without them). A look that finds

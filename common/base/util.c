@@ -381,7 +381,10 @@ int fk_looks_ask(fk_looks *l)
 		sched_yield();
 		if (fk_cpu_free())
 			return l->answer = 1;
+		now = now_ns();
 	}
+	/* (the gap from the look's end: a yield to another task may have taken a while, and a
+	 * look due at once would then give the work between looks no room) */
 	l->next = now + LOOK_GAP;
 	if (++l->n == LOOKS)
 		l->answer = 0;

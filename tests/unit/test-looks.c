@@ -25,8 +25,14 @@ static void busy(void)
 	fk_looks_start(&l, false);
 	double t0 = now_ms();
 	UNIT_CHECK(fk_looks_ask(&l) == -1 && l.n == 1, "first look, busy: not known yet (n %u)", l.n);
-	/* asked again at once: no look */
-	UNIT_CHECK(fk_looks_ask(&l) == -1 && l.n == 1, "a look before it is due (n %u)", l.n);
+	/* asked again at once: no look (where this test ran on within the 200 us: held off its
+	 * CPU longer, by a loaded machine, the look is due) */
+	int again = fk_looks_ask(&l);
+	if (now_ms() - t0 < 0.2)
+		UNIT_CHECK(again == -1 && l.n == 1, "a look before it is due (n %u)", l.n);
+	else
+		fprintf(stderr, "test-looks: held off the CPU for %.3f ms: the ask before a look is due not checked\n",
+			now_ms() - t0);
 	int r = -1;
 	unsigned asks = 2;
 	while ((r = fk_looks_ask(&l)) < 0 && now_ms() - t0 < 1000)
