@@ -139,6 +139,7 @@ int fk_model_tree(fk_profile *p)
 		size_t stk_res = p->stk_reserved, sid_res = p->sid_reserved;
 		p->stk = NULL;
 		p->sid = NULL;
+		p->stk_reserved = p->sid_reserved = 0; /* (theirs now: freed below) */
 		fk_stacks_free(p);
 		s.ids = sid;
 		rc = fk_profile_build(p, &s, ord, NULL, leaf, NULL);

@@ -3,9 +3,11 @@
  * added as unique stacks and as a tree, must give byte-identical folded output, SVG (in
  * several views) and page, the same walk, totals and merges; and a tree built later from
  * the stacks must too. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 #include "unit.h"
 
@@ -146,6 +148,47 @@ static bool radix_checked(uint64_t *key, uint32_t *ord, size_t n, unsigned bits,
 /* Keys of few values where every digit varies (names sharing their first bytes and a few
  * unlike them): one value and outliers, a few values, more values than the few-values
  * path holds (found past its sample: it must give up and leave the keys whole), many. */
+/* Stacks past a megabyte live in stretches of address space reserved for them: a tree built
+ * from them (fk_profile_nodes) frees those stretches once, and nothing else: a page mapped
+ * low in the address space (where an unmapping from address 0 of a stretch's size would
+ * reach) is still there after, and the tree has every stack. */
+static void test_reserved_tree(void)
+{
+	const size_t page = 4096;
+	char *low = mmap((void *)(uintptr_t)(1u << 30), page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (low == MAP_FAILED || low != (char *)(uintptr_t)(1u << 30)) {
+		fprintf(stderr, "test-stacks: no page at 1 GiB to watch (%s): stretches' unmapping not checked\n",
+			strerror(errno));
+		if (low != MAP_FAILED)
+			munmap(low, page);
+		low = NULL;
+	} else {
+		low[0] = 42;
+	}
+	fk_profile *p = fk_profile_new(0);
+	uint32_t ids[4];
+	for (int i = 0; i < 4; i++)
+		ids[i] = (uint32_t)fk_profile_intern(p, pool[i].s, pool[i].n);
+	/* 300k distinct stacks of 3-4 frames: ~4 MB of ids, 7 MB of entries */
+	size_t n = 300000;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t q[4] = { ids[0], ids[1 + k % 3], (uint32_t)(k >> 2), ids[k % 4] };
+		uint32_t seq[4];
+		for (int j = 0; j < 4; j++)
+			seq[j] = j == 2 ? (uint32_t)fk_profile_intern(p, (const char *)&q[2], 4) : q[j];
+		CHECK(fk_profile_add_seq(p, seq, 3 + k % 2, 0, 1) == 0);
+	}
+	size_t nn = 0;
+	CHECK(fk_profile_nodes(p, &nn) != NULL && nn > n / 4);
+	CHECK(fk_profile_total(p, 0) == (double)n);
+	if (low) {
+		CHECK(msync(low, page, MS_ASYNC) == 0 && low[0] == 42);
+		munmap(low, page);
+	}
+	fk_profile_free(p);
+}
+
 static void test_radix_few(void)
 {
 	enum { N = 9000 };
@@ -261,6 +304,7 @@ int main(void)
 		CHECK(fk_profile_add_seq(p, ids, 1 + (size_t)k % 3, 0, 1) == 0);
 	CHECK(fk_profile_stack_count(p) == 3 && fk_profile_total(p, 0) == 1000);
 	fk_profile_free(p);
+	test_reserved_tree();
 	if (failures)
 		return 1;
 	printf("test-stacks: stack mode and tree mode agree\n");
