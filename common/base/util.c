@@ -27,16 +27,16 @@ const char *fk_strerror(int err)
 	}
 }
 
-static double mono_ms(void)
+static uint64_t now_ns(void)
 {
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* (the library loaded: the debug lines' times count from here) */
-static double t0_ms;
-__attribute__((constructor)) static void start_clock(void) { t0_ms = mono_ms(); }
+static uint64_t t0_ns;
+__attribute__((constructor)) static void start_clock(void) { t0_ns = now_ns(); }
 
 /* FLAMEKIT_DEBUG set (not empty, not 0): the debug messages too, each with the time since
  * the library was loaded (where a run's time goes: the reading, the layout, the writing) */
@@ -56,7 +56,7 @@ static void default_print(enum fk_level level, const char *msg, void *ctx)
 	if (level == FK_LEVEL_WARN)
 		fprintf(stderr, "flamekit: %s\n", msg);
 	else if (debug_on())
-		fprintf(stderr, "flamekit: debug %.2f ms: %s\n", mono_ms() - t0_ms, msg);
+		fprintf(stderr, "flamekit: debug %.2f ms: %s\n", (double)(now_ns() - t0_ns) / 1e6, msg);
 }
 
 static fk_print_fn print_fn = default_print;
@@ -198,13 +198,6 @@ int fk_thread_id(void)
 }
 
 enum { CROWD_WINDOW = 10000000 }; /* ns */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Thread tid's time waiting for a CPU so far (ns), or UINT64_MAX where it cannot be read. */
 static uint64_t wait_ns(int tid)
@@ -504,7 +497,7 @@ void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t)
 		return NULL;
 	size_t size = n * elem;
 	/* (a fresh mapping is zeroed by the kernel) */
-	void *p = big(size) ? fk_big_alloc(size) : calloc(n ? n : 1, elem ? elem : 1);
+	void *p = big(size) ? fk_big_alloc(size) : calloc(n, elem);
 	if (p) {
 		if (t && t->touch)
 			t->touch(t->ctx, p, size);

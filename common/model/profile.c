@@ -69,7 +69,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 			i = NAME_NEXT(i, size - 1);
 		tab[i] = p->name_tab[k];
 	}
-	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*tab));
+	fk_zfree(p->name_tab, p->name_tab_mask + 1, sizeof(*tab));
 	p->name_tab = tab;
 	p->name_tab_mask = size - 1;
 	return 0;
@@ -77,7 +77,7 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 
 static void name_tab_drop(fk_profile *p)
 {
-	fk_zfree(p->name_tab, p->name_tab ? p->name_tab_mask + 1 : 0, sizeof(*p->name_tab));
+	fk_zfree(p->name_tab, p->name_tab_mask + 1, sizeof(*p->name_tab));
 	p->name_tab = NULL;
 	p->name_tab_mask = 0;
 }
@@ -95,7 +95,7 @@ static int child_tab_rehash(fk_profile *p, size_t size)
 		tab[i].key = key;
 		tab[i].node = (uint32_t)n;
 	}
-	fk_zfree(p->child_tab, p->child_tab ? p->child_tab_mask + 1 : 0, sizeof(*tab));
+	fk_zfree(p->child_tab, p->child_tab_mask + 1, sizeof(*tab));
 	p->child_tab = tab;
 	p->child_tab_mask = size - 1;
 	p->nindexed = p->nnodes;
@@ -146,7 +146,7 @@ void fk_profile_free(fk_profile *p)
 		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
 	else
 		free(p->nodes);
-	fk_zfree(p->child_tab, p->child_tab ? p->child_tab_mask + 1 : 0, sizeof(*p->child_tab));
+	fk_zfree(p->child_tab, p->child_tab_mask + 1, sizeof(*p->child_tab));
 	free(p->samples);
 	free(p->scratch);
 	fk_stacks_free(p);

@@ -15,7 +15,7 @@ bool fk_profile_takes_seqs(const fk_profile *p)
 
 void fk_stacks_drop_index(fk_profile *p)
 {
-	fk_zfree(p->stk_tab, p->stk_tab ? p->stk_tab_mask + 1 : 0, sizeof(*p->stk_tab));
+	fk_zfree(p->stk_tab, p->stk_tab_mask + 1, sizeof(*p->stk_tab));
 	p->stk_tab = NULL;
 	p->stk_tab_mask = 0;
 }
@@ -60,7 +60,7 @@ static int stk_tab_grow(fk_profile *p, size_t size)
 			i = (i + 1) & (size - 1);
 		tab[i] = v;
 	}
-	fk_zfree(p->stk_tab, p->stk_tab ? p->stk_tab_mask + 1 : 0, sizeof(*tab));
+	fk_zfree(p->stk_tab, p->stk_tab_mask + 1, sizeof(*tab));
 	p->stk_tab = tab;
 	p->stk_tab_mask = size - 1;
 	return 0;
@@ -411,7 +411,7 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 {
 	size_t n = p->nnames * (order == FK_ORDER_TEXT ? 2 : 1);
 	size_t big = n * (2 * sizeof(uint64_t) + sizeof(uint32_t));
-	char *blk = fk_big_alloc(big ? big : 1);
+	char *blk = fk_big_alloc(big);
 	uint32_t *tmp = malloc(n * sizeof(*tmp));
 	uint64_t *key = (uint64_t *)blk, *k2 = key + n;
 	uint32_t *ord = (uint32_t *)(k2 + n);
@@ -435,7 +435,7 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
 	*nent = n;
 out:
 	free(tmp);
-	fk_big_free(blk, big ? big : 1);
+	fk_big_free(blk, big);
 	return rank;
 }
 
