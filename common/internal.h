@@ -50,6 +50,11 @@ FK_HIDDEN void *fk_zalloc(size_t n, size_t elem);
 FK_HIDDEN void fk_zfree(void *p, size_t n, size_t elem);
 /* Write one byte of zero in every page of zeroed memory (see fk_zalloc). */
 FK_HIDDEN void fk_touch_pages(void *p, size_t size);
+/* The pages of [p, p + size) (page-aligned p) made present and writable, their bytes left as
+ * they are (MADV_POPULATE_WRITE), so a thread may make them while another writes there: the
+ * kernel's zeroing of fresh pages, paid where they are first written, moves onto the caller.
+ * false where the kernel cannot (before Linux 5.14) or part of the range is not mapped. */
+FK_HIDDEN bool fk_populate(void *p, size_t size);
 /* Who writes the pages of fresh zeroed memory: fk_touch_pages, or a caller's touch(ctx, p,
  * size), which may share the work with another thread (see fk_profile_set_toucher). */
 typedef struct fk_toucher {
@@ -285,10 +290,15 @@ typedef struct fk_name_tok {
  * slot is fetched 2 * FK_TOK_AHEAD names before it is compared, its bytes FK_TOK_AHEAD before,
  * so the lookups of names of many lines overlap. 0 or a negative error. */
 FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids);
+/* The parity of a name of fk_name_hash h: which half of the name table holds it, and which
+ * thread looks it up when two intern a batch (fk_profile_intern_parity). */
+static inline unsigned fk_name_parity(uint64_t h) { return h >> 32 & 1; }
 /* A batch of names t[0..n) interned by two threads at once: room made for n new names
- * (fk_profile_names_room); then each thread looks up the names of one parity (of their
- * hash's bit 32) with fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks),
- * into arrays of its own (ids, first: n each; fresh: as many), the table's slots of that
+ * (fk_profile_names_room); then each thread looks up the names of one parity
+ * (fk_name_parity), which the caller lists in o->mine (the batch's splitter, as it hashes
+ * them: a pass over all n names to pick them was a fifth of each thread's lookups), with
+ * fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks), into arrays of its
+ * own (ids, first: n each; fresh: as many), the table's slots of that
  * parity its alone meanwhile; then one thread gives the new names their ids in the order
  * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids;
  * the odd names' slots are written by fk_profile_intern_fix, before the next odd lookups
@@ -301,7 +311,8 @@ typedef struct fk_parity_out {
 	uint32_t *fresh;  /* the first of each new name, in order... */
 	size_t *slot;     /* ...and its table slot */
 	size_t nfresh;
-	uint32_t *mine;   /* scratch: the names of its parity */
+	uint32_t *mine;   /* the names of its parity, in order (filled by the caller)... */
+	size_t nmine;     /* ...and how many */
 } fk_parity_out;
 FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n);
 /* While t is set (NULL: no more), the name table's fresh tables are touched by t: a reading
@@ -309,8 +320,16 @@ FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n);
  * kernel zeroes as they are first written, was a third of the first thread's time reading a
  * collapse tool's output of 1M names). */
 FK_HIDDEN void fk_profile_set_toucher(fk_profile *p, const fk_toucher *t);
-FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, unsigned parity,
-					fk_parity_out *o);
+/* Where p's appends write next, for a second thread to make those pages first (fk_populate):
+ * the arrays that grow in reserved stretches (fk_grow_reserved: the names, their bytes, stack
+ * mode's stacks and their ids, always in that order), each as the address it ends at now and
+ * its stretch's end; NULL both while it is on the heap. */
+enum { FK_FRONTS = 4 };
+typedef struct fk_front {
+	char *at, *end;
+} fk_front;
+FK_HIDDEN void fk_profile_fronts(const fk_profile *p, fk_front out[FK_FRONTS]);
+FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, fk_parity_out *o);
 FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n,
 				       fk_parity_out o[2], uint32_t *ids);
 /* The odd names settled since: their slots written (the odd lookups' thread does it before

@@ -173,6 +173,22 @@ void fk_profile_set_toucher(fk_profile *p, const fk_toucher *t)
 	p->toucher = t ? *t : (fk_toucher){ 0 };
 }
 
+/* An array's front: where it ends and where its stretch does (none while on the heap). */
+static fk_front front(void *data, size_t used, size_t reserved)
+{
+	if (!reserved)
+		return (fk_front){ NULL, NULL };
+	return (fk_front){ (char *)data + used, (char *)data + reserved };
+}
+
+void fk_profile_fronts(const fk_profile *p, fk_front out[FK_FRONTS])
+{
+	out[0] = front(p->names, p->nnames * sizeof(*p->names), p->names_reserved);
+	out[1] = front(p->str, p->str_len, p->str_reserved);
+	out[2] = front(p->sid, p->nsid * sizeof(*p->sid), p->sid_reserved);
+	out[3] = front(p->stk, p->nstk * sizeof(*p->stk), p->stk_reserved);
+}
+
 void fk_profile_one_thread(fk_profile *p)
 {
 	p->threads = 1;
@@ -500,14 +516,10 @@ static void parity_lookup(fk_profile *p, const fk_name_tok *t, size_t j, fk_pari
 	o->slot[o->nfresh++] = k;
 }
 
-void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, size_t n, unsigned parity,
-			      fk_parity_out *o)
+void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, fk_parity_out *o)
 {
 	const struct name_slot *tab = p->name_tab;
-	size_t mask = p->name_tab_mask, m = 0;
-	for (size_t j = 0; j < n; j++)
-		if ((t[j].hash >> 32 & 1) == parity)
-			o->mine[m++] = (uint32_t)j;
+	size_t mask = p->name_tab_mask, m = o->nmine;
 	o->nfresh = 0;
 	enum { RING = 16 };
 	const struct name_slot *cand[RING];
@@ -571,7 +583,7 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 			p->fix[p->nfix++] = (struct name_fix){ x->slot[q], v };
 	}
 	for (size_t j = 0; j < n; j++) {
-		const fk_parity_out *x = &o[t[j].hash >> 32 & 1];
+		const fk_parity_out *x = &o[fk_name_parity(t[j].hash)];
 		ids[j] = x->first[j] ? x->ids[x->first[j] - 1] : x->ids[j];
 	}
 	return names_room(p, 0);

@@ -3,14 +3,155 @@
  * it (where the kernel offers them); smaller ones come from malloc; fk_zalloc's memory is
  * zero either way, its pages written by the toucher given (once, over the whole block); an
  * overflowing size is refused. Each is freed by its own free (a mapping given to free()
- * would abort the test). */
+ * would abort the test). fk_populate makes pages present without changing a byte, while
+ * another thread writes there; fk_profile_fronts says where a profile's appends go next. */
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "internal.h"
 #include "unit.h"
+
+/* How many of the pages of [p, p + size) are present (mincore). */
+static size_t pages_in(void *p, size_t size)
+{
+	size_t n = size / 4096, in = 0;
+	unsigned char *v = malloc(n);
+	if (!v || mincore(p, size, v)) {
+		free(v);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		in += v[i] & 1;
+	free(v);
+	return in;
+}
+
+/* A writer beside fk_populate: a byte of its own in every page, from the first page on. */
+struct writer {
+	unsigned char *p;
+	size_t size;
+};
+static void *write_pages(void *arg)
+{
+	struct writer *w = arg;
+	for (size_t o = 0; o < w->size; o += 4096)
+		w->p[o + 17] = (unsigned char)(o / 4096 * 31 + 1);
+	return NULL;
+}
+
+/* fk_populate: false only where the kernel cannot (then nothing else is checked). */
+static void check_populate(void)
+{
+	const size_t size = 8u << 20;
+	unsigned char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+				-1, 0);
+	UNIT_CHECK(p != MAP_FAILED, "8 MiB mapped");
+	if (p == MAP_FAILED)
+		return;
+	for (size_t o = 0; o < (1u << 20); o += 3 * 4096)
+		p[o + 5] = (unsigned char)(o / 4096 + 7);
+	if (!fk_populate(p, size)) {
+		fprintf(stderr, "test-big-alloc: MADV_POPULATE_WRITE refused (a kernel before 5.14?): fk_populate not checked\n");
+		munmap(p, size);
+		return;
+	}
+	UNIT_CHECK(pages_in(p, size) == size / 4096, "every page present after fk_populate (%zu of %zu)",
+		   pages_in(p, size), size / 4096);
+	bool kept = true, zero = true;
+	for (size_t o = 0; o < size; o += 4096)
+		for (size_t i = 0; i < 4096; i += 1)
+			if (o < (1u << 20) && o % (3 * 4096) == 0 && i == 5)
+				kept &= p[o + i] == (unsigned char)(o / 4096 + 7);
+			else
+				zero &= p[o + i] == 0;
+	UNIT_CHECK(kept, "the bytes written before fk_populate are kept");
+	UNIT_CHECK(zero, "the other bytes are zero");
+	UNIT_CHECK(fk_populate(p, 0), "nothing to make: true");
+	/* a range that runs past the mapping: false */
+	munmap(p + size - 4096, 4096);
+	UNIT_CHECK(!fk_populate(p + size - 8192, 8192), "a range partly unmapped: false");
+	munmap(p, size - 4096);
+
+	/* made while another thread writes there (fresh memory, in 1 MiB steps behind it and
+	 * ahead of it): every byte it wrote is there */
+	for (int round = 0; round < 4; round++) {
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		UNIT_CHECK(p != MAP_FAILED, "8 MiB mapped");
+		if (p == MAP_FAILED)
+			return;
+		struct writer w = { p, size };
+		pthread_t th;
+		bool two = pthread_create(&th, NULL, write_pages, &w) == 0;
+		for (size_t k = 0; k < 8; k++) {
+			size_t step = round & 1 ? 7 - k : k;
+			UNIT_CHECK(fk_populate(p + step * (1u << 20), 1u << 20), "a MiB made beside a writer");
+		}
+		if (two)
+			pthread_join(th, NULL);
+		else
+			write_pages(&w);
+		bool all = true;
+		for (size_t o = 0; o < size && all; o += 4096)
+			all = p[o + 17] == (unsigned char)(o / 4096 * 31 + 1) && p[o] == 0;
+		UNIT_CHECK(all, "the writer's bytes all there (round %d)", round);
+		munmap(p, size);
+	}
+}
+
+/* fk_profile_fronts: an array's front is where its next append goes (on the heap: none). */
+static void check_fronts(void)
+{
+	fk_profile *p = fk_profile_new(0);
+	UNIT_CHECK(p != NULL, "a profile");
+	if (!p)
+		return;
+	fk_front f[FK_FRONTS];
+	fk_profile_fronts(p, f);
+	for (int k = 0; k < FK_FRONTS; k++)
+		UNIT_CHECK(!f[k].at && !f[k].end, "a new profile: front %d on the heap", k);
+	char name[64];
+	uint32_t ids[40];
+	/* past FK_RESERVE_FROM bytes of names, of their bytes, of stacks' ids and of stacks */
+	size_t nn = 0;
+	for (size_t i = 0; i < 120000; i++) {
+		int len = snprintf(name, sizeof(name), "com.example.server.handler.Frame%07zu", i);
+		fk_front before[FK_FRONTS];
+		fk_profile_fronts(p, before);
+		int64_t id = fk_profile_intern(p, name, (size_t)len);
+		UNIT_CHECK(id >= 0, "name %zu interned", i);
+		if (id < 0)
+			break;
+		size_t got;
+		const char *s = fk_profile_name(p, (uint32_t)id, &got);
+		if (before[1].at && s != before[1].at) {
+			UNIT_CHECK(false, "name %zu's bytes at its array's front (%p, front %p)", i, (void *)s,
+				   (void *)before[1].at);
+			break;
+		}
+		ids[nn++ % 40] = (uint32_t)id;
+		if (nn >= 40 && i % 3 == 2) { /* (a stack of the last 40 names: each one new) */
+			UNIT_CHECK(fk_profile_add_seq(p, ids, 40, 0, 1) == 0, "a stack added");
+			fk_front after[FK_FRONTS];
+			fk_profile_fronts(p, after);
+			if (before[2].at && after[2].at == before[2].at + 40 * sizeof(uint32_t) && after[2].end == before[2].end)
+				continue;
+			if (before[2].at) {
+				UNIT_CHECK(false, "a stack of 40 ids moved the ids' front by 160 bytes (%td)",
+					   after[2].at - before[2].at);
+				break;
+			}
+		}
+	}
+	fk_profile_fronts(p, f);
+	for (int k = 0; k < FK_FRONTS; k++)
+		UNIT_CHECK(f[k].at && f[k].end > f[k].at, "front %d in its stretch, before its end", k);
+	fk_profile_free(p);
+}
 
 /* The VmFlags line of the mapping holding address a (in /proc/self/smaps), into out. */
 static bool vm_flags(const void *a, char *out, size_t n)
@@ -128,5 +269,7 @@ int main(void)
 	}
 
 	UNIT_CHECK(fk_zalloc(SIZE_MAX / 2, 4) == NULL, "an overflowing count is refused");
+	check_populate();
+	check_fronts();
 	return unit_failures != 0;
 }
