@@ -179,6 +179,12 @@ FK_HIDDEN void fk_handoff_wait(fk_handoff *h);
  * vary between keys, their counts taken in one read. k2 and tmp are scratch of n elements. */
 FK_HIDDEN void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
 			  uint32_t *tmp);
+/* fk_radix64 by two threads (fk_run2: one where no second can be made), for n of
+ * FK_RADIX_TWO_MIN or more (fewer: fk_radix64): each half sorted, then the halves merged,
+ * each thread writing half of the result. The same keys and order as fk_radix64. */
+enum { FK_RADIX_TWO_MIN = 1 << 17 };
+FK_HIDDEN void fk_radix64_two(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2,
+			      uint32_t *tmp);
 
 /* Byte strings in their bytes' order, a prefix before what extends it (the order of names
  * among siblings, and of folded lines). */

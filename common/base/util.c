@@ -192,6 +192,75 @@ void fk_run2(void (*fn)(void *arg, unsigned part), void *arg)
 		fn(arg, 1);
 }
 
+/* ---- fk_radix64_two: each half sorted by fk_radix64 (and copied into the scratch), then
+ * the halves merged back, each thread writing half of the result: the first m places (the
+ * merge's cut: how many of them the left half gives, by a binary search) or the rest. */
+struct radix_two {
+	uint64_t *key, *k2;
+	uint32_t *ord, *tmp;
+	size_t n, h;
+	unsigned bits;
+	int phase;
+};
+
+/* How many of the first m places of the merge of sorted l[0..nl) and r[0..nr) come from l
+ * (ties from l first). */
+static size_t merge_cut(const uint64_t *l, size_t nl, const uint64_t *r, size_t nr, size_t m)
+{
+	size_t lo = m > nr ? m - nr : 0, hi = m < nl ? m : nl;
+	while (lo < hi) {
+		size_t i = lo + (hi - lo) / 2;
+		if (l[i] <= r[m - 1 - i])
+			lo = i + 1;
+		else
+			hi = i;
+	}
+	return lo;
+}
+
+static void radix_two_part(void *arg, unsigned part)
+{
+	struct radix_two *t = arg;
+	size_t h = t->h, n = t->n;
+	if (t->phase == 0) {
+		size_t a = part ? h : 0, b = part ? n : h;
+		fk_radix64(t->key + a, t->ord + a, b - a, t->bits, t->k2 + a, t->tmp + a);
+		memcpy(t->k2 + a, t->key + a, (b - a) * sizeof(*t->key));
+		memcpy(t->tmp + a, t->ord + a, (b - a) * sizeof(*t->ord));
+		return;
+	}
+	const uint64_t *lk = t->k2, *rk = t->k2 + h;
+	const uint32_t *lo = t->tmp, *ro = t->tmp + h;
+	size_t nl = h, nr = n - h, m = n / 2, cut = merge_cut(lk, nl, rk, nr, m);
+	size_t i = part ? cut : 0, iend = part ? nl : cut, j = part ? m - cut : 0, jend = part ? nr : m - cut;
+	size_t o = part ? m : 0;
+	while (i < iend && j < jend) {
+		if (lk[i] <= rk[j]) {
+			t->key[o] = lk[i];
+			t->ord[o++] = lo[i++];
+		} else {
+			t->key[o] = rk[j];
+			t->ord[o++] = ro[j++];
+		}
+	}
+	for (; i < iend; i++, o++)
+		t->key[o] = lk[i], t->ord[o] = lo[i];
+	for (; j < jend; j++, o++)
+		t->key[o] = rk[j], t->ord[o] = ro[j];
+}
+
+void fk_radix64_two(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t *k2, uint32_t *tmp)
+{
+	struct radix_two t = { key, k2, ord, tmp, n, n / 2, bits, 0 };
+	if (n < FK_RADIX_TWO_MIN) {
+		fk_radix64(key, ord, n, bits, k2, tmp);
+		return;
+	}
+	fk_run2(radix_two_part, &t);
+	t.phase = 1;
+	fk_run2(radix_two_part, &t);
+}
+
 int fk_thread_id(void)
 {
 	return (int)syscall(SYS_gettid);
@@ -593,8 +662,9 @@ void fk_free_reserved(void *data, size_t reserved)
 		free(data);
 }
 
-/* One stable pass of fk_radix64 by the digit at bit sh, whose counts are cnt. */
-static void radix_pass(uint64_t *key, uint32_t *ord, size_t n, unsigned sh, uint32_t *cnt,
+/* One stable pass of fk_radix64 by the digit at bit sh, whose counts are cnt: from key and
+ * ord into k2 and tmp. */
+static void radix_pass(const uint64_t *key, const uint32_t *ord, size_t n, unsigned sh, uint32_t *cnt,
 		       uint64_t *k2, uint32_t *tmp)
 {
 	uint32_t sum = 0;
@@ -608,8 +678,6 @@ static void radix_pass(uint64_t *key, uint32_t *ord, size_t n, unsigned sh, uint
 		k2[o] = key[i];
 		tmp[o] = ord[i];
 	}
-	memcpy(key, k2, n * sizeof(*key));
-	memcpy(ord, tmp, n * sizeof(*ord));
 }
 
 /* Keys of few values (names that share their first bytes, and a few unlike them: every
@@ -722,8 +790,20 @@ void fk_radix64(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint64_t 
 	for (size_t i = 0; i < n; i++)
 		for (unsigned d = 0; d < nd; d++)
 			cnt[d][key[i] >> dig[d] & (B - 1)]++;
-	for (unsigned d = 0; d < nd; d++)
-		radix_pass(key, ord, n, dig[d], cnt[d], k2, tmp);
+	/* the passes go back and forth between the arrays, the last one's copied back once
+	 * (each pass copied back: a fifth more of the sort's time on 800k keys) */
+	uint64_t *ks = key, *kd = k2;
+	uint32_t *os = ord, *od = tmp;
+	for (unsigned d = 0; d < nd; d++) {
+		radix_pass(ks, os, n, dig[d], cnt[d], kd, od);
+		uint64_t *kt = ks;
+		uint32_t *ot = os;
+		ks = kd, os = od, kd = kt, od = ot;
+	}
+	if (ks != key) {
+		memcpy(key, ks, n * sizeof(*key));
+		memcpy(ord, os, n * sizeof(*ord));
+	}
 }
 
 /* 8 bytes per step, multiply-rotate mixing; tail read without overrun. */

@@ -147,17 +147,24 @@ for seed in 11 12 13 14; do
 		assert_files_eq "$TMP/pipe.rc" "$TMP/crowd.rc"
 	done
 done
-# names and stacks past a MiB (their arrays in reserved stretches, whose next pages the
-# second thread makes ahead of the first: fk_populate), read in batches by two threads: the
-# same drawing as one thread's; how much was made ahead is said (not asserted: the second
-# makes pages only when it has nothing else to do)
+# names and stacks past a MiB, met out of order (their arrays in reserved stretches, whose next pages the
+# second thread makes ahead of the first: fk_populate), read in batches by two threads, and
+# past FK_RADIX_TWO_MIN names and stacks (ranked and sorted by two threads, 150k names of
+# one run at byte 8 sorted by both at once; FLAMEKIT_CROWDED=never: a CPU counts as free):
+# the same drawing as one thread's; how much was made ahead is said (not asserted: the
+# second makes pages only when it has nothing else to do)
 awk 'BEGIN { for (i = 0; i < 150000; i++)
-	printf "main;com.example.server.handler.Frame%07d;org.example.Leaf%06d %d\n", i, i % 70001, i % 7 + 1 }' \
+	printf "main;com.example.server.handler.Frame%07d;org.example.Leaf%06d %d\n", i * 7919 % 150001, i * 31 % 70001, i % 7 + 1 }' \
 	> "$TMP/wide.folded"
 "$FLAMEKIT" svg --threads 1 -o "$TMP/wide1.svg" "$TMP/wide.folded" || fail "wide.folded, one thread"
-FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_DEBUG=1 "$FLAMEKIT" svg --threads 2 -o "$TMP/wide2.svg" "$TMP/wide.folded" \
+FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=never FLAMEKIT_DEBUG=1 "$FLAMEKIT" svg --threads 2 -o "$TMP/wide2.svg" "$TMP/wide.folded" \
 	2> "$TMP/wide.err" || fail "wide.folded, two threads"
 assert_files_eq "$TMP/wide1.svg" "$TMP/wide2.svg"
+# (the drawing merges the narrow frames: the order of every stack is the collapse output's)
+"$FLAMEKIT" collapse --threads 1 -o "$TMP/wide1.out" "$TMP/wide.folded" || fail "collapse wide.folded, one thread"
+FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=never "$FLAMEKIT" collapse --threads 2 -o "$TMP/wide2.out" "$TMP/wide.folded" ||
+	fail "collapse wide.folded, two threads"
+assert_files_eq "$TMP/wide1.out" "$TMP/wide2.out"
 made=$(sed -n 's/.*read by two threads in batches, \([0-9]*\) KB of pages made ahead.*/\1/p' "$TMP/wide.err")
 [ -n "$made" ] || fail "wide.folded: no word of two threads reading in batches: $(cat "$TMP/wide.err")"
 echo "(wide.folded: $made KB of pages made ahead of the first thread)"
