@@ -863,25 +863,23 @@ static void relay_touch(void *ctx, void *p, size_t size)
 /* (locked: the second thread, with nothing else to do) The pages the first thread's appends
  * write next made (fk_populate), up to the end of the 2 MiB after the one each array ends in:
  * reading b-wide's jvm shape, the kernel's zeroing of those fresh pages, where the first
- * wrote them, was a tenth of its time, on the thread with the most to do. True if there were
- * fronts to look at. */
-enum { AHEAD = 2 << 20 };
+ * wrote them, was a tenth of its time, on the thread with the most to do. A MiB a step (the
+ * first may need this thread meanwhile, and waits for it at the end), none once the text is
+ * all split (the last batches write little). True if a step was made. */
+enum { AHEAD = 2 << 20, AHEAD_STEP = 1 << 20 };
 static bool do_ahead(struct relay *r)
 {
-	if (!r->front_new || r->no_ahead)
+	if (!r->front_new || r->no_ahead || r->over)
 		return false;
-	fk_front f[FK_FRONTS];
-	memcpy(f, r->front, sizeof(f));
-	r->front_new = false;
-	pthread_mutex_unlock(&r->h.mu);
-	for (size_t k = 0; k < FK_FRONTS && !r->no_ahead; k++) {
-		if (!f[k].at)
+	for (size_t k = 0; k < FK_FRONTS; k++) {
+		const fk_front *f = &r->front[k];
+		if (!f->at)
 			continue;
-		if (r->made_end[k] != f[k].end) { /* (a stretch of its own: made afresh) */
-			r->made_end[k] = f[k].end;
+		if (r->made_end[k] != f->end) { /* (a stretch of its own: made afresh) */
+			r->made_end[k] = f->end;
 			r->made[k] = NULL;
 		}
-		uintptr_t at = (uintptr_t)f[k].at, end = (uintptr_t)f[k].end;
+		uintptr_t at = (uintptr_t)f->at, end = (uintptr_t)f->end;
 		uintptr_t from = at & ~(uintptr_t)4095, to = (at | (AHEAD - 1)) + 1 + AHEAD;
 		if ((uintptr_t)r->made[k] > from)
 			from = (uintptr_t)r->made[k];
@@ -889,15 +887,20 @@ static bool do_ahead(struct relay *r)
 			to = end;
 		if (to <= from)
 			continue;
+		if (to - from > AHEAD_STEP)
+			to = from + AHEAD_STEP;
+		pthread_mutex_unlock(&r->h.mu);
 		if (fk_populate((void *)from, to - from)) {
 			r->made[k] = (char *)to;
 			r->made_bytes += to - from;
 		} else {
 			r->no_ahead = true; /* (a kernel that cannot) */
 		}
+		pthread_mutex_lock(&r->h.mu);
+		return true;
 	}
-	pthread_mutex_lock(&r->h.mu);
-	return true;
+	r->front_new = false; /* (all made as far as these fronts ask) */
+	return false;
 }
 
 /* (locked) Split the next batch, when one is due and nobody is at it: true if done. */

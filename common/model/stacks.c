@@ -501,20 +501,26 @@ static int stack_cmp(const void *a, const void *b, void *arg)
 	return (x->len > y->len) - (x->len < y->len);
 }
 
-/* Most-significant first: `per` frames from d on (rank + 1, 0 past the end) make a key,
- * sorted by radix (11 bits a pass, passes where all keys agree skipped); runs of equal
- * keys whose last frame is there go on from d + per. Small runs are compared whole. */
 static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t d, uint64_t *key,
-		    uint64_t *k2, uint32_t *tmp)
+		    uint64_t *k2, uint32_t *tmp);
+
+/* The first sort's work by two threads (each on half of the stacks): their keys, then the
+ * runs of equal keys that go on, each sorted by the thread whose half it starts in. */
+struct sort_two {
+	const struct sort_ctx *c;
+	uint32_t *ord, *tmp;
+	uint64_t *key, *k2;
+	size_t ns;
+	int step; /* 0: keys, 1: runs */
+};
+
+/* Stacks [from, to) of ord: the keys of `per` frames from d on. */
+static void stack_keys(const struct sort_ctx *c, const uint32_t *ord, size_t from, size_t to, uint32_t d,
+		       uint64_t *key)
 {
-	if (ns < 48) {
-		qsort_r(ord, ns, sizeof(*ord), stack_cmp, (void *)c);
-		return;
-	}
 	const struct stk *stk = c->p->stk;
 	const uint32_t *sid = c->p->sid;
-	uint64_t lastmask = (c->bits == 64 ? ~0ULL : (1ULL << c->bits) - 1);
-	for (size_t i = 0; i < ns; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct stk *s = &stk[ord[i]];
 		const uint32_t *q = sid + s->off;
 		uint64_t k = 0;
@@ -522,11 +528,18 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 			k = k << c->bits | (j < s->len ? (uint64_t)elem(c, q, s->len, j) + 1 : 0);
 		key[i] = k;
 	}
-	if (d == 0 && c->two)
-		fk_radix64_two(key, ord, ns, c->bits * c->per, k2, tmp);
-	else
-		fk_radix64(key, ord, ns, c->bits * c->per, k2, tmp);
-	for (size_t i = 0; i < ns;) {
+}
+
+/* The runs of equal keys that start in [from, to) and go on (their last frame is not in the
+ * key), each sorted from d + per on. */
+static void sort_runs(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t d, uint64_t *key,
+		      uint64_t *k2, uint32_t *tmp, size_t from, size_t to)
+{
+	uint64_t lastmask = (c->bits == 64 ? ~0ULL : (1ULL << c->bits) - 1);
+	size_t i = from;
+	while (i > 0 && i < ns && key[i] == key[i - 1]) /* (a run that starts before: not ours) */
+		i++;
+	while (i < to) {
 		size_t j = i + 1;
 		while (j < ns && key[j] == key[i])
 			j++;
@@ -534,6 +547,40 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 			sort_at(ord + i, j - i, c, d + c->per, key + i, k2 + i, tmp + i);
 		i = j;
 	}
+}
+
+static void sort_two_part(void *arg, unsigned part)
+{
+	struct sort_two *t = arg;
+	size_t from = part ? t->ns / 2 : 0, to = part ? t->ns : t->ns / 2;
+	if (t->step == 0)
+		stack_keys(t->c, t->ord, from, to, 0, t->key);
+	else
+		sort_runs(t->ord, t->ns, t->c, 0, t->key, t->k2, t->tmp, from, to);
+}
+
+/* Most-significant first: `per` frames from d on (rank + 1, 0 past the end) make a key,
+ * sorted by radix (11 bits a pass, passes where all keys agree skipped); runs of equal
+ * keys whose last frame is there go on from d + per. Small runs are compared whole. The
+ * first sort (d 0) by two threads where c->two. */
+static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t d, uint64_t *key,
+		    uint64_t *k2, uint32_t *tmp)
+{
+	if (ns < 48) {
+		qsort_r(ord, ns, sizeof(*ord), stack_cmp, (void *)c);
+		return;
+	}
+	if (d == 0 && c->two) {
+		struct sort_two t = { c, ord, tmp, key, k2, ns, 0 };
+		fk_run2(sort_two_part, &t);
+		fk_radix64_two(key, ord, ns, c->bits * c->per, k2, tmp);
+		t.step = 1;
+		fk_run2(sort_two_part, &t);
+		return;
+	}
+	stack_keys(c, ord, 0, ns, d, key);
+	fk_radix64(key, ord, ns, c->bits * c->per, k2, tmp);
+	sort_runs(ord, ns, c, d, key, k2, tmp, 0, ns);
 }
 
 int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **rank_out)

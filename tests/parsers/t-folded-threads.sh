@@ -147,14 +147,16 @@ for seed in 11 12 13 14; do
 		assert_files_eq "$TMP/pipe.rc" "$TMP/crowd.rc"
 	done
 done
-# names and stacks past a MiB, met out of order (their arrays in reserved stretches, whose next pages the
-# second thread makes ahead of the first: fk_populate), read in batches by two threads, and
-# past FK_RADIX_TWO_MIN names and stacks (ranked and sorted by two threads, 150k names of
-# one run at byte 8 sorted by both at once; FLAMEKIT_CROWDED=never: a CPU counts as free):
-# the same drawing as one thread's; how much was made ahead is said (not asserted: the
-# second makes pages only when it has nothing else to do)
+# names and stacks past a MiB, met out of order (their arrays in reserved stretches, whose
+# next pages the second thread makes ahead of the first: fk_populate), read in batches by
+# two threads, and past FK_RADIX_TWO_MIN names and stacks (ranked and sorted by two
+# threads, 150k names of one run at byte 8 sorted by both at once, the stacks' runs past
+# their first three frames shared by both; FLAMEKIT_CROWDED=never: a CPU counts as free):
+# the same drawing and collapse output as one thread's; how much was made ahead is said
+# (not asserted: the second makes pages only when it has nothing else to do)
 awk 'BEGIN { for (i = 0; i < 150000; i++)
-	printf "main;com.example.server.handler.Frame%07d;org.example.Leaf%06d %d\n", i * 7919 % 150001, i * 31 % 70001, i % 7 + 1 }' \
+	printf "main;pkg.Svc%d;pkg.Run%d;com.example.server.handler.Frame%07d;org.example.Leaf%06d %d\n",
+		i % 3, i % 5, i * 7919 % 150001, i * 31 % 70001, i % 7 + 1 }' \
 	> "$TMP/wide.folded"
 "$FLAMEKIT" svg --threads 1 -o "$TMP/wide1.svg" "$TMP/wide.folded" || fail "wide.folded, one thread"
 FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=never FLAMEKIT_DEBUG=1 "$FLAMEKIT" svg --threads 2 -o "$TMP/wide2.svg" "$TMP/wide.folded" \
