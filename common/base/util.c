@@ -256,6 +256,12 @@ void fk_radix64_two(uint64_t *key, uint32_t *ord, size_t n, unsigned bits, uint6
 		fk_radix64(key, ord, n, bits, k2, tmp);
 		return;
 	}
+	/* (keys all alike, as a level's of names that share more bytes: nothing to move) */
+	uint64_t diff = 0;
+	for (size_t i = 1; i < n; i++)
+		diff |= key[i] ^ key[0];
+	if (!(bits < 64 ? diff & ((1ULL << bits) - 1) : diff))
+		return;
 	fk_run2(radix_two_part, &t);
 	t.phase = 1;
 	fk_run2(radix_two_part, &t);
