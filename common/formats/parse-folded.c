@@ -810,6 +810,7 @@ struct relay {
 	char *touch_p;
 	size_t touch_n;
 	int touch;
+	bool adding;            /* (the first thread's alone) it adds a batch, out of the lock */
 	/* where the first thread's appends write next (fk_profile_fronts), given after each batch
 	 * it adds, for the second to make those pages first (do_ahead) */
 	fk_front front[FK_FRONTS];
@@ -834,9 +835,10 @@ static bool do_touch(struct relay *r)
 	return true;
 }
 
-/* (locked: the first thread, growing the name table) A fresh table's pages written, the
- * second half by the second thread meanwhile (which writes it next, whatever it was at,
- * or, not yet at it when the first is done with its half, by the first). */
+/* (the first thread, growing the name table, locked, or the stacks' table as it adds a
+ * batch) A fresh table's pages written, the second half by the second thread meanwhile
+ * (which writes it next, whatever it was at, or, not yet at it when the first is done with
+ * its half, by the first). */
 static void relay_touch(void *ctx, void *p, size_t size)
 {
 	struct relay *r = ctx;
@@ -845,6 +847,14 @@ static void relay_touch(void *ctx, void *p, size_t size)
 	 * FLAMEKIT_SPLIT_MIN, share any) */
 	if (r->solo || !half || (half < (1u << 20) && !getenv("FLAMEKIT_SPLIT_MIN"))) {
 		fk_touch_pages(p, size);
+		return;
+	}
+	if (r->adding) {
+		pthread_mutex_lock(&r->h.mu);
+		r->adding = false;
+		relay_touch(ctx, p, size);
+		r->adding = true;
+		pthread_mutex_unlock(&r->h.mu);
 		return;
 	}
 	r->touch_p = (char *)p + half;
@@ -1015,10 +1025,12 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 			rc = fk_profile_intern_settle(c->p, b->tok, b->ntok, b->par, b->id);
 		if (!rc)
 			rc = post(r, i + 1);
+		r->adding = true;
 		pthread_mutex_unlock(&r->h.mu);
 		if (!rc)
 			rc = add_lines(c, a, b, buf);
 		pthread_mutex_lock(&r->h.mu);
+		r->adding = false;
 		r->added = i + 1;
 		fk_profile_fronts(c->p, r->front);
 		r->front_new = true;

@@ -46,7 +46,7 @@ void fk_profile_seq_prefetch(const fk_profile *p, uint64_t hash)
 
 static int stk_tab_grow(fk_profile *p, size_t size)
 {
-	uint64_t *tab = fk_zalloc(size, sizeof(*tab));
+	uint64_t *tab = fk_zalloc_by(size, sizeof(*tab), &p->toucher);
 	if (!tab)
 		return -FK_E_NOMEM;
 	for (size_t k = 0; p->stk_tab && k <= p->stk_tab_mask; k++) {
