@@ -849,14 +849,9 @@ static void relay_touch(void *ctx, void *p, size_t size)
 		fk_touch_pages(p, size);
 		return;
 	}
-	if (r->adding) {
+	bool lock = r->adding; /* (out of the lock, as it adds a batch) */
+	if (lock)
 		pthread_mutex_lock(&r->h.mu);
-		r->adding = false;
-		relay_touch(ctx, p, size);
-		r->adding = true;
-		pthread_mutex_unlock(&r->h.mu);
-		return;
-	}
 	r->touch_p = (char *)p + half;
 	r->touch_n = size - half;
 	r->touch = 1;
@@ -868,6 +863,8 @@ static void relay_touch(void *ctx, void *p, size_t size)
 		if (!do_touch(r))
 			fk_handoff_wait(&r->h);
 	r->touch = 0;
+	if (lock)
+		pthread_mutex_unlock(&r->h.mu);
 }
 
 /* (locked: the second thread, with nothing else to do) The pages the first thread's appends

@@ -71,10 +71,10 @@ int fk_perf_tables_init(struct pp *t)
 
 void fk_perf_tables_fini(struct pp *t)
 {
-	fk_zfree(t->fc.t, t->fc.t ? t->fc.mask + 1 : 0, sizeof(*t->fc.t));
-	fk_zfree(t->pc.t, t->pc.t ? t->pc.mask + 1 : 0, sizeof(*t->pc.t));
-	fk_zfree(t->fc2.t, t->fc2.t ? t->fc2.mask + 1 : 0, sizeof(*t->fc2.t));
-	fk_zfree(t->st, t->st ? t->st_mask + 1 : 0, sizeof(*t->st));
+	fk_zfree(t->fc.t, t->fc.mask + 1, sizeof(*t->fc.t));
+	fk_zfree(t->pc.t, t->pc.mask + 1, sizeof(*t->pc.t));
+	fk_zfree(t->fc2.t, t->fc2.mask + 1, sizeof(*t->fc2.t));
+	fk_zfree(t->st, t->st_mask + 1, sizeof(*t->st));
 	for (unsigned i = 0; i < t->ngrave; i++)
 		fk_big_free(t->grave[i].p, t->grave[i].size);
 }

@@ -434,23 +434,28 @@ static void first_keys(void *arg, unsigned part)
 	}
 }
 
+/* Whether a sort of n things of the walk of p goes to two threads: enough of them, p's work
+ * may use two, and a look (looks: the walk's) finds a CPU free. */
+static bool sort_two(const fk_profile *p, size_t n, fk_looks *looks)
+{
+	return n >= FK_RADIX_TWO_MIN && fk_profile_threads(p) >= 2 && fk_looks_ask(looks) == 1;
+}
+
 /* rank[e] for every entry: a radix sort by key, run by run deeper where keys are equal. */
-static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent)
+static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent, fk_looks *looks)
 {
 	size_t n = p->nnames * (order == FK_ORDER_TEXT ? 2 : 1);
 	size_t big = n * (2 * sizeof(uint64_t) + sizeof(uint32_t));
 	char *blk = fk_big_alloc(big);
 	uint32_t *tmp = malloc(n * sizeof(*tmp));
-	uint64_t *key = (uint64_t *)blk, *k2 = key + n;
-	uint32_t *ord = (uint32_t *)(k2 + n);
 	uint32_t *rank = NULL;
 	if (!blk || !tmp)
 		goto out;
-	fk_looks looks;
-	fk_looks_start(&looks, false);
-	struct rank_ctx c = { p, order, n, &looks };
+	uint64_t *key = (uint64_t *)blk, *k2 = key + n;
+	uint32_t *ord = (uint32_t *)(k2 + n);
+	struct rank_ctx c = { p, order, n, looks };
 	struct first_keys fk = { &c, ord, key };
-	if (n >= FK_RADIX_TWO_MIN && p->threads >= 2 && fk_looks_ask(&looks) == 1) {
+	if (sort_two(p, n, looks)) {
 		fk_run2(first_keys, &fk);
 		fk_radix64_two(key, ord, n, 64, k2, tmp);
 	} else {
@@ -506,7 +511,7 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 
 /* The first sort's work by two threads (each on half of the stacks): their keys, then the
  * runs of equal keys that go on, each sorted by the thread whose half it starts in. */
-struct sort_two {
+struct sort_halves {
 	const struct sort_ctx *c;
 	uint32_t *ord, *tmp;
 	uint64_t *key, *k2;
@@ -549,9 +554,9 @@ static void sort_runs(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32
 	}
 }
 
-static void sort_two_part(void *arg, unsigned part)
+static void sort_halves_part(void *arg, unsigned part)
 {
-	struct sort_two *t = arg;
+	struct sort_halves *t = arg;
 	size_t from = part ? t->ns / 2 : 0, to = part ? t->ns : t->ns / 2;
 	if (t->step == 0)
 		stack_keys(t->c, t->ord, from, to, 0, t->key);
@@ -571,11 +576,11 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 		return;
 	}
 	if (d == 0 && c->two) {
-		struct sort_two t = { c, ord, tmp, key, k2, ns, 0 };
-		fk_run2(sort_two_part, &t);
+		struct sort_halves t = { c, ord, tmp, key, k2, ns, 0 };
+		fk_run2(sort_halves_part, &t);
 		fk_radix64_two(key, ord, ns, c->bits * c->per, k2, tmp);
 		t.step = 1;
-		fk_run2(sort_two_part, &t);
+		fk_run2(sort_halves_part, &t);
 		return;
 	}
 	stack_keys(c, ord, 0, ns, d, key);
@@ -586,14 +591,16 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **rank_out)
 {
 	size_t ns = p->nstk, nent = 0;
-	uint32_t *rank = rank_names(p, order, &nent);
+	fk_looks looks;
+	fk_looks_start(&looks, false);
+	uint32_t *rank = rank_names(p, order, &nent, &looks);
 	size_t big = (ns ? ns : 1) * (2 * sizeof(uint64_t) + sizeof(uint32_t));
 	uint64_t *key = fk_big_alloc(big);
 	uint32_t *tmp = key ? (uint32_t *)(key + 2 * (ns ? ns : 1)) : NULL;
 	int rc = -FK_E_NOMEM;
 	if (rank && key && tmp) {
 		struct sort_ctx c = { .p = p, .rank = rank, .text = order == FK_ORDER_TEXT,
-				      .two = ns >= FK_RADIX_TWO_MIN && p->threads >= 2 && fk_cpu_free() };
+				      .two = sort_two(p, ns, &looks) };
 		/* ranks + 1 in 21 bits: three frames a key; else two of 32 bits */
 		if (nent + 1 < (1u << 21)) {
 			c.bits = 21;
@@ -624,7 +631,9 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **r
 uint32_t *fk_profile_name_ranks(const fk_profile *p)
 {
 	size_t nent;
-	return rank_names(p, FK_ORDER_NAME, &nent);
+	fk_looks looks;
+	fk_looks_start(&looks, false);
+	return rank_names(p, FK_ORDER_NAME, &nent, &looks);
 }
 
 /* ---- the walk of stack mode: a sweep over the stacks in name order */

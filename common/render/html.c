@@ -446,11 +446,12 @@ static int encode_names(enc *e)
 	 * 30 -> 17 ms) */
 	size_t nsrc = fk_profile_name_count(e->p);
 	size_t big = ((size_t)n + 1) * 2 * sizeof(uint64_t) + ((nsrc > n ? nsrc : n) + 1) * sizeof(uint32_t);
-	uint64_t *key = fk_big_alloc(big), *k2 = key + n + 1;
-	uint32_t *tmp = (uint32_t *)(k2 + n + 1);
-	uint32_t *order = e->src_of + 1; /* (the page's names: src_of from page name 1 on) */
+	uint64_t *key = fk_big_alloc(big);
 	if (!key)
 		return -FK_E_NOMEM;
+	uint64_t *k2 = key + n + 1;
+	uint32_t *tmp = (uint32_t *)(k2 + n + 1);
+	uint32_t *order = e->src_of + 1; /* (the page's names: src_of from page name 1 on) */
 	for (size_t s = 0; s < nsrc; s++)
 		tmp[e->rank[s]] = (uint32_t)s;
 	uint32_t k = 0;
