@@ -75,6 +75,11 @@ FK_HIDDEN void *fk_zalloc_by(size_t n, size_t elem, const fk_toucher *t);
  * space) it stays on the heap. 0 or -FK_E_NOMEM. fk_free_reserved frees either kind. */
 enum { FK_RESERVE_FROM = 1 << 20, FK_HUGE_FROM = 8 << 20 };
 FK_HIDDEN int fk_grow_reserved(void **data, size_t *cap, size_t *reserved, size_t need, size_t elem);
+/* The same, huge pages asked for from huge_from bytes on (0: all of the stretch: an array
+ * written in order once it is past FK_RESERVE_FROM, where the faults of small pages cost
+ * more than the up to 2 MiB a last huge page holds unused). */
+FK_HIDDEN int fk_grow_reserved_from(void **data, size_t *cap, size_t *reserved, size_t need,
+				    size_t elem, size_t huge_from);
 FK_HIDDEN void fk_free_reserved(void *data, size_t reserved);
 #define FK_GROW_RESERVED(arr, cap, reserved, need) \
 	fk_grow_reserved((void **)&(arr), &(cap), &(reserved), (need), sizeof(*(arr)))

@@ -52,7 +52,7 @@ struct fk_profile {
 	size_t nfix, fix_cap;
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;
-	bool nodes_mapped;      /* nodes is an mmap (big arrays grow by mremap, never copied) */
+	size_t nodes_reserved;  /* nodes' stretch of address space (fk_grow_reserved_from), or 0 */
 	struct child_ent *child_tab;
 	size_t child_tab_mask;
 	size_t nindexed;        /* nodes [0, nindexed) are in child_tab (see child_unindexed) */

@@ -6,43 +6,17 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "model.h"
 #include "base/out.h"
 
-/* Room for `need` nodes. From 1 MiB on the array is a mapping of its own, grown by
- * mremap: no copy, and no old copy left behind in the heap (a realloc that cannot grow in
- * place, when something was allocated after the array, copies and keeps both). */
-#define NODES_MAP (1u << 20)
+/* Room for `need` nodes. From FK_RESERVE_FROM on the array is in a stretch of its own,
+ * where it grows in place (no copy, and no old copy left behind in the heap), on huge pages
+ * from its start: a tree is written in order, and 64 MB of perf text's 97k nodes took 950
+ * faults in 4 KiB pages, half of them in the halves' merge, where the other thread waits. */
 static int nodes_reserve(fk_profile *p, size_t need)
 {
-	if (need <= p->nodes_cap)
-		return 0;
-	size_t ncap = p->nodes_cap ? p->nodes_cap : 16;
-	while (ncap < need) {
-		if (ncap > SIZE_MAX / 2 / sizeof(fk_node))
-			return -FK_E_NOMEM;
-		ncap *= 2;
-	}
-	size_t bytes = ncap * sizeof(fk_node);
-	if (bytes < NODES_MAP)
-		return FK_GROW(p->nodes, p->nodes_cap, need);
-	void *n;
-	if (p->nodes_mapped) {
-		n = mremap(p->nodes, p->nodes_cap * sizeof(fk_node), bytes, MREMAP_MAYMOVE);
-	} else {
-		n = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (n != MAP_FAILED) {
-			memcpy(n, p->nodes, p->nnodes * sizeof(fk_node));
-			free(p->nodes);
-		}
-	}
-	if (n == MAP_FAILED)
-		return -FK_E_NOMEM;
-	p->nodes = n;
-	p->nodes_cap = ncap;
-	p->nodes_mapped = true;
-	return 0;
+	return fk_grow_reserved_from((void **)&p->nodes, &p->nodes_cap, &p->nodes_reserved, need,
+				     sizeof(fk_node), 0);
 }
 
 /* The name table's two halves are two tables: a name's slots are in the half of its tag's
@@ -142,10 +116,7 @@ void fk_profile_free(fk_profile *p)
 	fk_free_reserved(p->names, p->names_reserved);
 	name_tab_drop(p);
 	free(p->fix);
-	if (p->nodes_mapped)
-		munmap(p->nodes, p->nodes_cap * sizeof(fk_node));
-	else
-		free(p->nodes);
+	fk_free_reserved(p->nodes, p->nodes_reserved);
 	fk_zfree(p->child_tab, p->child_tab_mask + 1, sizeof(*p->child_tab));
 	free(p->samples);
 	free(p->scratch);

@@ -40,6 +40,7 @@ typedef struct fk_svg_layout {
 	fk_profile *owned;        /* derived profile (reverse/focus/range), or NULL */
 	fk_svg_frame *frames;
 	size_t n, cap;
+	size_t reserved;          /* frames' stretch of address space (frames_room), or 0 */
 	uint32_t depthmax;
 	double total;             /* sum of counts drawn (width column) */
 	double timemax;           /* total, or the larger --total */

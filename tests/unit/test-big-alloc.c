@@ -4,7 +4,9 @@
  * zero either way, its pages written by the toucher given (once, over the whole block); an
  * overflowing size is refused. Each is freed by its own free (a mapping given to free()
  * would abort the test). fk_populate makes pages present without changing a byte, while
- * another thread writes there; fk_profile_fronts says where a profile's appends go next. */
+ * another thread writes there; fk_profile_fronts says where a profile's appends go next;
+ * fk_grow_reserved_from moves an array once into a 2 MiB-aligned stretch, huge pages asked
+ * for from where it is told. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -190,6 +192,52 @@ static bool thp_on_request(void)
 	return ok && (strstr(buf, "[always]") || strstr(buf, "[madvise]"));
 }
 
+/* fk_grow_reserved_from: an array grown a step at a time stays on the heap under
+ * FK_RESERVE_FROM bytes, then moves once, its values kept, into a stretch that starts at a
+ * 2 MiB boundary, with huge pages asked for from huge_from on (and not before it), where it
+ * then grows in place. */
+static void check_reserved(bool thp)
+{
+	const size_t froms[] = { 0, FK_HUGE_FROM };
+	for (size_t k = 0; k < 2; k++) {
+		size_t from = froms[k];
+		uint32_t *a = NULL;
+		size_t cap = 0, res = 0, n = 0, moves = 0;
+		void *last = NULL;
+		bool kept = true, heap_small = true;
+		while (n < (3u << 20) / sizeof(*a) + 777) {
+			size_t need = n + 1000;
+			if (fk_grow_reserved_from((void **)&a, &cap, &res, need, sizeof(*a), from)) {
+				UNIT_CHECK(0, "grown to %zu elements", need);
+				return;
+			}
+			if (res && (void *)a != last)
+				moves++;
+			last = a;
+			if (need * sizeof(*a) < FK_RESERVE_FROM)
+				heap_small &= res == 0;
+			for (; n < need; n++)
+				a[n] = (uint32_t)(n * 2654435761u);
+			for (size_t i = 0; i < n && kept; i += 997)
+				kept = a[i] == (uint32_t)(i * 2654435761u);
+		}
+		UNIT_CHECK(heap_small, "huge_from %zu: on the heap under FK_RESERVE_FROM bytes", from);
+		UNIT_CHECK(res > 0 && moves == 1, "huge_from %zu: moved once into its stretch (%zu moves)", from, moves);
+		UNIT_CHECK(kept, "huge_from %zu: every value kept as it grew and moved", from);
+		UNIT_CHECK((uintptr_t)a % (2u << 20) == 0, "huge_from %zu: the stretch starts at a 2 MiB boundary (%p)",
+			   from, (void *)a);
+		char fl[256];
+		if (thp && res > from) {
+			UNIT_CHECK(vm_flags((char *)a + from, fl, sizeof(fl)) && strstr(fl, " hg"),
+				   "huge_from %zu: huge pages asked for from there on", from);
+			if (from)
+				UNIT_CHECK(vm_flags(a, fl, sizeof(fl)) && !strstr(fl, " hg"),
+					   "huge_from %zu: not before it", from);
+		}
+		fk_free_reserved(a, res);
+	}
+}
+
 static size_t touched, touches;
 static void count_touch(void *ctx, void *p, size_t size)
 {
@@ -271,5 +319,6 @@ int main(void)
 	UNIT_CHECK(fk_zalloc(SIZE_MAX / 2, 4) == NULL, "an overflowing count is refused");
 	check_populate();
 	check_fronts();
+	check_reserved(thp);
 	return unit_failures != 0;
 }
