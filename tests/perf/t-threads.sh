@@ -110,6 +110,22 @@ done
 FLAMEKIT_LATE_SECOND=1 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 -o "$TMP/two.pb.gz" "$TMP/c.ps" 2> /dev/null
 cmp "$TMP/one.pb.gz" "$TMP/two.pb.gz" || fail "pprof differs when the first thread takes the tail"
 
+# a tree's nodes past 1 MB (ab.ps: ~100k) and the layout's frames and totals live in stretches
+# of address space of their own; where address space is limited (no 64 GiB stretch to be
+# had), on the heap: the same drawing either way, one thread or two
+if [ "${SANITIZE:-0}" = 1 ]; then
+	echo "(ASan reserves its shadow memory: not run under a limit on address space)"
+else
+	"$FLAMEKIT" svg --threads 1 --minwidth 0.02 -o "$TMP/roomy.svg" "$TMP/ab.ps" 2> /dev/null ||
+		fail "svg of ab.ps"
+	for t in 1 2; do
+		( ulimit -v 1000000 && FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" svg --threads $t --minwidth 0.02 \
+			-o "$TMP/tight.svg" "$TMP/ab.ps" 2> /dev/null ) || fail "svg of ab.ps, 1 GB of address space, $t thread(s)"
+		assert_files_eq "$TMP/roomy.svg" "$TMP/tight.svg"
+		n=$((n + 1))
+	done
+fi
+
 # several files: the second goes into a profile that already has the first's tree
 "$FLAMEKIT" collapse "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/one" || fail "three files"
 FLAMEKIT_SPLIT_MIN=1 "$FLAMEKIT" collapse --threads 2 "$TMP/b.ps" "$TMP/a.ps" "$TMP/b.ps" > "$TMP/two" || fail "three files, 2 threads"
