@@ -295,8 +295,6 @@ static int chart_emit(void *vctx, const uint32_t *ids, size_t n, unsigned col, d
 }
 
 /* ------------------------------------------------------------------ layout */
-/* Negative counts (which some inputs can carry) would draw a child wider than
- * its parent: they count as zero here. */
 /* Room for `need` frames: past FK_RESERVE_FROM bytes, in a stretch of their own on huge
  * pages (written in order once, right after the walk or the read: 64 MB of perf text's 32k
  * frames took 560 faults in 4 KiB pages, the other thread idle). */
@@ -307,6 +305,8 @@ static int frames_room(fk_svg_layout *L, size_t need)
 				       sizeof(*L->frames), 0);
 }
 
+/* Negative counts (which some inputs can carry) would draw a child wider than
+ * its parent: they count as zero here. */
 static inline double pos(double v) { return v > 0 ? v : 0; }
 
 /* The width column: 0 or 1, or WCOL_MAX for a diff drawn with both sides (each stack as
@@ -436,8 +436,8 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 	L->n = 0;
 	L->nab = 0;
 	L->depthmax = 0;
-	/* room for the frames at least minw wide at once (no copies as they grow: a frame is
-	 * never wider than its parent, so nearly all of them are drawn) */
+	/* room for the frames at least minw wide at once, no copies as they grow (a frame is
+	 * never wider than its parent: exactly those are drawn, with the root) */
 	size_t wide = 1;
 	for (size_t v = 1; v < t->n; v++)
 		wide += tree_width(t, (uint32_t)v, col) >= minw;
