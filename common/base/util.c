@@ -546,22 +546,33 @@ static size_t big_len(size_t size) { return (size + 4095) & ~(size_t)4095; }
 
 static bool big(size_t size) { return size >= FK_BIG_FROM; }
 
-void *fk_big_alloc(size_t size)
+/* A mapping of len bytes (a multiple of 4 KiB) that starts at a 2 MiB boundary: mapped
+ * 2 MiB over, the ends given back. NULL if none. */
+static char *map_aligned(size_t len, int flags)
 {
-	if (!big(size))
-		return malloc(size ? size : 1);
-	const size_t huge = 2u << 20, len = big_len(size);
+	const size_t huge = 2u << 20;
 	if (len + huge < len)
 		return NULL;
-	char *m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags,
+		       -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
 	char *a = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
 	if (a > m)
 		munmap(m, (size_t)(a - m));
 	munmap(a + len, (size_t)(m + huge - a)); /* (past the block: never empty, a < m + huge) */
+	return a;
+}
+
+void *fk_big_alloc(size_t size)
+{
+	if (!big(size))
+		return malloc(size ? size : 1);
+	size_t len = big_len(size);
+	char *a = map_aligned(len, 0);
 #ifdef MADV_HUGEPAGE
-	madvise(a, len, MADV_HUGEPAGE);
+	if (a)
+		madvise(a, len, MADV_HUGEPAGE);
 #endif
 	return a;
 }
@@ -628,31 +639,24 @@ int fk_grow_reserved_from(void **data, size_t *cap, size_t *reserved, size_t nee
 	/* (64 GiB of addresses, or 4x what is asked: pages are committed as touched; where
 	 * addresses are 32 bits, never) */
 	uint64_t want = (uint64_t)bytes * 4 > (64ULL << 30) ? (uint64_t)bytes * 4 : 64ULL << 30;
-	const size_t huge = 2u << 20;
-	if (!*reserved && bytes >= FK_RESERVE_FROM && want <= SIZE_MAX / 2 - huge) {
+	char *a;
+	if (!*reserved && bytes >= FK_RESERVE_FROM && want <= SIZE_MAX / 2 &&
+	    (a = map_aligned((size_t)want, MAP_NORESERVE))) {
+		/* at a 2 MiB boundary, so that huge pages can start at huge_from (read at random,
+		 * with 4 KiB pages nearly every read missed the TLB; written in order, each 2 MiB
+		 * took 512 faults of 1.4-2.3 us where a huge page takes one; a small profile's
+		 * arrays under FK_HUGE_FROM stay in small pages, a page of 2 MiB holding more
+		 * than all of one) */
 		size_t size = (size_t)want;
-		char *m = mmap(NULL, size + huge, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (m != MAP_FAILED) {
-			/* at a 2 MiB boundary, so that huge pages can start at huge_from (read at
-			 * random, with 4 KiB pages nearly every read missed the TLB; written in
-			 * order, each 2 MiB took 512 faults of 1.4-2.3 us where a huge page takes
-			 * one; a small profile's arrays under FK_HUGE_FROM stay in small pages, a
-			 * page of 2 MiB holding more than all of one) */
-			char *a = (char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
-			if (a > m)
-				munmap(m, (size_t)(a - m));
-			munmap(a + size, (size_t)(m + huge - a));
-			if (huge_from < size)
-				madvise(a + huge_from, size - huge_from, MADV_HUGEPAGE);
-			if (*cap)
-				memcpy(a, *data, *cap * elem);
-			free(*data);
-			*data = a;
-			*cap = size / elem;
-			*reserved = size;
-			return 0;
-		}
+		if (huge_from < size)
+			madvise(a + huge_from, size - huge_from, MADV_HUGEPAGE);
+		if (*cap)
+			memcpy(a, *data, *cap * elem);
+		free(*data);
+		*data = a;
+		*cap = size / elem;
+		*reserved = size;
+		return 0;
 	}
 	if (*reserved) { /* (its stretch is full: onto the heap, copied) */
 		size_t ncap = need + need / 2;

@@ -554,17 +554,17 @@ static int process_file(struct drv *d, int fd, uint64_t start, uint64_t end)
 		fk_perf_parse_fd_region(&d->t1, fd, tail, tail_end, NULL, o, false);
 		fk_perf_end_input(&d->t1);
 	}
-	/* the first half is complete: its stacks are sorted (the second thread plans its
-	 * merge along them), then its tree goes in while the second half is parsed; when the
-	 * profile held something before, that tree is indexed for the second half's lookups
-	 * (reserving no nodes does just that) */
+	/* the first half is complete: its names are all in the profile (the second thread maps
+	 * its own to them), then its stacks are sorted (the second plans its merge along
+	 * them), then its tree goes in while the second half is parsed; when the profile held
+	 * something before, that tree is indexed for the second half's lookups (reserving no
+	 * nodes does just that) */
 	t1_at(d, T1_NAMES);
 	int brc = d->t1.err ? 0 : fk_perf_sort_stacks(&d->t1);
 	if (brc)
 		fk_perf_set_err(&d->t1, brc);
 	t1_at(d, T1_SORTED);
-	if (!brc && !d->t1.err)
-		brc = build_tree(&d->t1, c->p, NULL);
+	brc = d->t1.err ? 0 : build_tree(&d->t1, c->p, NULL);
 	if (!brc && !d->t1.err && !d->fresh)
 		brc = fk_profile_index(c->p);
 	if (brc)
