@@ -1,15 +1,47 @@
 /* out.c - the buffered writer and the escaping that keeps untrusted frame names inert
  * in XML/HTML text, attributes, comments, and JS/JSON strings (see out.h). */
 #include <math.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "base/out.h"
 
 #define OBUF_CAP (256u << 10)
 
+/* A FILE with a descriptor (not a memory or cookie stream) is written with write(), past
+ * its stdio buffer, once what that held is flushed: stdio put a 256 KiB block out as 4 KiB
+ * to fill its buffer, then 252 KiB, and the page cache took the pieces in small folios (a
+ * 7.8 MB SVG: the writes 1.5 ms, against 1.2 in whole blocks; the old file's removal when
+ * the next drawing replaced it 0.4 ms against 0.3). The stream is left as it was, empty. */
+static int direct_fd(FILE *out)
+{
+	int fd = out ? fileno(out) : -1;
+	return fd >= 0 && fflush(out) == 0 ? fd : -1;
+}
+
+/* n bytes out (through stdio, or straight to the descriptor: whole, across interruptions
+ * and short writes); false on an error. */
+static bool write_out(fk_obuf *b, const char *s, size_t n)
+{
+	if (b->fd < 0)
+		return fwrite(s, 1, n, b->out) == n;
+	while (n) {
+		ssize_t k = write(b->fd, s, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		s += k;
+		n -= (size_t)k;
+	}
+	return true;
+}
+
 int fk_obuf_init(fk_obuf *b, FILE *out)
 {
 	b->out = out;
+	b->fd = direct_fd(out);
 	b->len = 0;
 	b->cap = OBUF_CAP;
 	b->flushed = 0;
@@ -21,6 +53,7 @@ int fk_obuf_init(fk_obuf *b, FILE *out)
 int fk_obuf_init_mem(fk_obuf *b, size_t cap)
 {
 	memset(b, 0, sizeof(*b));
+	b->fd = -1;
 	b->cap = cap > OBUF_CAP ? cap : OBUF_CAP;
 	b->buf = malloc(b->cap);
 	return b->buf ? 0 : -FK_E_NOMEM;
@@ -40,7 +73,7 @@ void fk_obuf_flush(fk_obuf *b)
 		}
 		return;
 	}
-	if (b->len && !b->err && fwrite(b->buf, 1, b->len, b->out) != b->len)
+	if (b->len && !b->err && !write_out(b, b->buf, b->len))
 		b->err = -FK_E_WRITE;
 	b->flushed += b->len;
 	b->len = 0;
@@ -76,7 +109,7 @@ void fk_obuf_put_slow(fk_obuf *b, const char *s, size_t n)
 	if (b->out && n >= b->cap) {
 		/* a whole block or more (another writer's text): past the buffer */
 		fk_obuf_flush(b);
-		if (!b->err && fwrite(s, 1, n, b->out) != n)
+		if (!b->err && !write_out(b, s, n))
 			b->err = -FK_E_WRITE;
 		b->flushed += n;
 		return;

@@ -10,6 +10,7 @@
 /* ---- buffered output (errors are sticky in err; fk_obuf_finish reports them) */
 typedef struct fk_obuf {
 	FILE *out;         /* NULL: into memory (fk_obuf_init_mem) */
+	int fd;            /* out's descriptor, written straight (-1: through out's stdio) */
 	char *buf;
 	size_t len, cap;
 	uint64_t flushed;  /* bytes handed to out so far (fk_obuf_tell) */
