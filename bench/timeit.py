@@ -2,12 +2,16 @@
 """timeit.py RUNS LABEL=CMD [LABEL=CMD ...]
 
 Runs every command RUNS times, round-robin (so load from other work on a shared machine
-falls on all of them alike), stdout and stderr to /dev/null, and prints one line per
+falls on all of them alike), each round in its own order (a seeded shuffle: a command that
+frees much memory slows the one after it on VMs that report freed memory to their host, and
+in a fixed order one command always paid for it), stdout and stderr to /dev/null, and prints
+one line per
 command: "LABEL best_wall best_cpu median_wall median_cpu max_rss_kb", times in seconds
 with microsecond resolution (wall from a monotonic clock, cpu = user + sys of the child
 from wait4). Best = the run with the least wall time. A command is a shell-free argument
 list split on blanks; VAR=value words before it set its environment."""
 import os
+import random
 import shlex
 import statistics
 import sys
@@ -43,8 +47,10 @@ def main():
             k, _, v = words.pop(0).partition("=")
             env[k] = v
         jobs.append((label, words, env, []))
-    for _ in range(runs):
-        for label, words, env, res in jobs:
+    for i in range(runs):
+        order = list(jobs)
+        random.Random(i).shuffle(order)
+        for label, words, env, res in order:
             r = run(words, env)
             if r[3] not in (0, 3):
                 sys.exit(f"timeit: {label}: exit status {r[3]}: {' '.join(words)}")
