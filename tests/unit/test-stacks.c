@@ -229,6 +229,63 @@ static void test_radix(void)
 		}
 }
 
+/* Names ranked by two threads in the order of their bytes, as by one: 220k names in two
+ * runs that share their first 16 and 32 bytes, each level's keys taken by both threads
+ * with the cut between them inside the biggest run; names that are prefixes of others. */
+static void test_ranks_two(void)
+{
+	setenv("FLAMEKIT_CROWDED", "never", 1); /* (a CPU counts as free: two threads) */
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		fk_profile *p = fk_profile_new(0);
+		fk_profile_use_threads(p, threads);
+		char buf[96];
+		static const char *const shorter[] = { "com.example.server.handler.Frame", "com.example",
+			"org.example.Leaf", "org.example.Leaf00000", "com.example.server.handler.Frame0" };
+		for (size_t k = 0; k < sizeof(shorter) / sizeof(*shorter); k++)
+			CHECK(fk_profile_intern(p, shorter[k], strlen(shorter[k])) >= 0);
+		for (uint32_t i = 0; i < 150000; i++) {
+			int n = snprintf(buf, sizeof(buf), "com.example.server.handler.Frame%07u", i * 7919u % 150001u);
+			CHECK(fk_profile_intern(p, buf, (size_t)n) >= 0);
+			if (i >= 70000)
+				continue;
+			n = snprintf(buf, sizeof(buf), "org.example.Leaf%06u", i * 31u % 70001u);
+			CHECK(fk_profile_intern(p, buf, (size_t)n) >= 0);
+		}
+		size_t nn = fk_profile_name_count(p);
+		uint32_t *rank = fk_profile_name_ranks(p), *by = malloc(nn * sizeof(*by));
+		CHECK(rank && by && nn > 220000);
+		if (!rank || !by) {
+			free(rank);
+			free(by);
+			fk_profile_free(p);
+			continue;
+		}
+		memset(by, 0xff, nn * sizeof(*by));
+		for (size_t i = 0; i < nn; i++)
+			if (rank[i] < nn)
+				by[rank[i]] = (uint32_t)i;
+		size_t bad = 0;
+		for (size_t k = 0; k < nn; k++) {
+			if (by[k] == UINT32_MAX) {
+				bad++;
+				continue;
+			}
+			if (!k || by[k - 1] == UINT32_MAX)
+				continue;
+			size_t la, lb;
+			const char *a = fk_profile_name(p, by[k - 1], &la), *b = fk_profile_name(p, by[k], &lb);
+			if (fk_bytes_cmp(a, la, b, lb) >= 0 && bad++ == 0)
+				fprintf(stderr, "%u threads: '%.*s' ranked %zu, before '%.*s'\n", threads,
+					(int)la, a, k - 1, (int)lb, b);
+		}
+		CHECK(bad == 0);
+		free(rank);
+		free(by);
+		fk_profile_free(p);
+	}
+	unsetenv("FLAMEKIT_CROWDED");
+}
+
 int main(void)
 {
 	test_radix();
@@ -305,6 +362,7 @@ int main(void)
 	CHECK(fk_profile_stack_count(p) == 3 && fk_profile_total(p, 0) == 1000);
 	fk_profile_free(p);
 	test_reserved_tree();
+	test_ranks_two();
 	if (failures)
 		return 1;
 	printf("test-stacks: stack mode and tree mode agree\n");
