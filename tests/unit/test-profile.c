@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "flamekit.h"
+#include "internal.h"
 
 static int failures;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); failures++; } } while (0)
@@ -309,7 +310,7 @@ static char *drawn(const fk_profile *p, bool html)
 }
 
 /* A sealed profile draws and writes as before (the renderers find the off-CPU mark and "--"
- * by a scan), and takes no more names or stacks. */
+ * by the ids kept at sealing, other names by a scan), and takes no more names or stacks. */
 static void test_seal(void)
 {
 	static const char *const lines[] = { "main;" FK_OFFCPU_MARK ";read", "main;work;--;inner",
@@ -325,7 +326,14 @@ static void test_seal(void)
 	char *f0 = folded(p), *s0 = drawn(p, false), *h0 = drawn(p, true);
 	size_t names = fk_profile_name_count(p);
 	CHECK(strstr(s0, "[off-cpu]") != NULL);
+	int64_t mark = fk_profile_find_name(p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK));
+	int64_t dash = fk_profile_find_name(p, "--", 2), fn = fk_profile_find_name(p, "fn_19999", 8);
+	CHECK(mark > 0 && dash > 0 && fn > 0 && mark != dash);
 	fk_profile_seal(p);
+	CHECK(fk_profile_find_name(p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK)) == mark);
+	CHECK(fk_profile_find_name(p, "--", 2) == dash);
+	CHECK(fk_profile_find_name(p, "fn_19999", 8) == fn);
+	CHECK(fk_profile_find_name(p, "-", 1) == -1 && fk_profile_find_name(p, "fn_20000", 8) == -1);
 	char *f1 = folded(p), *s1 = drawn(p, false), *h1 = drawn(p, true);
 	CHECK(f0 && f1 && !strcmp(f0, f1));
 	CHECK(s0 && s1 && !strcmp(s0, s1));
@@ -338,6 +346,14 @@ static void test_seal(void)
 	char *f2 = folded(p);
 	CHECK(f2 && !strcmp(f0, f2));
 	free(f0), free(f1), free(f2), free(s0), free(s1), free(h0), free(h1);
+	fk_profile_free(p);
+	/* neither name there: none found once sealed */
+	p = fk_profile_new(0);
+	CHECK(fk_profile_add_folded(p, "main;-;[off-cpu", 15, 0, 1) >= 0);
+	fk_profile_seal(p);
+	CHECK(fk_profile_find_name(p, FK_OFFCPU_MARK, strlen(FK_OFFCPU_MARK)) == -1);
+	CHECK(fk_profile_find_name(p, "--", 2) == -1);
+	CHECK(fk_profile_find_name(p, "-", 1) > 0);
 	fk_profile_free(p);
 }
 
