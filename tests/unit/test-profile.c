@@ -357,8 +357,37 @@ static void test_seal(void)
 	fk_profile_free(p);
 }
 
+/* A name table grown past 512k slots by two threads moving its halves (a CPU counted free),
+ * and by one: every name found with its id after every doubling, no other. */
+static void test_rehash_two(void)
+{
+	setenv("FLAMEKIT_CROWDED", "never", 1);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		fk_profile *p = fk_profile_new(0);
+		fk_profile_use_threads(p, threads);
+		char name[40];
+		size_t bad = 0;
+		uint32_t n = 0;
+		for (uint32_t lim = 1u << 16; lim <= 700000; lim *= 2) {
+			for (; n < lim; n++) {
+				int len = snprintf(name, sizeof(name), "pkg.Class%u.run", n * 2654435761u);
+				bad += fk_profile_intern(p, name, (size_t)len) != (int64_t)n + 1;
+			}
+			for (uint32_t k = 0; k < n; k++) {
+				int len = snprintf(name, sizeof(name), "pkg.Class%u.run", k * 2654435761u);
+				bad += fk_profile_find_name(p, name, (size_t)len) != (int64_t)k + 1;
+			}
+			bad += fk_profile_find_name(p, "pkg.Class.run", 13) != -1;
+		}
+		CHECK(bad == 0);
+		fk_profile_free(p);
+	}
+	unsetenv("FLAMEKIT_CROWDED");
+}
+
 int main(void)
 {
+	test_rehash_two();
 	test_seal();
 	test_intern();
 	test_tree_totals();
