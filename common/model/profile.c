@@ -48,9 +48,9 @@ static void rehash_half(void *arg, unsigned part)
 	}
 }
 
-/* (a table of 512k slots or more, where two threads may read and a CPU is free: the
- * halves moved by two,
- * 800k names' last doublings 3 ms of the first thread's while the second waited) */
+/* (a table of 512k slots or more, where two threads may read and a CPU is free: the halves
+ * moved by two; 800k names' last doublings took 6.5 ms of the first thread's, the second
+ * waiting, and 3.8 by two) */
 enum { REHASH_TWO_FROM = 1 << 19 };
 
 static int name_tab_rehash(fk_profile *p, size_t size)
