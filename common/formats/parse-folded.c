@@ -280,11 +280,11 @@ static void pc_free(prefix_cache *pc)
  * report (malformed, or too long), which the first thread then takes from there on, so
  * messages keep their order and line numbers. */
 
-/* A file mapped for reading lets go of the pages read once a megabyte of them is behind pos:
+/* A file mapped for reading lets go of the pages read once 512 KiB of them is behind pos:
  * it is no memory of the process's own (nothing points into it; the line before is copied). */
 static inline void let_go(const char *buf, size_t pos, size_t *done)
 {
-	if (pos - *done >= (1u << 20) && (pos & ~(size_t)4095) > *done) {
+	if (pos - *done >= (512u << 10) && (pos & ~(size_t)4095) > *done) {
 		size_t upto = pos & ~(size_t)4095;
 		madvise((void *)(buf + *done), upto - *done, MADV_DONTNEED);
 		*done = upto;
