@@ -5,8 +5,7 @@ Runs every command RUNS times, round-robin (so load from other work on a shared 
 falls on all of them alike), each round in its own order (a seeded shuffle: a command that
 frees much memory slows the one after it on VMs that report freed memory to their host, and
 in a fixed order one command always paid for it), stdout and stderr to /dev/null, and prints
-one line per
-command: "LABEL best_wall best_cpu median_wall median_cpu max_rss_kb", times in seconds
+one line per command: "LABEL best_wall best_cpu median_wall median_cpu max_rss_kb", times in seconds
 with microsecond resolution (wall from a monotonic clock, cpu = user + sys of the child
 from wait4). Best = the run with the least wall time. A command is a shell-free argument
 list split on blanks; VAR=value words before it set its environment."""

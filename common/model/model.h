@@ -36,6 +36,9 @@ struct stk {
 	double self[2];
 };
 
+/* The names the renderers look up in a sealed profile (profile.c's asked[]). */
+enum { FK_ASKED = 2 };
+
 struct fk_profile {
 	unsigned flags;
 	unsigned ncols;
@@ -69,7 +72,7 @@ struct fk_profile {
 	uint64_t *stk_tab;      /* hash's high 32 bits << 32 | index + 1; 0 = empty */
 	size_t stk_tab_mask;
 	bool sealed;            /* fk_profile_seal: its lookup tables gone, it takes no more */
-	int64_t asked_id[2];    /* sealed: the ids of the names renderers ask for (asked[]) */
+	int64_t asked_id[FK_ASKED]; /* sealed: the ids of the names renderers ask for (asked[]) */
 	char *unit;             /* what the counts are (NULL = unknown) */
 	char *unit_from;        /* the input that gave it (NULL = unknown), and its format:
 				 * the mixed-units warning names them */

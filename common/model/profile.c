@@ -160,12 +160,12 @@ static int64_t name_lookup(const fk_profile *p, const char *s, size_t len, uint6
 static const struct {
 	const char *s;
 	size_t len;
-} asked[2] = { { FK_OFFCPU_MARK, sizeof(FK_OFFCPU_MARK) - 1 }, { "--", 2 } };
+} asked[FK_ASKED] = { { FK_OFFCPU_MARK, sizeof(FK_OFFCPU_MARK) - 1 }, { "--", 2 } };
 
 void fk_profile_seal(fk_profile *p)
 {
 	size_t slot;
-	for (size_t k = 0; k < 2 && p->name_tab; k++)
+	for (size_t k = 0; k < FK_ASKED && p->name_tab; k++)
 		p->asked_id[k] = name_lookup(p, asked[k].s, asked[k].len,
 					     fk_name_hash(asked[k].s, asked[k].len), &slot);
 	p->sealed = true;
@@ -369,7 +369,7 @@ int64_t fk_profile_find_name(const fk_profile *p, const char *s, size_t len)
 	uint64_t h = fk_name_hash(s, len);
 	if (p->name_tab)
 		return name_lookup(p, s, len, h, &i);
-	for (size_t k = 0; k < 2; k++)
+	for (size_t k = 0; k < FK_ASKED; k++)
 		if (len == asked[k].len && !memcmp(s, asked[k].s, len))
 			return p->asked_id[k];
 	/* sealed: the entries in order, by length and the hash's low bits first (others: 1M

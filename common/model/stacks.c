@@ -349,13 +349,13 @@ static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, c
 				(*mark)[ord[k]] = l.stamp;
 		l.mark = *mark;
 	}
-	/* the runs halved by entries: whole for sorting, cut for the keys */
+	/* the runs halved by entries: cut for the keys (run cut holds the middle entry), whole
+	 * for sorting (part 0's up to where the middle entry's run starts, or with it past) */
 	size_t sum = 0;
-	while (l.half < nruns && sum < total / 2)
-		sum += runs[l.half++].len;
-	for (sum = 0; l.cut < nruns && sum + runs[l.cut].len <= total / 2; l.cut++)
+	for (; l.cut < nruns && sum + runs[l.cut].len <= total / 2; l.cut++)
 		sum += runs[l.cut].len;
 	l.mid = l.cut < nruns ? runs[l.cut].at + (total / 2 - sum) : 0;
+	l.half = l.cut + (l.cut < nruns && l.mid > runs[l.cut].at);
 	bool two = c->p->threads >= 2 && total >= 65536 && fk_looks_ask(c->looks) == 1;
 	if (l.byid)
 		level_step(&l, 0, two);
