@@ -48,7 +48,8 @@ extern "C" {
 	X(FK_E_EMPTY,     4007, "no stacks in input")                       \
 	X(FK_E_WRITE,     4008, "write error on output")                    \
 	X(FK_E_BINARY,    4009, "input looks binary")                       \
-	X(FK_E_DAMAGED,   4010, "compressed input is damaged")
+	X(FK_E_DAMAGED,   4010, "compressed input is damaged")             \
+	X(FK_E_CHANGED,   4011, "input file changed while it was read")
 
 #define FK_ENUM_ENTRY_(name, num, str) name = num,
 enum fk_error { FK_ERRORS(FK_ENUM_ENTRY_) };
@@ -543,7 +544,9 @@ FK_API fk_profile *fk_profile_diff(const fk_profile *a, const fk_profile *b,
  * each other are summed): memory does not grow with the input. 0; 1 when the files are not
  * both such files (malformed lines, unsorted, compressed, another format, or no count at
  * all): then nothing was written, and the caller reads them whole (fk_profile_diff); or a
- * negative error. Hex addresses are not stripped here. */
+ * negative error (-FK_E_CHANGED: a file changed, cut short or written over, while it was
+ * read, said with its name; what was written is not to be kept). Hex addresses are not
+ * stripped here. */
 FK_API int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out);
 /* The n files of folded stacks summed into one, written as folded stacks (what reading them
  * into one profile and fk_profile_write_folded give, byte for byte), streamed when every

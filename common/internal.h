@@ -55,6 +55,20 @@ FK_HIDDEN void fk_touch_pages(void *p, size_t size);
  * kernel's zeroing of fresh pages, paid where they are first written, moves onto the caller.
  * false where the kernel cannot (before Linux 5.14) or part of the range is not mapped. */
 FK_HIDDEN bool fk_populate(void *p, size_t size);
+/* A regular file's first size bytes mapped for reading (mapped.c), guarded against the file
+ * being cut short meanwhile: the pages past its new end then read as zeros. NULL: not
+ * mapped. fk_unmap_input unmaps it: true if it was cut short (the reading fails with
+ * -FK_E_CHANGED); fk_mapped_cut says so before it. */
+FK_HIDDEN const char *fk_map_input(int fd, size_t size);
+FK_HIDDEN bool fk_mapped_cut(const char *m);
+FK_HIDDEN bool fk_unmap_input(const char *m, size_t size);
+FK_HIDDEN extern int fk_cuts_seen;
+/* Whether mapping m was cut short so far: asked before a line of it is reported (a line
+ * that runs into the zeros is no line of the file's), cheap while no mapping ever was. */
+static inline bool fk_input_cut(const char *m)
+{
+	return __atomic_load_n(&fk_cuts_seen, __ATOMIC_ACQUIRE) && fk_mapped_cut(m);
+}
 /* Who writes the pages of fresh zeroed memory: fk_touch_pages, or a caller's touch(ctx, p,
  * size), which may share the work with another thread (see fk_profile_set_toucher). */
 typedef struct fk_toucher {

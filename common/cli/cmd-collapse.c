@@ -354,7 +354,7 @@ static int run_common(int argc, char **argv, bool merge)
 		int rc = fk_fold_sorted_files(paths, (size_t)nin, out.f);
 		if (rc != 1) {
 			free(paths);
-			if (rc)
+			if (rc && rc != -FK_E_CHANGED) /* (which the library names the input of) */
 				cli_err("%s: %s", out_path ? out_path : "<stdout>", fk_strerror(rc));
 			status = fkp_out_close(&out, rc == 0) || rc ? FK_EXIT_ERROR : FK_EXIT_OK;
 			goto out;

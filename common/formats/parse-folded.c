@@ -302,6 +302,8 @@ static int fold_pages(fk_parse_ctx *c, prefix_cache *pc, bool seqs, const char *
 		const char *nl = memchr(buf + pos, '\n', end - pos);
 		size_t le = nl ? (size_t)(nl - buf) : end, len = le - pos;
 		bool bad = false;
+		if (report && fk_input_cut(buf))
+			return -FK_E_CHANGED; /* (this line may run into the zeros: not the file's) */
 		if (len > FK_MAX_LINE) {
 			if (!report) {
 				*stop = pos;
@@ -466,8 +468,8 @@ static const char *split_map(fk_parse_ctx *c, size_t *size, size_t *start)
 	if (cur < 0 || fstat(r->fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size < cur ||
 	    (uint64_t)cur < unread || (uint64_t)(sb.st_size - cur) + unread < min)
 		return NULL;
-	void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, r->fd, 0);
-	if (m == MAP_FAILED)
+	const char *m = fk_map_input(r->fd, (size_t)sb.st_size);
+	if (!m)
 		return NULL;
 	*size = (size_t)sb.st_size;
 	*start = (size_t)cur - unread;
@@ -756,6 +758,8 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 		c->st->lines++;
 		if (i + 4 < b->nline && b->line[i + 4].what == BL_STACK)
 			fk_profile_seq_prefetch(c->p, b->line[i + 4].seqhash);
+		if (bl->what != BL_STACK && bl->what != BL_NONE && fk_input_cut(buf))
+			return -FK_E_CHANGED; /* (a line that ran into the zeros: not the file's) */
 		if (bl->what == BL_LONG) {
 			fk_reader_long_line(c->r, bl->lineno);
 			continue;
@@ -1117,11 +1121,10 @@ static int parse(fk_parse_ctx *c)
 	if (batches) {
 		/* two threads only where another program does not hold the other CPU */
 		rc = parse_batches(c, map, size, start, want && fk_parse_second_cpu(c));
-		munmap((void *)map, size);
-		return rc;
+		return fk_unmap_input(map, size) ? -FK_E_CHANGED : rc;
 	}
-	if (map)
-		munmap((void *)map, size);
+	if (map && fk_unmap_input(map, size))
+		return -FK_E_CHANGED;
 	/* Line by line; where stacks repeat and two threads are asked for, what is left is read
 	 * in halves (parse_split) once a look finds a CPU free for the second thread: looked for
 	 * every 256 lines as they are read, not waited for (fk_looks; a collapse tool's output
@@ -1140,10 +1143,12 @@ static int parse(fk_parse_ctx *c)
 				if (big || !looks_collapsed(map, start, size)) {
 					pc_free(&pc);
 					rc = parse_split(c, map, size, start);
-					munmap((void *)map, size);
-					return rc;
+					return fk_unmap_input(map, size) ? -FK_E_CHANGED : rc;
 				}
-				munmap((void *)map, size);
+				if (fk_unmap_input(map, size)) {
+					rc = -FK_E_CHANGED;
+					break;
+				}
 			}
 		}
 		if ((rc = fk_reader_line(c->r, &line, &len)) <= 0)
@@ -1174,6 +1179,7 @@ struct fside {
 	bool two;             /* a line with a second count column was seen */
 	bool hit;             /* fk_fold_sorted_files: holds the stack being written */
 	const char *keep;     /* a line before the current stack its caller still reads, or NULL */
+	bool changed;         /* a line the check found well-formed is not so now */
 };
 
 /* The next line holding a stack and its first count (as fk_profile_diff takes column 0):
@@ -1241,6 +1247,16 @@ static int side_next(struct fside *f)
 	}
 }
 
+/* side_next in the walk after the check: a malformed line there is the file changing
+ * while it is read (written over, or cut short: mapped.c), where the walk ends. */
+static void walk_next(struct fside *f)
+{
+	if (side_next(f) < 0) {
+		f->have = false;
+		f->changed = true;
+	}
+}
+
 static void side_rewind(struct fside *f)
 {
 	f->pos = 0;
@@ -1274,27 +1290,42 @@ static int side_check(struct fside *f, bool one_col, double *total)
 	return rc < 0 || !counted || (one_col && f->two) ? 1 : 0;
 }
 
-static const char *side_map(const char *path, size_t *size)
+/* A folded file mapped for the walk; NULL when it is not one (*changed: it was cut short
+ * while its first bytes were looked at). */
+static const char *side_map(const char *path, size_t *size, bool *changed)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
-	void *m = MAP_FAILED;
+	const char *m = NULL;
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
-		m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		m = fk_map_input(fd, (size_t)sb.st_size);
 		*size = (size_t)sb.st_size;
 	}
 	close(fd);
-	if (m == MAP_FAILED)
+	if (!m)
 		return NULL;
 	size_t head = *size < 65536 ? *size : 65536;
 	const char *fmt = fk_unzip_kind(m, head) ? NULL : fk_detect_format(m, head);
 	if (!fmt || strcmp(fmt, "folded")) {
-		munmap(m, *size);
+		*changed |= fk_unmap_input(m, *size);
 		return NULL;
 	}
 	return m;
+}
+
+/* The files unmapped: rc, or -FK_E_CHANGED (said, with the file's name) when one changed
+ * (was cut short, or written over) while it was walked: what was written from it is not
+ * to be kept. */
+static int sides_unmap(struct fside *s, const char *const *paths, size_t n, int rc)
+{
+	for (size_t k = 0; k < n; k++)
+		if ((s[k].buf && fk_unmap_input(s[k].buf, s[k].size)) | s[k].changed) {
+			fk_warn("%s: %s", paths[k], fk_strerror(-FK_E_CHANGED));
+			rc = -FK_E_CHANGED;
+		}
+	return rc;
 }
 
 static void put_line(fk_obuf *o, const char *stack, size_t sl, double a, double b)
@@ -1308,8 +1339,8 @@ static void put_line(fk_obuf *o, const char *stack, size_t sl, double a, double 
 int fk_diff_folded_files(const char *before, const char *after, bool normalize, FILE *out)
 {
 	struct fside s[2] = { { 0 }, { 0 } };
-	s[0].buf = side_map(before, &s[0].size);
-	s[1].buf = s[0].buf ? side_map(after, &s[1].size) : NULL;
+	s[0].buf = side_map(before, &s[0].size, &s[0].changed);
+	s[1].buf = s[0].buf ? side_map(after, &s[1].size, &s[1].changed) : NULL;
 	double t[2];
 	int rc = 1;
 	if (!s[0].buf || !s[1].buf || side_check(&s[0], false, &t[0]) || side_check(&s[1], false, &t[1]))
@@ -1319,9 +1350,9 @@ int fk_diff_folded_files(const char *before, const char *after, bool normalize, 
 		rc = -FK_E_NOMEM;
 		goto out;
 	}
-	side_next(&s[0]);
-	side_next(&s[1]);
-	while (s[0].have || s[1].have) {
+	walk_next(&s[0]);
+	walk_next(&s[1]);
+	while ((s[0].have || s[1].have) && !s[0].changed && !s[1].changed) {
 		int c = !s[0].have ? 1 : !s[1].have ? -1
 			: fk_bytes_cmp(s[0].stack, s[0].sl, s[1].stack, s[1].sl);
 		double a = c <= 0 ? s[0].sum : 0, b = c >= 0 ? s[1].sum : 0;
@@ -1330,16 +1361,13 @@ int fk_diff_folded_files(const char *before, const char *after, bool normalize, 
 		const struct fside *w = c <= 0 ? &s[0] : &s[1];
 		put_line(&o, w->stack, w->sl, a, b);
 		if (c <= 0)
-			side_next(&s[0]);
+			walk_next(&s[0]);
 		if (c >= 0)
-			side_next(&s[1]);
+			walk_next(&s[1]);
 	}
 	rc = fk_obuf_finish(&o);
 out:
-	for (int k = 0; k < 2; k++)
-		if (s[k].buf)
-			munmap((void *)s[k].buf, s[k].size);
-	return rc;
+	return sides_unmap(s, (const char *const[2]){ before, after }, 2, rc);
 }
 
 /* ---- sorted folded files summed (fk_fold_sorted_files): the same check, then every file
@@ -1353,7 +1381,8 @@ int fk_fold_sorted_files(const char *const *paths, size_t n, FILE *out)
 		return n ? -FK_E_NOMEM : 1;
 	for (size_t k = 0; k < n; k++) {
 		double t;
-		if (!(s[k].buf = side_map(paths[k], &s[k].size)) || side_check(&s[k], true, &t))
+		if (!(s[k].buf = side_map(paths[k], &s[k].size, &s[k].changed)) ||
+		    side_check(&s[k], true, &t))
 			goto out;
 	}
 	fk_obuf o;
@@ -1361,9 +1390,12 @@ int fk_fold_sorted_files(const char *const *paths, size_t n, FILE *out)
 		rc = -FK_E_NOMEM;
 		goto out;
 	}
-	for (size_t k = 0; k < n; k++)
-		side_next(&s[k]);
-	for (;;) {
+	bool changed = false;
+	for (size_t k = 0; k < n; k++) {
+		walk_next(&s[k]);
+		changed |= s[k].changed;
+	}
+	while (!changed) {
 		const struct fside *least = NULL;
 		for (size_t k = 0; k < n; k++)
 			if (s[k].have && (!least || fk_bytes_cmp(s[k].stack, s[k].sl, least->stack,
@@ -1382,14 +1414,14 @@ int fk_fold_sorted_files(const char *const *paths, size_t n, FILE *out)
 			fk_obuf_counts(&o, &sum, 1);
 		}
 		for (size_t k = 0; k < n; k++)
-			if (s[k].hit)
-				side_next(&s[k]);
+			if (s[k].hit) {
+				walk_next(&s[k]);
+				changed |= s[k].changed;
+			}
 	}
 	rc = fk_obuf_finish(&o);
 out:
-	for (size_t k = 0; k < n; k++)
-		if (s[k].buf)
-			munmap((void *)s[k].buf, s[k].size);
+	rc = sides_unmap(s, paths, n, rc);
 	free(s);
 	return rc;
 }
