@@ -55,7 +55,6 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	sigaction(sig, &dfl, NULL);
 }
 
-
 const char *fk_map_input(int fd, size_t size)
 {
 	if (!size)

@@ -476,6 +476,12 @@ static const char *split_map(fk_parse_ctx *c, size_t *size, size_t *start)
 	return m;
 }
 
+/* split_map's mapping unmapped: rc, or -FK_E_CHANGED when the file was cut short meanwhile. */
+static int split_unmap(const char *map, size_t size, int rc)
+{
+	return fk_unmap_input(map, size) ? -FK_E_CHANGED : rc;
+}
+
 static int parse_split(fk_parse_ctx *c, const char *buf, size_t size, size_t start)
 {
 	prefix_cache pc = { 0 };
@@ -1121,10 +1127,10 @@ static int parse(fk_parse_ctx *c)
 	if (batches) {
 		/* two threads only where another program does not hold the other CPU */
 		rc = parse_batches(c, map, size, start, want && fk_parse_second_cpu(c));
-		return fk_unmap_input(map, size) ? -FK_E_CHANGED : rc;
+		return split_unmap(map, size, rc);
 	}
-	if (map && fk_unmap_input(map, size))
-		return -FK_E_CHANGED;
+	if (map && (rc = split_unmap(map, size, 0)))
+		return rc;
 	/* Line by line; where stacks repeat and two threads are asked for, what is left is read
 	 * in halves (parse_split) once a look finds a CPU free for the second thread: looked for
 	 * every 256 lines as they are read, not waited for (fk_looks; a collapse tool's output
@@ -1143,12 +1149,10 @@ static int parse(fk_parse_ctx *c)
 				if (big || !looks_collapsed(map, start, size)) {
 					pc_free(&pc);
 					rc = parse_split(c, map, size, start);
-					return fk_unmap_input(map, size) ? -FK_E_CHANGED : rc;
+					return split_unmap(map, size, rc);
 				}
-				if (fk_unmap_input(map, size)) {
-					rc = -FK_E_CHANGED;
+				if ((rc = split_unmap(map, size, 0)))
 					break;
-				}
 			}
 		}
 		if ((rc = fk_reader_line(c->r, &line, &len)) <= 0)
@@ -1320,11 +1324,13 @@ static const char *side_map(const char *path, size_t *size, bool *changed)
  * to be kept. */
 static int sides_unmap(struct fside *s, const char *const *paths, size_t n, int rc)
 {
-	for (size_t k = 0; k < n; k++)
-		if ((s[k].buf && fk_unmap_input(s[k].buf, s[k].size)) | s[k].changed) {
+	for (size_t k = 0; k < n; k++) {
+		bool cut = s[k].buf && fk_unmap_input(s[k].buf, s[k].size);
+		if (cut || s[k].changed) {
 			fk_warn("%s: %s", paths[k], fk_strerror(-FK_E_CHANGED));
 			rc = -FK_E_CHANGED;
 		}
+	}
 	return rc;
 }
 
