@@ -462,6 +462,30 @@ FK_HIDDEN int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void 
  * siblings' order; the stack mode's walk ranks them anyway), the caller's to free. */
 FK_HIDDEN int fk_profile_walk_ranked(const fk_profile *p, const fk_walk_ops *ops, void *ctx,
 				     uint32_t **rank);
+/* A walk in two parts (fk_profile_walk_split): where the second part starts, the stacks
+ * before it walked by the first. */
+typedef struct fk_walk_seam {
+	uint32_t depth;  /* the depth of the last frame the first part opens (its last stack's leaf) */
+	uint32_t shared; /* the frames the second part's first stack shares with that stack: its
+			  * first open is at depth shared + 1 */
+} fk_walk_seam;
+typedef struct fk_walk_split {
+	void *ctx2;      /* the second part's ops->open context */
+	/* on the second part's thread, before its first open and after its last (end: may be
+	 * NULL; not called when an open fails) */
+	void (*begin)(void *ctx2, const fk_walk_seam *seam);
+	void (*end)(void *ctx2);
+	/* once both parts are walked: 1 = ctx took ctx2's work (the walk is done), 0 = declined
+	 * (ctx is as the first part left it; the first thread then walks the second part into
+	 * it), or a negative error */
+	int (*join)(void *ctx, void *ctx2, const fk_walk_seam *seam);
+} fk_walk_split;
+/* fk_profile_walk_ranked of ops with open alone, which a profile in stack mode with many
+ * stacks may walk in two parts at once where it may use two threads: the first part's opens
+ * go to ctx, the second's to sp->ctx2 on a second thread (see fk_walk_split); the opens and
+ * their order as one walk's once joined. Otherwise (tree mode, few stacks) the plain walk. */
+FK_HIDDEN int fk_profile_walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx,
+				    const fk_walk_split *sp, uint32_t **rank);
 /* For a loop over names met at random: fetches name far's entry and name near's bytes
  * (with far some 16 names ahead and near 8, both are in cache as the loop comes to them). */
 FK_HIDDEN void fk_profile_name_ahead(const fk_profile *p, uint32_t far, uint32_t near);

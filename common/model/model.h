@@ -110,7 +110,9 @@ enum { FK_ORDER_NAME, FK_ORDER_TEXT };
  * not NULL) := the names' ranks the order was made of (2 * id + last in FK_ORDER_TEXT), the
  * caller's to free. 0 or -FK_E_NOMEM. */
 FK_HIDDEN int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **rank_out);
-/* fk_profile_walk of stack mode; *rank as fk_stacks_sorted's (FK_ORDER_NAME), when not NULL. */
-FK_HIDDEN int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint32_t **rank);
+/* fk_profile_walk of stack mode; *rank as fk_stacks_sorted's (FK_ORDER_NAME), when not NULL;
+ * in two parts where sp asks (fk_profile_walk_split), or NULL. */
+FK_HIDDEN int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp,
+			     uint32_t **rank);
 
 #endif

@@ -75,16 +75,22 @@ out:
 
 int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 {
-	return p->nstk ? fk_stacks_walk(p, ops, ctx, NULL) : walk_tree(p, ops, ctx);
+	return p->nstk ? fk_stacks_walk(p, ops, ctx, NULL, NULL) : walk_tree(p, ops, ctx);
+}
+
+int fk_profile_walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp,
+			  uint32_t **rank)
+{
+	*rank = NULL;
+	int rc = p->nstk ? fk_stacks_walk(p, ops, ctx, sp, rank) : walk_tree(p, ops, ctx);
+	if (!rc && !*rank && !(*rank = fk_profile_name_ranks(p)))
+		rc = -FK_E_NOMEM;
+	return rc;
 }
 
 int fk_profile_walk_ranked(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint32_t **rank)
 {
-	*rank = NULL;
-	int rc = p->nstk ? fk_stacks_walk(p, ops, ctx, rank) : walk_tree(p, ops, ctx);
-	if (!rc && !*rank && !(*rank = fk_profile_name_ranks(p)))
-		rc = -FK_E_NOMEM;
-	return rc;
+	return fk_profile_walk_split(p, ops, ctx, NULL, rank);
 }
 
 void fk_profile_root_self(const fk_profile *p, double self[2])

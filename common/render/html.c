@@ -87,6 +87,9 @@ typedef struct enc {
 	uint32_t *fr;       /* the walk, kept: each node's source name */
 	size_t nfr, fr_cap;
 	uint32_t *uses;     /* per source name: nodes carrying it (0 = unused) */
+	size_t nfr_counted; /* fr[nfr_counted, nfr): counted already into uses2 (a walk's
+			     * second part, counted by its thread) */
+	uint32_t *uses2;
 	uint32_t nused;     /* names used */
 	uint32_t *page;     /* source name -> page name id */
 	uint32_t *rank;     /* source name -> its place in the order of the names' bytes */
@@ -179,15 +182,29 @@ static int on_open(void *ctx, uint32_t depth, uint32_t frame, const double self[
 
 /* Every source name's nodes, and the names used, from the walk kept in fr: one pass in
  * order, each name's counter fetched some nodes ahead (names are met at random). */
+static void count_fr(const uint32_t *fr, size_t n, uint32_t *uses, uint32_t *nused)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&uses[fr[i + 16]], 1);
+		if (!uses[fr[i]]++)
+			(*nused)++;
+	}
+}
+
 static void count_uses(enc *e)
 {
-	const uint32_t *fr = e->fr;
-	for (size_t i = 0, n = e->nfr; i < n; i++) {
-		if (i + 16 < n)
-			__builtin_prefetch(&e->uses[fr[i + 16]], 1);
-		if (!e->uses[fr[i]]++)
-			e->nused++;
+	if (!e->uses2) {
+		count_fr(e->fr, e->nfr, e->uses, &e->nused);
+		return;
 	}
+	/* the second part's, counted by its thread, added */
+	count_fr(e->fr, e->nfr_counted, e->uses, &e->nused);
+	for (size_t s = 0, n = fk_profile_name_count(e->p); s <= n; s++)
+		if (e->uses2[s]) {
+			e->nused += !e->uses[s];
+			e->uses[s] += e->uses2[s];
+		}
 }
 
 static inline size_t slot_of(uint32_t id, unsigned bits)
@@ -502,8 +519,86 @@ static int encode_codes(enc *e)
 	return rc ? rc : name_codes(e, e->nfr, NULL);
 }
 
+static void enc_free(enc *e);
+
+/* The walk in two parts (fk_profile_walk_split): the second part's nodes go to streams of
+ * its own, numbered from 0, as if its first node followed a node at the seam's depth; joined
+ * after the first part's, the values that hang on what came before (the run of deeper
+ * nodes the first part left open, the distance of the first own counts from the last ones)
+ * are its streams' first values, made whole at the join. */
+static void part_begin(void *ctx2, const fk_walk_seam *seam)
+{
+	enc *e2 = ctx2;
+	e2->prev_depth = seam->depth;
+}
+
+/* Stream s of e2 after e's, its first value raised by add. */
+/* (the second part's thread, once it is walked) Its uses counted (none if out of memory:
+ * the join then declines). */
+static void part_end(void *ctx2)
+{
+	enc *e2 = ctx2;
+	if ((e2->uses = calloc(fk_profile_name_count(e2->p) + 1, sizeof(*e2->uses))))
+		count_fr(e2->fr, e2->nfr, e2->uses, &e2->nused);
+}
+
+static int join_stream(bytes *s, const bytes *s2, uint64_t add)
+{
+	if (!s2->n)
+		return 0;
+	const uint8_t *q = s2->b;
+	uint64_t v = get_uv(&q);
+	if (put_uv(s, v + add))
+		return -FK_E_NOMEM;
+	return put_mem(s, q, (size_t)(s2->b + s2->n - q));
+}
+
+static int part_join(void *ctx, void *ctx2, const fk_walk_seam *seam)
+{
+	enc *e = ctx, *e2 = ctx2;
+	/* counts that are not integers are numbered by the floats table in the order met: the
+	 * second part's would be numbered from 0 (rare: the first thread walks it again) */
+	if (e2->fl.n || !e->nodes_out || !e2->nodes_out || !e2->uses)
+		return 0;
+	/* the first part's last node, its own counts now that the next node's depth is known */
+	int rc = put_selfs(e, seam->shared + 1 <= seam->depth);
+	if (rc)
+		return rc;
+	if (e2->s[S_POPS].n) {
+		if ((rc = join_stream(&e->s[S_POPS], &e2->s[S_POPS], e->run)))
+			return rc;
+		e->run = e2->run;
+	} else {
+		e->run += e2->run;
+	}
+	for (unsigned c = 0; c < 2; c++) {
+		bytes *s = &e->s[S_SELF0 + c];
+		if (e2->s[S_SELF0 + c].n) {
+			if ((rc = join_stream(s, &e2->s[S_SELF0 + c], e->nodes_out - e->last_self[c])))
+				return rc;
+			e->last_self[c] = e->nodes_out + e2->last_self[c];
+		}
+		if ((rc = put_mem(&e->s[S_LEAF0 + c], e2->s[S_LEAF0 + c].b, e2->s[S_LEAF0 + c].n)))
+			return rc;
+	}
+	if (FK_GROW(e->fr, e->fr_cap, e->nfr + e2->nfr))
+		return -FK_E_NOMEM;
+	memcpy(e->fr + e->nfr, e2->fr, e2->nfr * sizeof(*e->fr));
+	e->nfr_counted = e->nfr;
+	e->nfr += e2->nfr;
+	e->uses2 = e2->uses; /* (added up by count_uses) */
+	e2->uses = NULL;
+	e->nodes_out += e2->nodes_out;
+	e->maxdepth = e2->maxdepth > e->maxdepth ? e2->maxdepth : e->maxdepth;
+	e->prev_depth = e2->prev_depth;
+	e->pend[0] = e2->pend[0];
+	e->pend[1] = e2->pend[1];
+	return 1;
+}
+
 /* Pre-order walk of the merged tree, siblings by name (fk_profile_walk), so the page is
- * the same for the same stacks whatever order they were read in. */
+ * the same for the same stacks whatever order they were read in; of many stacks, in two
+ * parts at once where a CPU is free. */
 static int encode_tree(enc *e)
 {
 	size_t nsrc = fk_profile_name_count(e->p);
@@ -512,7 +607,10 @@ static int encode_tree(enc *e)
 	if (!e->uses || !e->page)
 		return -FK_E_NOMEM;
 	fk_walk_ops ops = { .open = on_open };
-	int rc = fk_profile_walk_ranked(e->p, &ops, e, &e->rank);
+	enc e2 = { .p = e->p, .ncols = e->ncols };
+	fk_walk_split sp = { &e2, part_begin, part_end, part_join };
+	int rc = fk_profile_walk_split(e->p, &ops, e, e->two ? &sp : NULL, &e->rank);
+	enc_free(&e2);
 	if (!rc && e->nodes_out)
 		rc = put_selfs(e, true);
 	if (!rc && put_uv(&e->s[S_POPS], e->run))
@@ -521,6 +619,8 @@ static int encode_tree(enc *e)
 		return rc;
 	fk_profile_root_self(e->p, e->root_self); /* stacks of no frame (the walk opens none) */
 	count_uses(e);
+	free(e->uses2);
+	e->uses2 = NULL;
 	return encode_names(e);
 }
 
@@ -621,6 +721,7 @@ static void enc_free(enc *e)
 	free(e->offcol);
 	free(e->fr);
 	free(e->uses);
+	free(e->uses2);
 	free(e->page);
 	free(e->rank);
 	free(e->src_of);
