@@ -477,7 +477,10 @@ static int encode_names(enc *e)
 			order[k++] = tmp[r];
 	for (uint32_t i = 0; i < n; i++)
 		key[i] = UINT32_MAX - e->uses[order[i]];
-	fk_radix64(key, order, n, 32, k2, tmp);
+	if (e->two) /* (by two threads from FK_RADIX_TWO_MIN names on: the same order) */
+		fk_radix64_two(key, order, n, 32, k2, tmp);
+	else
+		fk_radix64(key, order, n, 32, k2, tmp);
 	fk_big_free(key, big);
 	e->src_of[0] = UINT32_MAX;
 	for (uint32_t i = 0; i < n; i++)
