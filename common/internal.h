@@ -471,10 +471,11 @@ typedef struct fk_walk_seam {
 } fk_walk_seam;
 typedef struct fk_walk_split {
 	void *ctx2;      /* the second part's ops->open context */
-	/* on the second part's thread, before its first open and after its last (end: may be
-	 * NULL; not called when an open fails) */
+	/* on the second part's thread, before its first open */
 	void (*begin)(void *ctx2, const fk_walk_seam *seam);
-	void (*end)(void *ctx2);
+	/* (may be NULL) on each part's thread after its last open (ctx, or ctx2), before the
+	 * join; not after a failed open */
+	void (*end)(void *ctx);
 	/* once both parts are walked: 1 = ctx took ctx2's work (the walk is done), 0 = declined
 	 * (ctx is as the first part left it; the first thread then walks the second part into
 	 * it), or a negative error */

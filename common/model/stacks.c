@@ -740,7 +740,8 @@ static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, c
 	/* (the stack before the second part opens a frame at least: the seam's last one) */
 	if (!h.seam.depth || fk_thread_start(&th, walk_half_run, &h))
 		return false;
-	*rc = walk_opens(p, ops, ctx, ord, 0, k0);
+	if (!(*rc = walk_opens(p, ops, ctx, ord, 0, k0)) && sp->end)
+		sp->end(ctx);
 	pthread_join(th, NULL);
 	int took = 0;
 	if (!*rc && !h.rc && (took = sp->join(ctx, sp->ctx2, &h.seam)) < 0)

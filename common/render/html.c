@@ -87,9 +87,8 @@ typedef struct enc {
 	uint32_t *fr;       /* the walk, kept: each node's source name */
 	size_t nfr, fr_cap;
 	uint32_t *uses;     /* per source name: nodes carrying it (0 = unused) */
-	size_t nfr_counted; /* fr[nfr_counted, nfr): counted already into uses2 (a walk's
-			     * second part, counted by its thread) */
-	uint32_t *uses2;
+	size_t counted;     /* fr[0, counted): counted in uses (and uses2), by the walk's parts */
+	uint32_t *uses2;    /* a walk's second part's uses, counted by its thread */
 	uint32_t nused;     /* names used */
 	uint32_t *page;     /* source name -> page name id */
 	uint32_t *rank;     /* source name -> its place in the order of the names' bytes */
@@ -194,12 +193,11 @@ static void count_fr(const uint32_t *fr, size_t n, uint32_t *uses, uint32_t *nus
 
 static void count_uses(enc *e)
 {
-	if (!e->uses2) {
-		count_fr(e->fr, e->nfr, e->uses, &e->nused);
+	count_fr(e->fr + e->counted, e->nfr - e->counted, e->uses, &e->nused);
+	e->counted = e->nfr;
+	if (!e->uses2)
 		return;
-	}
-	/* the second part's, counted by its thread, added */
-	count_fr(e->fr, e->nfr_counted, e->uses, &e->nused);
+	/* a second part's, counted by its thread, added */
 	for (size_t s = 0, n = fk_profile_name_count(e->p); s <= n; s++)
 		if (e->uses2[s]) {
 			e->nused += !e->uses[s];
@@ -536,13 +534,14 @@ static void part_begin(void *ctx2, const fk_walk_seam *seam)
 }
 
 /* Stream s of e2 after e's, its first value raised by add. */
-/* (the second part's thread, once it is walked) Its uses counted (none if out of memory:
- * the join then declines). */
-static void part_end(void *ctx2)
+/* (each part's thread, once its part is walked) Its names' uses counted, by both threads at
+ * once (the second part's in a table of its own: none if out of memory, and the join then
+ * declines). */
+static void part_end(void *ctx)
 {
-	enc *e2 = ctx2;
-	if ((e2->uses = calloc(fk_profile_name_count(e2->p) + 1, sizeof(*e2->uses))))
-		count_fr(e2->fr, e2->nfr, e2->uses, &e2->nused);
+	enc *e = ctx;
+	if (e->uses || (e->uses = calloc(fk_profile_name_count(e->p) + 1, sizeof(*e->uses))))
+		count_uses(e);
 }
 
 static int join_stream(bytes *s, const bytes *s2, uint64_t add)
@@ -587,8 +586,8 @@ static int part_join(void *ctx, void *ctx2, const fk_walk_seam *seam)
 	if (FK_GROW(e->fr, e->fr_cap, e->nfr + e2->nfr))
 		return -FK_E_NOMEM;
 	memcpy(e->fr + e->nfr, e2->fr, e2->nfr * sizeof(*e->fr));
-	e->nfr_counted = e->nfr;
 	e->nfr += e2->nfr;
+	e->counted = e->counted + e2->counted;
 	e->uses2 = e2->uses; /* (added up by count_uses) */
 	e2->uses = NULL;
 	e->nodes_out += e2->nodes_out;
