@@ -37,6 +37,8 @@ static inline int put_uv(bytes *s, uint64_t v)
 
 static int put_mem(bytes *s, const void *p, size_t n)
 {
+	if (!n)
+		return 0;
 	if (FK_GROW(s->b, s->cap, s->n + n))
 		return -FK_E_NOMEM;
 	memcpy(s->b + s->n, p, n);
