@@ -748,8 +748,9 @@ static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, c
 		*rc = took;
 	if (!*rc && took != 1) /* (declined, or the second part failed: walked here) */
 		*rc = walk_opens(p, ops, ctx, ord, k0, ns);
-	fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", k0,
-	       took == 1 ? "" : ", the second walked again by the first thread");
+	if (!*rc)
+		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", k0,
+		       took == 1 ? "" : ", the second walked again by the first thread");
 	return true;
 }
 

@@ -535,7 +535,6 @@ static void part_begin(void *ctx2, const fk_walk_seam *seam)
 	e2->prev_depth = seam->depth;
 }
 
-/* Stream s of e2 after e's, its first value raised by add. */
 /* (each part's thread, once its part is walked) Its names' uses counted, by both threads at
  * once (the second part's in a table of its own: none if out of memory, and the join then
  * declines). */
@@ -546,6 +545,7 @@ static void part_end(void *ctx)
 		count_uses(e);
 }
 
+/* Stream s2 (a second part's) after s, its first value raised by add. */
 static int join_stream(bytes *s, const bytes *s2, uint64_t add)
 {
 	if (!s2->n)
