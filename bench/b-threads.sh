@@ -5,8 +5,10 @@
 # 16-128 MB of gen-synth-perf.py's text from the shared corpus), folded files where stacks
 # repeat (10 and 50 times: read in halves), a collapse tool's output (each stack once: read
 # line by line under 64 MB, in batches from 64 MB on) and the b-wide shapes when their cache
-# is there. Each line: the medians of both, one/two (above 1: two threads are faster) and the
-# load average. Then the same with one busy loop beside them (another task holding one of the
+# is there. Each line: the medians of both, one/two (above 1: two threads are faster), the
+# median of the rounds' own one/two (each round runs both, in a shuffled order: on a VM
+# whose host takes freed memory back, a run after a pause pays for its fresh pages, and
+# a round's pair shares its moment) and the load average. Then the same with one busy loop beside them (another task holding one of the
 # two CPUs), where two threads must still not lose.
 # After the idle runs, issue 23's realistic shape (the 128 MB of perf text folded) drawn:
 # time and peak memory, as ratios to inferno-flamegraph when FK_INFERNO names its directory.
@@ -80,18 +82,22 @@ done
 run() { # MODE: one line per input
 	for f in "${inputs[@]}"; do
 		cat "$f" > /dev/null
-		python3 bench/timeit.py "$RUNS" "t1=$FLAMEKIT svg --threads 1 -o $CACHE/o1.svg $f" \
+		FK_TIMEIT_ALL=$CACHE/m.all python3 bench/timeit.py "$RUNS" \
+			"t1=$FLAMEKIT svg --threads 1 -o $CACHE/o1.svg $f" \
 			"t2=$FLAMEKIT svg --threads 2 -o $CACHE/o2.svg $f" > "$CACHE/m.out"
+		paired=$(python3 -c 'import statistics, sys
+w = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(sys.argv[1])}
+print("%.2f" % statistics.median(a / b for a, b in zip(w["t1"], w["t2"])))' "$CACHE/m.all")
 		cmp -s "$CACHE/o1.svg" "$CACHE/o2.svg" || echo "  $(basename "$f"): OUTPUTS DIFFER"
 		awk -v n="$(basename "$f")" -v mb="$(($(stat -c %s "$f") / 1000000))" -v m="$1" \
-		    -v load="$(cut -d' ' -f1 /proc/loadavg)" '
+		    -v load="$(cut -d' ' -f1 /proc/loadavg)" -v paired="$paired" '
 			$1 == "t1" {a = $4; ac = $5} $1 == "t2" {b = $4; bc = $5}
-			END {printf "  %-5s %-24s %4d MB  one %7.3f s (cpu %6.3f)  two %7.3f s (cpu %6.3f)  one/two %5.2f  load %s\n",
-				m, n, mb, a, ac, b, bc, a / b, load}' "$CACHE/m.out"
+			END {printf "  %-5s %-24s %4d MB  one %7.3f s (cpu %6.3f)  two %7.3f s (cpu %6.3f)  one/two %5.2f  paired %s  load %s\n",
+				m, n, mb, a, ac, b, bc, a / b, paired, load}' "$CACHE/m.out"
 	done
 }
 
-echo "b-threads: medians of $RUNS runs; one/two above 1: two threads faster"
+echo "b-threads: medians of $RUNS runs; one/two above 1: two threads faster (paired: the median of the rounds' own)"
 run idle
 # issue 23's realistic shape: the 128 MB of perf text folded (what a collapse tool keeps:
 # ~13k unique stacks, 24 MB), drawn: time and peak memory against inferno-flamegraph when

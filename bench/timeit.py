@@ -7,7 +7,9 @@ frees much memory slows the one after it on VMs that report freed memory to thei
 in a fixed order one command always paid for it), stdout and stderr to /dev/null, and prints
 one line per command: "LABEL best_wall best_cpu median_wall median_cpu max_rss_kb", times in seconds
 with microsecond resolution (wall from a monotonic clock, cpu = user + sys of the child
-from wait4). Best = the run with the least wall time. A command is a shell-free argument
+from wait4). Best = the run with the least wall time. With FK_TIMEIT_ALL naming a file,
+each command's wall times, round by round, go there too ("LABEL w1 w2 ..."): the rounds
+pair the commands (a ratio per round). A command is a shell-free argument
 list split on blanks; VAR=value words before it set its environment."""
 import os
 import random
@@ -54,6 +56,11 @@ def main():
             if r[3] not in (0, 3):
                 sys.exit(f"timeit: {label}: exit status {r[3]}: {' '.join(words)}")
             res.append(r)
+    every = os.environ.get("FK_TIMEIT_ALL")
+    if every:
+        with open(every, "w") as f:
+            for label, _, _, res in jobs:
+                f.write(label + " " + " ".join(f"{r[0]:.6f}" for r in res) + "\n")
     for label, _, _, res in jobs:
         best = min(res, key=lambda r: r[0])
         print(f"{label} {best[0]:.6f} {best[1]:.6f} "
