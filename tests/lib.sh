@@ -28,6 +28,18 @@ assert_eq() { [ "$2" == "$3" ] || fail "$1: expected [$2], got [$3]"; }
 assert_files_eq() { diff -u "$1" "$2" > "$TMP/diff.out" || { head -40 "$TMP/diff.out" >&2; fail "files differ: $1 $2"; }; }
 assert_contains() { grep -qF -- "$2" "$1" || fail "$1 does not contain [$2]"; }
 assert_not_contains() { ! grep -qF -- "$2" "$1" || fail "$1 contains [$2]"; }
+# assert_page_holds PAGE FOLDED: the page's own decoder (tests/html/decode.js, in node) gives
+# back exactly FOLDED's stacks (in any order); where node is missing it says so (the page's
+# other checks still count)
+assert_page_holds() {
+	if ! command -v node > /dev/null; then
+		echo "note: node not installed: the stacks of $1 not read back"
+		return 0
+	fi
+	node "$FK_TOP/tests/html/decode.js" "$1" | LC_ALL=C sort > "$TMP/page-back.folded" || fail "decode $1"
+	LC_ALL=C sort "$2" > "$TMP/page-want.folded"
+	assert_files_eq "$TMP/page-want.folded" "$TMP/page-back.folded"
+}
 # run_rc EXPECTED_RC cmd...: run and check the exit status
 run_rc() { local want=$1; shift; "$@"; local rc=$?; [ $rc -eq "$want" ] || fail "exit $rc (wanted $want): $*"; }
 # cpu_ticks PID: the CPU time PID has used (utime + stime, clock ticks of 1/100 s)

@@ -24,11 +24,7 @@ grep -q ';main;a;b;spin ' r.folded || fail "main;a;b;spin missing"
 # -o FILE.html: the HTML viewer page with the same stacks
 perf flame report -q -i r.data -o r.html --folded rh.folded 2> /dev/null || fail "report -o r.html"
 grep -q 'id="fkdata"' r.html || fail "-o r.html did not write the HTML page"
-if command -v node > /dev/null; then
-	node "$FK_TOP/tests/html/decode.js" r.html | LC_ALL=C sort > rh.back || fail "decode r.html"
-	LC_ALL=C sort rh.folded > rh.sorted
-	assert_files_eq rh.sorted rh.back
-fi
+assert_page_holds r.html rh.folded
 # -o FILE.pb.gz: pprof (the library's output-name rule, through the dlfilter's part file),
 # -o FILE.speedscope.json: speedscope; the same stacks as the folded output of the run
 perf flame report -q -i r.data -o r.pb.gz --folded rp.folded 2> rp.err || { cat rp.err; fail "report -o r.pb.gz"; }
