@@ -8,8 +8,9 @@
 # is there. Each line: the medians of both, one/two (above 1: two threads are faster), the
 # median of the rounds' own one/two (each round runs both, in a shuffled order: on a VM
 # whose host takes freed memory back, a run after a pause pays for its fresh pages, and
-# a round's pair shares its moment) and the load average. Then the same with one busy loop beside them (another task holding one of the
-# two CPUs), where two threads must still not lose.
+# a round's pair shares its moment) and the load average. Then the same with one busy loop
+# beside them (another task holding one of the two CPUs), where two threads must still not
+# lose.
 # After the idle runs, issue 23's realistic shape (the 128 MB of perf text folded) drawn:
 # time and peak memory, as ratios to inferno-flamegraph when FK_INFERNO names its directory.
 # FK_BENCH_RUNS (5) runs each; FK_BENCH_CACHE (/tmp/fk-bench-threads) keeps the inputs;

@@ -5,7 +5,6 @@
  * later one leaves it, so only the open path is kept. The tree is built only for callers
  * that ask for nodes. */
 #include <stdlib.h>
-#include <pthread.h>
 #include "model.h"
 
 bool fk_profile_takes_seqs(const fk_profile *p)
@@ -701,30 +700,33 @@ static int walk_opens(const fk_profile *p, const fk_walk_ops *ops, void *ctx, co
 	return 0;
 }
 
-/* The second part of a split walk, on its own thread. */
-struct walk_half {
+/* A split walk's two parts (fk_run2): part 0 the stacks before ord[mid], into ctx; part 1
+ * the others, into sp->ctx2. */
+struct walk_parts {
 	const fk_profile *p;
 	const fk_walk_ops *ops;
+	void *ctx;
 	const fk_walk_split *sp;
 	const uint32_t *ord;
-	size_t from, to;
+	size_t mid, ns;
 	fk_walk_seam seam;
-	int rc;
+	int rc[2];
 };
-static void *walk_half_run(void *arg)
+static void walk_part(void *arg, unsigned part)
 {
-	struct walk_half *h = arg;
-	h->sp->begin(h->sp->ctx2, &h->seam);
-	h->rc = walk_opens(h->p, h->ops, h->sp->ctx2, h->ord, h->from, h->to);
-	if (!h->rc && h->sp->end)
-		h->sp->end(h->sp->ctx2);
-	return NULL;
+	struct walk_parts *w = arg;
+	void *ctx = part ? w->sp->ctx2 : w->ctx;
+	if (part)
+		w->sp->begin(ctx, &w->seam);
+	w->rc[part] = walk_opens(w->p, w->ops, ctx, w->ord, part ? w->mid : 0, part ? w->ns : w->mid);
+	if (!w->rc[part] && w->sp->end)
+		w->sp->end(ctx);
 }
 
 /* (a split walk: fk_profile_walk_split) The stacks ord[0, ns) opened in two parts, the
- * second by a second thread from the middle stack on, where it pays and a thread can be
- * had; the second part walked again by this thread where the caller's join declines it.
- * Whether it walked them (*rc: 0 or the walk's error); if not, the plain walk does. */
+ * second by a second thread from the middle stack on, where it pays; the second part
+ * walked again by this thread where the caller's join declines it. Whether it walked them
+ * (*rc: 0 or the walk's error); if not, the plain walk does. */
 static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp,
 		       const uint32_t *ord, size_t ns, int *rc)
 {
@@ -733,23 +735,20 @@ static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, c
 	size_t min = getenv("FLAMEKIT_SPLIT_MIN") ? 2 : 1u << 16;
 	if (!sp || ops->close || ops->chain || !ops->open || ns < min || fk_profile_threads(p) < 2)
 		return false;
-	size_t k0 = ns / 2;
-	struct walk_half h = { p, ops, sp, ord, k0, ns,
-			       { p->stk[ord[k0 - 1]].len, shared_frames(p, ord[k0 - 1], ord[k0]) }, 0 };
-	pthread_t th;
-	/* (the stack before the second part opens a frame at least: the seam's last one) */
-	if (!h.seam.depth || fk_thread_start(&th, walk_half_run, &h))
+	size_t mid = ns / 2;
+	if (!p->stk[ord[mid - 1]].len) /* (the seam's last frame: the stack before opens one) */
 		return false;
-	if (!(*rc = walk_opens(p, ops, ctx, ord, 0, k0)) && sp->end)
-		sp->end(ctx);
-	pthread_join(th, NULL);
+	struct walk_parts w = { p, ops, ctx, sp, ord, mid, ns,
+				{ p->stk[ord[mid - 1]].len, shared_frames(p, ord[mid - 1], ord[mid]) }, { 0, 0 } };
+	fk_run2(walk_part, &w);
 	int took = 0;
-	if (!*rc && !h.rc && (took = sp->join(ctx, sp->ctx2, &h.seam)) < 0)
+	*rc = w.rc[0];
+	if (!*rc && !w.rc[1] && (took = sp->join(ctx, sp->ctx2, &w.seam)) < 0)
 		*rc = took;
 	if (!*rc && took != 1) /* (declined, or the second part failed: walked here) */
-		*rc = walk_opens(p, ops, ctx, ord, k0, ns);
+		*rc = walk_opens(p, ops, ctx, ord, mid, ns);
 	if (!*rc)
-		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", k0,
+		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", mid,
 		       took == 1 ? "" : ", the second walked again by the first thread");
 	return true;
 }

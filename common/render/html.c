@@ -589,7 +589,7 @@ static int part_join(void *ctx, void *ctx2, const fk_walk_seam *seam)
 		return -FK_E_NOMEM;
 	memcpy(e->fr + e->nfr, e2->fr, e2->nfr * sizeof(*e->fr));
 	e->nfr += e2->nfr;
-	e->counted = e->counted + e2->counted;
+	e->counted += e2->counted;
 	e->uses2 = e2->uses; /* (added up by count_uses) */
 	e2->uses = NULL;
 	e->nodes_out += e2->nodes_out;
