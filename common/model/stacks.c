@@ -454,6 +454,19 @@ static bool sort_two(const fk_profile *p, size_t n, fk_looks *looks)
 	return n >= FK_RADIX_TWO_MIN && fk_profile_threads(p) >= 2 && fk_looks_ask(looks) == 1;
 }
 
+/* rank[ord[i]] = i: part 0 for the first half of the places, part 1 the rest. */
+struct ranks {
+	const uint32_t *ord;
+	uint32_t *rank;
+	size_t n;
+};
+static void ranks_part(void *arg, unsigned part)
+{
+	struct ranks *r = arg;
+	for (size_t i = part ? r->n / 2 : 0, end = part ? r->n : r->n / 2; i < end; i++)
+		r->rank[r->ord[i]] = (uint32_t)i;
+}
+
 /* rank[e] for every entry: a radix sort by key, run by run deeper where keys are equal. */
 static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent, fk_looks *looks)
 {
@@ -480,8 +493,13 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent, fk_loo
 		goto out;
 	rank = tmp; /* reuse: rank[entry] = place */
 	tmp = NULL;
-	for (size_t i = 0; i < n; i++)
-		rank[ord[i]] = (uint32_t)i;
+	struct ranks r = { ord, rank, n };
+	if (sort_two(p, n, looks)) {
+		fk_run2(ranks_part, &r);
+	} else {
+		ranks_part(&r, 0);
+		ranks_part(&r, 1);
+	}
 	*nent = n;
 out:
 	free(tmp);
@@ -601,6 +619,24 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 	sort_runs(ord, ns, c, d, key, k2, tmp, 0, ns);
 }
 
+/* Whether each stack of ord comes after the one before it: part 0 the places before the
+ * middle, part 1 the others. */
+struct in_order {
+	const uint32_t *ord;
+	size_t ns;
+	const struct sort_ctx *c;
+	bool ok[2];
+};
+static void in_order_part(void *arg, unsigned part)
+{
+	struct in_order *o = arg;
+	size_t i = part ? o->ns / 2 : 1, end = part ? o->ns : o->ns / 2;
+	if (!i)
+		i = 1;
+	for (; i < end && o->ok[part]; i++)
+		o->ok[part] = stack_cmp(&o->ord[i - 1], &o->ord[i], (void *)o->c) < 0;
+}
+
 int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **rank_out)
 {
 	size_t ns = p->nstk, nent = 0;
@@ -624,11 +660,16 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **r
 		}
 		for (size_t i = 0; i < ns; i++)
 			ord[i] = (uint32_t)i;
-		/* already in order (a sorted file read in order): one pass tells */
-		bool sorted = true;
-		for (size_t i = 1; i < ns && sorted; i++)
-			sorted = stack_cmp(&ord[i - 1], &ord[i], &c) < 0;
-		if (!sorted)
+		/* already in order (a sorted file read in order): one pass tells (by two threads,
+		 * each over half of the stacks, as the first sort) */
+		struct in_order io = { ord, ns, &c, { true, true } };
+		if (c.two) {
+			fk_run2(in_order_part, &io);
+		} else {
+			in_order_part(&io, 0);
+			in_order_part(&io, 1);
+		}
+		if (!io.ok[0] || !io.ok[1])
 			sort_at(ord, ns, &c, 0, key, key + ns, tmp);
 		rc = 0;
 	}
