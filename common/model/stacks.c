@@ -630,9 +630,7 @@ struct in_order {
 static void in_order_part(void *arg, unsigned part)
 {
 	struct in_order *o = arg;
-	size_t i = part ? o->ns / 2 : 1, end = part ? o->ns : o->ns / 2;
-	if (!i)
-		i = 1;
+	size_t i = part && o->ns / 2 ? o->ns / 2 : 1, end = part ? o->ns : o->ns / 2;
 	for (; i < end && o->ok[part]; i++)
 		o->ok[part] = stack_cmp(&o->ord[i - 1], &o->ord[i], (void *)o->c) < 0;
 }
@@ -667,7 +665,8 @@ int fk_stacks_sorted(const fk_profile *p, int order, uint32_t *ord, uint32_t **r
 			fk_run2(in_order_part, &io);
 		} else {
 			in_order_part(&io, 0);
-			in_order_part(&io, 1);
+			if (io.ok[0])
+				in_order_part(&io, 1);
 		}
 		if (!io.ok[0] || !io.ok[1])
 			sort_at(ord, ns, &c, 0, key, key + ns, tmp);

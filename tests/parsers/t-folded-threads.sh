@@ -167,6 +167,21 @@ assert_files_eq "$TMP/wide1.svg" "$TMP/wide2.svg"
 FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=never "$FLAMEKIT" collapse --threads 2 -o "$TMP/wide2.out" "$TMP/wide.folded" ||
 	fail "collapse wide.folded, two threads"
 assert_files_eq "$TMP/wide1.out" "$TMP/wide2.out"
+# that output is in order: found so by one thread or by two, each over half of the stacks;
+# the same lines with the two at the middle swapped (the pair the second half's check
+# starts with) are put in order again: the same output (the drawing would not show it:
+# a stack's own frames are too narrow to be drawn)
+half=$(($(wc -l < "$TMP/wide1.out") / 2))
+awk -v m="$half" 'NR == m { held = $0; next } { print } NR == m + 1 { print held }' \
+	"$TMP/wide1.out" > "$TMP/wide-swap.folded"
+cmp -s "$TMP/wide1.out" "$TMP/wide-swap.folded" && fail "wide-swap.folded: nothing swapped"
+for f in wide1.out wide-swap.folded; do
+	"$FLAMEKIT" collapse --threads 1 -o "$TMP/$f.1" "$TMP/$f" || fail "collapse $f, one thread"
+	FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=never "$FLAMEKIT" collapse --threads 2 -o "$TMP/$f.2" "$TMP/$f" ||
+		fail "collapse $f, two threads"
+	assert_files_eq "$TMP/wide1.out" "$TMP/$f.1"
+	assert_files_eq "$TMP/wide1.out" "$TMP/$f.2"
+done
 made=$(sed -n 's/.*read by two threads in batches, \([0-9]*\) KB of pages made ahead.*/\1/p' "$TMP/wide.err")
 [ -n "$made" ] || fail "wide.folded: no word of two threads reading in batches: $(cat "$TMP/wide.err")"
 echo "(wide.folded: $made KB of pages made ahead of the first thread)"
