@@ -320,15 +320,21 @@ static void level_part(void *arg, unsigned part)
 	}
 }
 
+/* fn's two parts: by two threads (fk_run2) where two, else one after the other here. */
+static void run_parts(void (*fn)(void *arg, unsigned part), void *arg, bool two)
+{
+	if (two) {
+		fk_run2(fn, arg);
+	} else {
+		fn(arg, 0);
+		fn(arg, 1);
+	}
+}
+
 static void level_step(struct level *l, int step, bool two)
 {
 	l->step = step;
-	if (two) {
-		fk_run2(level_part, l);
-	} else {
-		level_part(l, 0);
-		level_part(l, 1);
-	}
+	run_parts(level_part, l, two);
 }
 
 /* The runs' keys at byte at, then each run sorted by them. *mark: scratch of c->n bytes kept
@@ -481,25 +487,18 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent, fk_loo
 	uint32_t *ord = (uint32_t *)(k2 + n);
 	struct rank_ctx c = { p, order, n, looks };
 	struct first_keys fk = { &c, ord, key };
-	if (sort_two(p, n, looks)) {
-		fk_run2(first_keys, &fk);
+	bool two = sort_two(p, n, looks); /* (asked once: the first keys and the places) */
+	run_parts(first_keys, &fk, two);
+	if (two)
 		fk_radix64_two(key, ord, n, 64, k2, tmp);
-	} else {
-		first_keys(&fk, 0);
-		first_keys(&fk, 1);
+	else
 		fk_radix64(key, ord, n, 64, k2, tmp);
-	}
 	if (rank_levels(&c, ord, key, k2, tmp))
 		goto out;
 	rank = tmp; /* reuse: rank[entry] = place */
 	tmp = NULL;
 	struct ranks r = { ord, rank, n };
-	if (sort_two(p, n, looks)) {
-		fk_run2(ranks_part, &r);
-	} else {
-		ranks_part(&r, 0);
-		ranks_part(&r, 1);
-	}
+	run_parts(ranks_part, &r, two);
 	*nent = n;
 out:
 	free(tmp);
