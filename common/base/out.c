@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "base/out.h"
 
@@ -124,6 +125,44 @@ void fk_obuf_put_slow(fk_obuf *b, const char *s, size_t n)
 		b->len += k;
 		s += k;
 		n -= k;
+	}
+}
+
+void fk_obuf_putv(fk_obuf *b, const struct iovec *v, int n)
+{
+	enum { MAXV = 64 };
+	size_t total = 0;
+	for (int k = 0; k < n; k++)
+		total += v[k].iov_len;
+	if (b->fd < 0 || b->err || n >= MAXV || b->len + total < b->cap) {
+		for (int k = 0; k < n; k++)
+			fk_obuf_put(b, v[k].iov_base, v[k].iov_len);
+		return;
+	}
+	struct iovec iov[MAXV];
+	int m = 0;
+	if (b->len)
+		iov[m++] = (struct iovec){ b->buf, b->len };
+	for (int k = 0; k < n; k++)
+		if (v[k].iov_len)
+			iov[m++] = v[k];
+	b->flushed += b->len + total;
+	b->len = 0;
+	for (int at = 0; at < m;) {
+		ssize_t w = writev(b->fd, iov + at, m - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			b->err = -FK_E_WRITE;
+			return;
+		}
+		/* (a short write: on from where it stopped) */
+		while (at < m && (size_t)w >= iov[at].iov_len)
+			w -= (ssize_t)iov[at++].iov_len;
+		if (at < m) {
+			iov[at].iov_base = (char *)iov[at].iov_base + w;
+			iov[at].iov_len -= (size_t)w;
+		}
 	}
 }
 

@@ -28,6 +28,10 @@ FK_HIDDEN void fk_obuf_flush(fk_obuf *b);
 /* Bytes written through b so far (flushed or not). */
 static inline uint64_t fk_obuf_tell(const fk_obuf *b) { return b->flushed + b->len; }
 FK_HIDDEN void fk_obuf_put_slow(fk_obuf *b, const char *s, size_t n);
+struct iovec;
+/* n pieces put in order: where b writes to a descriptor and they fill its buffer or more,
+ * what it holds and they go out in one writev, not copied; else copied in. */
+FK_HIDDEN void fk_obuf_putv(fk_obuf *b, const struct iovec *v, int n);
 /* (inline: the SVG and HTML writers put a dozen short pieces a frame; a call and a
  * library memcpy each were a fifth of writing an SVG) */
 static inline void fk_obuf_put(fk_obuf *b, const char *s, size_t n)

@@ -331,7 +331,8 @@ static uint64_t splitmix(uint64_t *s)
 
 static inline double unit(uint64_t x) { return (double)(x >> 11) * 0x1.0p-53; }
 
-static uint32_t compute(fk_palette *pal, const char *s, size_t n)
+/* (pal->rng advances for random colours; else pal is only read) */
+static uint32_t compute(fk_palette *pal, enum pal_type type, const char *s, size_t n)
 {
 	double v1, v2, v3;
 	if (pal->hash) {
@@ -349,7 +350,7 @@ static uint32_t compute(fk_palette *pal, const char *s, size_t n)
 		v2 = unit(fk_mix64(h ^ 0x2545f4914f6cdd1dULL));
 		v3 = unit(fk_mix64(h ^ 0x9fb21c651e98df25ULL));
 	}
-	return formula(resolve_type(pal->type, s, n), v1, v2, v3);
+	return formula(resolve_type(type, s, n), v1, v2, v3);
 }
 
 /* ---- consistent palette map */
@@ -534,12 +535,12 @@ uint32_t fk_palette_color(fk_palette *pal, const char *name, size_t len, bool wa
 		if (e) {
 			c = e->rgb;
 		} else {
-			c = compute(pal, s, n);
+			c = compute(pal, pal->type, s, n);
 			if (!memchr(s, '\n', n) && cp_add(pal, s, n, c) == 0)
 				pal->dirty = true;
 		}
 	} else {
-		c = compute(pal, s, n);
+		c = compute(pal, pal->type, s, n);
 	}
 	if (buf && buf != small)
 		free(buf);
@@ -550,11 +551,12 @@ uint32_t fk_palette_offcpu_color(fk_palette *pal, const char *name, size_t len)
 {
 	/* the io palette's blues, whatever the graph's palette (not kept in a cp file:
 	 * the same name has its on-CPU colour there) */
-	enum pal_type t = pal->type;
-	pal->type = P_IO;
-	uint32_t c = compute(pal, name, len);
-	pal->type = t;
-	return c;
+	return compute(pal, P_IO, name, len);
+}
+
+bool fk_palette_shared(const fk_palette *pal)
+{
+	return !pal->cp_file && !pal->random;
 }
 
 static int cmp_entry(const void *a, const void *b)

@@ -14,6 +14,9 @@ FK_HIDDEN void fk_palette_free(fk_palette *pal);
 FK_HIDDEN uint32_t fk_palette_color(fk_palette *pal, const char *name, size_t len, bool waker);
 /* Colour of a frame whose time is all off-CPU in an on/off-CPU graph (blues). */
 FK_HIDDEN uint32_t fk_palette_offcpu_color(fk_palette *pal, const char *name, size_t len);
+/* Whether the two calls above change nothing in pal (no palette file, no random colours):
+ * then they may be made by two threads at once. */
+FK_HIDDEN bool fk_palette_shared(const fk_palette *pal);
 /* The fixed grey of the separator frames "--" and "-", else UINT32_MAX (before
  * any palette or differential colour). */
 FK_HIDDEN uint32_t fk_palette_fixed(const char *name, size_t len);

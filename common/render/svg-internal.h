@@ -15,16 +15,16 @@ enum {
 	FK_SVGF_OFFCPU = 1u << 1, /* all of its time is off-CPU (FK_OFFCPU_MARK stacks) */
 };
 
-/* 48 bytes a drawn frame; what only a differential graph needs is in fk_svg_ab, so the
+/* 40 bytes a drawn frame; what only a differential graph needs is in fk_svg_ab, so the
  * frames of every other graph carry none of it. */
 typedef struct fk_svg_frame {
 	uint32_t name;    /* name id in fk_svg_layout.names */
 	uint32_t depth;   /* root ("all") = 0 */
-	uint32_t parent;  /* index of the parent frame, FK_NONE for the root */
 	uint32_t flags;
 	uint32_t ab;      /* differential: its entry in fk_svg_layout.ab */
 	double x;         /* absolute start, in count units */
-	double rel;       /* x - parent's x (exactly what the script adds back) */
+	double rel;       /* x - parent's x (exactly what the script adds back; the parent is
+			   * the frame before it one level up) */
 	double w;         /* width in count units */
 } fk_svg_frame;
 
