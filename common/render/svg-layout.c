@@ -605,9 +605,15 @@ static int layout_tree(fk_svg_layout *L, const tree *t, const fk_svg_opts *o, un
 	pthread_t th;
 	bool cut = false, spawned = false;
 	int rc = 0;
+	/* (the cuts looked at: pending subtrees summed, fewer than half the frames to draw) */
+	size_t budget = wide / 2;
 	for (size_t steps = 0; w.sn && !rc; steps++) {
 		rc = lay_step(&w);
-		size_t k = !rc && two && !cut && steps < LAY_CUT_STEPS && w.sn > 1 ? lay_cut(&w) : 0;
+		size_t k = 0;
+		if (!rc && two && !cut && steps < LAY_CUT_STEPS && w.sn > 1 && w.sn <= budget) {
+			budget -= w.sn;
+			k = lay_cut(&w);
+		}
 		if (!k)
 			continue;
 		/* the bottom k pending subtrees to the second part */
