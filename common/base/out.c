@@ -21,22 +21,36 @@ static int direct_fd(FILE *out)
 	return fd >= 0 && fflush(out) == 0 ? fd : -1;
 }
 
-/* n bytes out (through stdio, or straight to the descriptor: whole, across interruptions
- * and short writes); false on an error. */
+/* iov[0..m) out to the descriptor, whole, across interruptions and short writes (on
+ * from where a write stopped); false on an error. */
+static bool write_all(int fd, struct iovec *iov, int m)
+{
+	for (int at = 0;;) {
+		while (at < m && !iov[at].iov_len)
+			at++;
+		if (at == m)
+			return true;
+		ssize_t w = writev(fd, iov + at, m - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		while (at < m && (size_t)w >= iov[at].iov_len)
+			w -= (ssize_t)iov[at++].iov_len;
+		if (at < m) {
+			iov[at].iov_base = (char *)iov[at].iov_base + w;
+			iov[at].iov_len -= (size_t)w;
+		}
+	}
+}
+
+/* n bytes out (through stdio, or straight to the descriptor); false on an error. */
 static bool write_out(fk_obuf *b, const char *s, size_t n)
 {
 	if (b->fd < 0)
 		return fwrite(s, 1, n, b->out) == n;
-	while (n) {
-		ssize_t k = write(b->fd, s, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		s += k;
-		n -= (size_t)k;
-	}
-	return true;
+	struct iovec v = { (void *)s, n };
+	return write_all(b->fd, &v, 1);
 }
 
 int fk_obuf_init(fk_obuf *b, FILE *out)
@@ -141,29 +155,13 @@ void fk_obuf_putv(fk_obuf *b, const struct iovec *v, int n)
 	}
 	struct iovec iov[MAXV];
 	int m = 0;
-	if (b->len)
-		iov[m++] = (struct iovec){ b->buf, b->len };
+	iov[m++] = (struct iovec){ b->buf, b->len };
 	for (int k = 0; k < n; k++)
-		if (v[k].iov_len)
-			iov[m++] = v[k];
+		iov[m++] = v[k];
 	b->flushed += b->len + total;
 	b->len = 0;
-	for (int at = 0; at < m;) {
-		ssize_t w = writev(b->fd, iov + at, m - at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			b->err = -FK_E_WRITE;
-			return;
-		}
-		/* (a short write: on from where it stopped) */
-		while (at < m && (size_t)w >= iov[at].iov_len)
-			w -= (ssize_t)iov[at++].iov_len;
-		if (at < m) {
-			iov[at].iov_base = (char *)iov[at].iov_base + w;
-			iov[at].iov_len -= (size_t)w;
-		}
-	}
+	if (!write_all(b->fd, iov, m))
+		b->err = -FK_E_WRITE;
 }
 
 static inline void putc1(fk_obuf *b, char c)

@@ -334,23 +334,19 @@ static int add_ab(fk_svg_layout *L, double delta, double before, double after, u
 	return 0;
 }
 
-/* Inclusive counts of every node, in one pass from the last node back: children always
- * come after their parent, so a node's children have all added theirs when it is reached
- * (one read of the nodes instead of two: 102k nodes 0.76 -> 0.68 ms). */
+/* Inclusive counts of every node; children always come after their parent. */
 static size_t tree_totals(const fk_node *nodes, size_t n, double *totals)
 {
 	size_t neg = 0;
-	memset(totals, 0, 2 * n * sizeof(*totals));
-	for (size_t i = n; i-- > 0;) {
-		const fk_node *nd = &nodes[i];
-		neg += nd->self[0] < 0 || nd->self[1] < 0;
-		double t0 = totals[2 * i] + pos(nd->self[0]), t1 = totals[2 * i + 1] + pos(nd->self[1]);
-		totals[2 * i] = t0;
-		totals[2 * i + 1] = t1;
-		if (i) {
-			totals[2 * nd->parent] += t0;
-			totals[2 * nd->parent + 1] += t1;
-		}
+	for (size_t i = 0; i < n; i++) {
+		neg += nodes[i].self[0] < 0 || nodes[i].self[1] < 0;
+		totals[2 * i] = pos(nodes[i].self[0]);
+		totals[2 * i + 1] = pos(nodes[i].self[1]);
+	}
+	for (size_t i = n; i-- > 1;) {
+		uint32_t par = nodes[i].parent;
+		totals[2 * par] += totals[2 * i];
+		totals[2 * par + 1] += totals[2 * i + 1];
 	}
 	return neg;
 }
@@ -1140,7 +1136,8 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		else
 			L->maxdelta = m > 1 ? m : 1;
 	}
-	if ((rc = layout_tree(L, &t, o, col, minw, fk_profile_threads(p) >= 2)))
+	bool two = fk_profile_threads(p) >= 2;
+	if ((rc = layout_tree(L, &t, o, col, minw, two)))
 		goto out;
 	double th = guard_width(L, o, &rc);
 	if (rc)
@@ -1150,7 +1147,7 @@ int fk_svg_layout_build(fk_svg_layout *L, const fk_profile *p, const fk_svg_opts
 		size_t before = L->n;
 		if (th > minw)
 			minw = th;
-		if ((rc = layout_tree(L, &t, o, col, minw, fk_profile_threads(p) >= 2)))
+		if ((rc = layout_tree(L, &t, o, col, minw, two)))
 			goto out;
 		L->guard_dropped = before - L->n;
 	}

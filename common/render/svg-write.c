@@ -4,8 +4,8 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <sys/uio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include "svg-internal.h"
 
 #define XPAD 10
@@ -360,10 +360,11 @@ static void put_rects(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, 
  * 7 MB more on a run of 9 MB); those formatted next in order go out together, in one writev
  * past the output's buffer where they fill it (64 MB of perf text, 32k frames: the rects
  * and frame data 8.3 -> 7.2 ms against a ring of 4 copied into the buffer one by one). The
- * frames' colours are made chunk by chunk too where they can be (fcolors). The second thread starts before the layout is made when a
- * CPU is free at the first look, as its first milliseconds of waking would otherwise come
- * after; else when one is at a later look, or never (five looks, none free: the chunks
- * formatted straight into the output). The same bytes as one thread writes. */
+ * frames' colours are made chunk by chunk too where they can be (fcolors). The second
+ * thread starts before the layout is made when a CPU is free at the first look, as its
+ * first milliseconds of waking would otherwise come after; else when one is at a later
+ * look, or never (five looks, none free: the chunks formatted straight into the output).
+ * The same bytes as one thread writes. */
 enum {
 	HALF_MIN_FRAMES = 8192,
 	CHUNK_FRAMES = 256,  /* rects */
