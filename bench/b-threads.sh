@@ -11,6 +11,11 @@
 # a round's pair shares its moment) and the load average. Then the same with one busy loop
 # beside them (another task holding one of the two CPUs), where two threads must still not
 # lose.
+# Before each round, bench/cpu-trip.c (built here) takes the two CPUs' round trip for a cache
+# line: on a VM whose host moves its virtual CPUs, ~70 ns where they share a cache and
+# 350-490 ns where not, minutes apart; the threads that hand each other data are slower in
+# the second case. Each line gives the trips' range and the paired one/two of the rounds
+# near (under 200 ns) and far apart.
 # After the idle runs, issue 23's realistic shape (the 128 MB of perf text folded) drawn:
 # time and peak memory, as ratios to inferno-flamegraph when FK_INFERNO names its directory.
 # FK_BENCH_RUNS (5) runs each; FK_BENCH_CACHE (/tmp/fk-bench-threads) keeps the inputs;
@@ -24,7 +29,9 @@ RUNS=${FK_BENCH_RUNS:-5}
 CORPUS=${FK_CORPUS:-$PWD/../shared/corpus}
 CACHE=${FK_BENCH_CACHE:-/tmp/fk-bench-threads}
 WIDE=${FK_BENCH_WIDE_CACHE:-/tmp/fk-bench-wide}
-mkdir -p "$CACHE"
+mkdir -p "$CACHE" "$BUILD/bench"
+TRIP=$BUILD/bench/cpu-trip
+cc -O2 -pthread -o "$TRIP" bench/cpu-trip.c 2> /dev/null || TRIP=
 
 inputs=()
 if [ -f "$CORPUS/gen-synth-perf.py" ]; then
@@ -83,22 +90,30 @@ done
 run() { # MODE: one line per input
 	for f in "${inputs[@]}"; do
 		cat "$f" > /dev/null
-		FK_TIMEIT_ALL=$CACHE/m.all python3 bench/timeit.py "$RUNS" \
+		FK_TIMEIT_ALL=$CACHE/m.all FK_TIMEIT_ROUND=$TRIP python3 bench/timeit.py "$RUNS" \
 			"t1=$FLAMEKIT svg --threads 1 -o $CACHE/o1.svg $f" \
 			"t2=$FLAMEKIT svg --threads 2 -o $CACHE/o2.svg $f" > "$CACHE/m.out"
 		paired=$(python3 -c 'import statistics, sys
-w = {l.split()[0]: [float(x) for x in l.split()[1:]] for l in open(sys.argv[1])}
-print("%.2f" % statistics.median(a / b for a, b in zip(w["t1"], w["t2"])))' "$CACHE/m.all")
+w = {l.split()[0]: l.split()[1:] for l in open(sys.argv[1])}
+r = [float(a) / float(b) for a, b in zip(w["t1"], w["t2"])]
+out = "%.2f" % statistics.median(r)
+trip = [int(t) if t.isdigit() else None for t in w.get("round", [])]
+if trip and None not in trip:
+    near = [x for x, t in zip(r, trip) if t < 200]
+    far = [x for x, t in zip(r, trip) if t >= 200]
+    side = lambda v: "%.2f (%d)" % (statistics.median(v), len(v)) if v else "- (0)"
+    out += "  trip %d-%d ns, near %s far %s" % (min(trip), max(trip), side(near), side(far))
+print(out)' "$CACHE/m.all")
 		cmp -s "$CACHE/o1.svg" "$CACHE/o2.svg" || echo "  $(basename "$f"): OUTPUTS DIFFER"
 		awk -v n="$(basename "$f")" -v mb="$(($(stat -c %s "$f") / 1000000))" -v m="$1" \
 		    -v load="$(cut -d' ' -f1 /proc/loadavg)" -v paired="$paired" '
 			$1 == "t1" {a = $4; ac = $5} $1 == "t2" {b = $4; bc = $5}
-			END {printf "  %-5s %-24s %4d MB  one %7.3f s (cpu %6.3f)  two %7.3f s (cpu %6.3f)  one/two %5.2f  paired %s  load %s\n",
-				m, n, mb, a, ac, b, bc, a / b, paired, load}' "$CACHE/m.out"
+			END {printf "  %-5s %-24s %4d MB  one %7.3f s (cpu %6.3f)  two %7.3f s (cpu %6.3f)  one/two %5.2f  load %s  paired %s\n",
+				m, n, mb, a, ac, b, bc, a / b, load, paired}' "$CACHE/m.out"
 	done
 }
 
-echo "b-threads: medians of $RUNS runs; one/two above 1: two threads faster (paired: the median of the rounds' own)"
+echo "b-threads: medians of $RUNS runs; one/two above 1: two threads faster (paired: the median of the rounds' own; near/far: of the rounds whose CPUs' round trip was under 200 ns, or not, and how many)"
 run idle
 # issue 23's realistic shape: the 128 MB of perf text folded (what a collapse tool keeps:
 # ~13k unique stacks, 24 MB), drawn: time and peak memory against inferno-flamegraph when

@@ -9,12 +9,15 @@ one line per command: "LABEL best_wall best_cpu median_wall median_cpu max_rss_k
 with microsecond resolution (wall from a monotonic clock, cpu = user + sys of the child
 from wait4). Best = the run with the least wall time. With FK_TIMEIT_ALL naming a file,
 each command's wall times, round by round, go there too ("LABEL w1 w2 ..."): the rounds
-pair the commands (a ratio per round). A command is a shell-free argument
+pair the commands (a ratio per round); with FK_TIMEIT_ROUND naming a command too, it runs
+before each round and the first word of its output goes there as well, round by round
+("round v1 v2 ...": b-threads.sh's CPUs' round trip). A command is a shell-free argument
 list split on blanks; VAR=value words before it set its environment."""
 import os
 import random
 import shlex
 import statistics
+import subprocess
 import sys
 import time
 
@@ -48,7 +51,12 @@ def main():
             k, _, v = words.pop(0).partition("=")
             env[k] = v
         jobs.append((label, words, env, []))
+    before = shlex.split(os.environ.get("FK_TIMEIT_ROUND", ""))
+    marks = []
     for i in range(runs):
+        if before:
+            out = subprocess.run(before, stdout=subprocess.PIPE, text=True).stdout.split()
+            marks.append(out[0] if out else "-")
         order = list(jobs)
         random.Random(i).shuffle(order)
         for label, words, env, res in order:
@@ -61,6 +69,8 @@ def main():
         with open(every, "w") as f:
             for label, _, _, res in jobs:
                 f.write(label + " " + " ".join(f"{r[0]:.6f}" for r in res) + "\n")
+            if marks:
+                f.write("round " + " ".join(marks) + "\n")
     for label, _, _, res in jobs:
         best = min(res, key=lambda r: r[0])
         print(f"{label} {best[0]:.6f} {best[1]:.6f} "
