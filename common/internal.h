@@ -307,16 +307,19 @@ FK_HIDDEN const char *fk_profile_unit_source(const fk_profile *p, const char **f
  * at once, then looked up. 0 or a negative error. */
 FK_HIDDEN int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end,
 				      const uint64_t *hash, size_t from, size_t n, uint32_t *ids);
-/* A name met in the input, for fk_profile_intern_toks and _parity: its bytes and fk_name_hash. */
+/* A name met in the input, for fk_profile_intern_toks and _parity: its fk_name_hash, and
+ * where its bytes are, from a base the caller gives with the names (its batch's text: under
+ * 4 GB). 16 bytes: the batch reader's second thread writes them for the first to read, and
+ * where the two CPUs share no cache, its writes wait on the lines the first holds. */
 typedef struct fk_name_tok {
-	const char *s;
 	uint64_t hash;
-	size_t len;
+	uint32_t off, len;
 } fk_name_tok;
-/* The ids of names t[0..n), from anywhere in memory, interned in order: each name's table
- * slot is fetched 2 * FK_TOK_AHEAD names before it is compared, its bytes FK_TOK_AHEAD before,
- * so the lookups of names of many lines overlap. 0 or a negative error. */
-FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids);
+/* The ids of names t[0..n) (bytes from base), interned in order: each name's table slot is
+ * fetched 2 * FK_TOK_AHEAD names before it is compared, its bytes FK_TOK_AHEAD before, so the
+ * lookups of names of many lines overlap. 0 or a negative error. */
+FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const char *base, const fk_name_tok *t,
+				     size_t n, uint32_t *ids);
 /* The parity of a name of fk_name_hash h: which half of the name table holds it, and which
  * thread looks it up when two intern a batch (fk_profile_intern_parity). */
 static inline unsigned fk_name_parity(uint64_t h) { return h >> 32 & 1; }
@@ -356,9 +359,10 @@ typedef struct fk_front {
 	char *at, *end;
 } fk_front;
 FK_HIDDEN void fk_profile_fronts(const fk_profile *p, fk_front out[FK_FRONTS]);
-FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, fk_parity_out *o);
-FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n,
-				       fk_parity_out o[2], uint32_t *ids);
+FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok *t,
+				       fk_parity_out *o);
+FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
+				       size_t n, fk_parity_out o[2], uint32_t *ids);
 /* The odd names settled since: their slots written (the odd lookups' thread does it before
  * its next lookup; the table is grown, or read whole, only after). */
 FK_HIDDEN void fk_profile_intern_fix(fk_profile *p);

@@ -576,7 +576,7 @@ static bool looks_collapsed(const char *buf, size_t pos, size_t end)
  * line order. With two threads the second splits the next batches and looks up half of
  * each batch's names meanwhile (run_two). Messages come in line order from the thread that
  * adds. */
-enum { BATCH_TOKS = 8192, BATCH_LINES = 1024, NBUF = 3 };
+enum { BATCH_TOKS = 8192, BATCH_LINES = 1024, NBUF = 3, BATCH_TEXT = 1 << 30 };
 enum { BL_STACK, BL_NONE, BL_BAD, BL_LONG };
 
 struct bline {
@@ -604,6 +604,7 @@ struct batch {
 	fk_parity_out par[2]; /* each parity's lookups (room for pcap names; mine: mcap) */
 	size_t pcap, mcap[2];
 	size_t start, end; /* where its text begins and ends in the file */
+	const char *text;  /* its text: where its names' offsets count from */
 	int rc;           /* the split's error (out of memory) */
 };
 
@@ -690,7 +691,8 @@ static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, c
 				return -FK_E_NOMEM;
 			o->mine[o->nmine++] = (uint32_t)b->ntok;
 		}
-		b->tok[b->ntok++] = (fk_name_tok){ s + pos, sp->chash[n], e - pos };
+		b->tok[b->ntok++] = (fk_name_tok){ sp->chash[n], (uint32_t)(s + pos - b->text),
+						   (uint32_t)(e - pos) };
 		sp->cend[n++] = e;
 		pos = e + 1;
 	}
@@ -715,8 +717,12 @@ static void split_batch(struct splitter *sp, struct batch *b)
 	b->nline = b->ntok = 0;
 	b->par[0].nmine = b->par[1].nmine = 0;
 	b->start = sp->pos;
+	b->text = sp->buf + sp->pos;
 	b->rc = 0;
-	while (sp->pos < sp->end && b->ntok < BATCH_TOKS && b->nline < BATCH_LINES) {
+	/* (a line begins under BATCH_TEXT into the batch, and a stack line has at most
+	 * FK_MAX_LINE bytes: its names' offsets fit 32 bits) */
+	while (sp->pos < sp->end && b->ntok < BATCH_TOKS && b->nline < BATCH_LINES &&
+	       sp->pos - b->start < BATCH_TEXT) {
 		const char *line = sp->buf + sp->pos;
 		const char *nl = memchr(line, '\n', sp->end - sp->pos);
 		size_t len = nl ? (size_t)(nl - line) : sp->end - sp->pos;
@@ -950,7 +956,7 @@ static bool do_odd(struct relay *r, uint64_t i)
 	r->odd[k] = 1;
 	pthread_mutex_unlock(&r->h.mu);
 	fk_profile_intern_fix(r->p); /* (the batch before's odd slots: from this thread's cache) */
-	fk_profile_intern_parity(r->p, r->b[k].tok, &r->b[k].par[1]);
+	fk_profile_intern_parity(r->p, r->b[k].text, r->b[k].tok, &r->b[k].par[1]);
 	pthread_mutex_lock(&r->h.mu);
 	r->odd[k] = 2;
 	fk_handoff_changed(&r->h);
@@ -1023,13 +1029,13 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		if ((rc = post(r, i)))
 			break;
 		pthread_mutex_unlock(&r->h.mu);
-		fk_profile_intern_parity(c->p, b->tok, &b->par[0]);
+		fk_profile_intern_parity(c->p, b->text, b->tok, &b->par[0]);
 		pthread_mutex_lock(&r->h.mu);
 		while (r->odd[i % NBUF] != 2)
 			if (!do_odd(r, i))
 				fk_handoff_wait(&r->h);
 		if (!(rc = FK_GROW(b->id, b->icap, b->ntok + 1)))
-			rc = fk_profile_intern_settle(c->p, b->tok, b->ntok, b->par, b->id);
+			rc = fk_profile_intern_settle(c->p, b->text, b->tok, b->ntok, b->par, b->id);
 		if (!rc)
 			rc = post(r, i + 1);
 		r->adding = true;
@@ -1079,7 +1085,7 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 		while (!rc && r.sp.pos < r.sp.end) {
 			split_batch(&r.sp, b);
 			if (!(rc = b->rc) && !(rc = FK_GROW(b->id, b->icap, b->ntok + 1)) &&
-			    !(rc = fk_profile_intern_toks(c->p, b->tok, b->ntok, b->id)))
+			    !(rc = fk_profile_intern_toks(c->p, b->text, b->tok, b->ntok, b->id)))
 				rc = add_lines(c, &a, b, buf);
 		}
 	}

@@ -449,7 +449,8 @@ int fk_profile_intern_names(fk_profile *p, const char *s, const size_t *end, con
 }
 
 #define FK_TOK_AHEAD 12
-int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32_t *ids)
+int fk_profile_intern_toks(fk_profile *p, const char *base, const fk_name_tok *t, size_t n,
+			   uint32_t *ids)
 {
 	if (p->sealed)
 		return -FK_E_INVAL;
@@ -477,11 +478,11 @@ int fk_profile_intern_toks(fk_profile *p, const fk_name_tok *t, size_t n, uint32
 		size_t j = i - 2 * FK_TOK_AHEAD;
 		const struct name_slot *c = cand[j % RING];
 		/* (a name interned since may have grown the table: c is stale then) */
-		if (c && seen[j % RING] == p->name_tab && slot_is(p, c, t[j].s, t[j].len)) {
+		if (c && seen[j % RING] == p->name_tab && slot_is(p, c, base + t[j].off, t[j].len)) {
 			ids[j] = c->id1 - 1;
 			continue;
 		}
-		int64_t r = fk_profile_intern_h(p, t[j].s, t[j].len, t[j].hash);
+		int64_t r = fk_profile_intern_h(p, base + t[j].off, t[j].len, t[j].hash);
 		if (r < 0)
 			return (int)r;
 		ids[j] = (uint32_t)r;
@@ -504,7 +505,8 @@ int fk_profile_names_room(fk_profile *p, size_t n)
 
 /* Name t[j] in its parity's slots, pending names of this batch too: o->ids[j] or o->first[j]
  * set, a slot claimed when it is new. */
-static void parity_lookup(fk_profile *p, const fk_name_tok *t, size_t j, fk_parity_out *o)
+static void parity_lookup(fk_profile *p, const char *base, const fk_name_tok *t, size_t j,
+			  fk_parity_out *o)
 {
 	struct name_slot *tab = p->name_tab;
 	size_t mask = p->name_tab_mask;
@@ -515,11 +517,11 @@ static void parity_lookup(fk_profile *p, const fk_name_tok *t, size_t j, fk_pari
 			continue;
 		if (tab[k].id1 == NAME_PENDING) {
 			const fk_name_tok *f = &t[tab[k].at];
-			if (f->len == t[j].len && same_bytes(f->s, t[j].s, f->len)) {
+			if (f->len == t[j].len && same_bytes(base + f->off, base + t[j].off, f->len)) {
 				o->first[j] = (uint32_t)tab[k].at + 1;
 				return;
 			}
-		} else if (slot_is(p, &tab[k], t[j].s, t[j].len)) {
+		} else if (slot_is(p, &tab[k], base + t[j].off, t[j].len)) {
 			o->ids[j] = tab[k].id1 - 1;
 			o->first[j] = 0;
 			return;
@@ -531,7 +533,8 @@ static void parity_lookup(fk_profile *p, const fk_name_tok *t, size_t j, fk_pari
 	o->slot[o->nfresh++] = k;
 }
 
-void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, fk_parity_out *o)
+void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok *t,
+			      fk_parity_out *o)
 {
 	const struct name_slot *tab = p->name_tab;
 	size_t mask = p->name_tab_mask, m = o->nmine;
@@ -556,12 +559,12 @@ void fk_profile_intern_parity(fk_profile *p, const fk_name_tok *t, fk_parity_out
 			continue;
 		size_t q = i - 2 * FK_TOK_AHEAD, j = o->mine[q];
 		const struct name_slot *c = cand[q % RING];
-		if (c && slot_is(p, c, t[j].s, t[j].len)) {
+		if (c && slot_is(p, c, base + t[j].off, t[j].len)) {
 			o->ids[j] = c->id1 - 1;
 			o->first[j] = 0;
 			continue;
 		}
-		parity_lookup(p, t, j, o);
+		parity_lookup(p, base, t, j, o);
 	}
 }
 
@@ -572,8 +575,8 @@ void fk_profile_intern_fix(fk_profile *p)
 	p->nfix = 0;
 }
 
-int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_parity_out o[2],
-			     uint32_t *ids)
+int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t, size_t n,
+			     fk_parity_out o[2], uint32_t *ids)
 {
 	/* the new names in the order they first come: the two lists merged */
 	size_t a = 0, b = 0;
@@ -585,7 +588,7 @@ int fk_profile_intern_settle(fk_profile *p, const fk_name_tok *t, size_t n, fk_p
 		if (!zero && FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
 			return -FK_E_NOMEM;
 		struct name_slot v;
-		int64_t id = name_new(p, t[j].s, t[j].len, t[j].hash, x->slot[q], &v);
+		int64_t id = name_new(p, base + t[j].off, t[j].len, t[j].hash, x->slot[q], &v);
 		if (id < 0)
 			return (int)id;
 		x->ids[j] = (uint32_t)id;
