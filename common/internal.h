@@ -323,25 +323,27 @@ FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const char *base, const fk_n
 /* The parity of a name of fk_name_hash h: which half of the name table holds it, and which
  * thread looks it up when two intern a batch (fk_profile_intern_parity). */
 static inline unsigned fk_name_parity(uint64_t h) { return h >> 32 & 1; }
-/* A batch of names t[0..n) interned by two threads at once: room made for n new names
+/* A batch of n names interned by two threads at once: room made for n new names
  * (fk_profile_names_room); then each thread looks up the names of one parity
- * (fk_name_parity), which the caller lists in o->mine (the batch's splitter, as it hashes
- * them: a pass over all n names to pick them was a fifth of each thread's lookups), with
+ * (fk_name_parity), which the caller lists in their order as tokens of their own (the
+ * batch's splitter, as it hashes them: a pass over all n names to pick them was a fifth of
+ * each thread's lookups; and the tokens of both in one array had the first thread read
+ * every line of what the second wrote), each with its place in the batch in o->mine, with
  * fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks), into arrays of its
- * own (ids, first: n each; fresh: as many), the table's slots of that
+ * own (ids, first: one per name of the parity; fresh: as many), the table's slots of that
  * parity its alone meanwhile; then one thread gives the new names their ids in the order
- * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids;
- * the odd names' slots are written by fk_profile_intern_fix, before the next odd lookups
- * (nothing reads them before: the even lookups read none). */
+ * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids
+ * (by place in the batch); the odd names' slots are written by fk_profile_intern_fix,
+ * before the next odd lookups (nothing reads them before: the even lookups read none). */
 typedef struct fk_parity_out {
 	/* (cache lines of its own: each parity's lookup writes its counts as another thread
 	 * writes the other's) */
-	_Alignas(128) uint32_t *ids; /* ids[j]: name j's id, when found */
-	uint32_t *first;  /* first[j]: 1 + the first name of the batch like name j, when new */
+	_Alignas(128) uint32_t *ids; /* ids[i]: the parity's name i's id, when found */
+	uint32_t *first;  /* first[i]: 1 + the first of the parity's names like name i, when new */
 	uint32_t *fresh;  /* the first of each new name, in order... */
 	size_t *slot;     /* ...and its table slot */
 	size_t nfresh;
-	uint32_t *mine;   /* the names of its parity, in order (filled by the caller)... */
+	uint32_t *mine;   /* the parity's names' places in the batch, in order (the caller's)... */
 	size_t nmine;     /* ...and how many */
 } fk_parity_out;
 FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n);
@@ -359,10 +361,13 @@ typedef struct fk_front {
 	char *at, *end;
 } fk_front;
 FK_HIDDEN void fk_profile_fronts(const fk_profile *p, fk_front out[FK_FRONTS]);
+/* (t: the o->nmine names of o's parity) */
 FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok *t,
 				       fk_parity_out *o);
-FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
-				       size_t n, fk_parity_out o[2], uint32_t *ids);
+/* (t[k]: parity k's names, as they were looked up) */
+FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base,
+				       const fk_name_tok *const t[2], fk_parity_out o[2],
+				       uint32_t *ids);
 /* The odd names settled since: their slots written (the odd lookups' thread does it before
  * its next lookup; the table is grown, or read whole, only after). */
 FK_HIDDEN void fk_profile_intern_fix(fk_profile *p);

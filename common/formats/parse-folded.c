@@ -597,8 +597,9 @@ struct bline {
 struct batch {
 	_Alignas(128) struct bline *line;
 	size_t nline, lcap;
-	fk_name_tok *tok;
-	size_t ntok, tcap;
+	fk_name_tok *tok[2]; /* its new names: each parity's where two threads look them up
+			      * (par[k].mine: their places among all), else all in tok[0] */
+	size_t ntok, tcap[2]; /* (ntok: all) */
 	uint32_t *id;
 	size_t icap;
 	fk_parity_out par[2]; /* each parity's lookups (room for pcap names; mine: mcap) */
@@ -640,7 +641,8 @@ static int par_room(struct batch *b)
 static void batch_free(struct batch *b)
 {
 	free(b->line);
-	free(b->tok);
+	free(b->tok[0]);
+	free(b->tok[1]);
 	free(b->id);
 	for (int k = 0; k < 2; k++) {
 		free(b->par[k].ids);
@@ -679,20 +681,23 @@ static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, c
 	}
 	bl->first = b->ntok;
 	while (pos <= sl) {
-		if (FK_UNLIKELY(n >= sp->ccap || n >= sp->chcap || b->ntok >= b->tcap) &&
-		    (FK_GROW(sp->cend, sp->ccap, n + 1) || FK_GROW(sp->chash, sp->chcap, n + 1) ||
-		     FK_GROW(b->tok, b->tcap, b->ntok + 1)))
+		if (FK_UNLIKELY(n >= sp->ccap || n >= sp->chcap) &&
+		    (FK_GROW(sp->cend, sp->ccap, n + 1) || FK_GROW(sp->chash, sp->chcap, n + 1)))
 			return -FK_E_NOMEM;
 		size_t e = scan_name(s, pos, sl, len, &sp->chash[n]);
+		unsigned q = sp->par ? fk_name_parity(sp->chash[n]) : 0;
+		fk_parity_out *o = &b->par[q];
+		size_t at = sp->par ? o->nmine : b->ntok;
+		if (FK_UNLIKELY(at >= b->tcap[q]) && FK_GROW(b->tok[q], b->tcap[q], at + 1))
+			return -FK_E_NOMEM;
 		if (sp->par) {
-			unsigned q = fk_name_parity(sp->chash[n]);
-			fk_parity_out *o = &b->par[q];
 			if (FK_UNLIKELY(o->nmine >= b->mcap[q]) && FK_GROW(o->mine, b->mcap[q], o->nmine + 1))
 				return -FK_E_NOMEM;
 			o->mine[o->nmine++] = (uint32_t)b->ntok;
 		}
-		b->tok[b->ntok++] = (fk_name_tok){ sp->chash[n], (uint32_t)(s + pos - b->text),
-						   (uint32_t)(e - pos) };
+		b->tok[q][at] = (fk_name_tok){ sp->chash[n], (uint32_t)(s + pos - b->text),
+					       (uint32_t)(e - pos) };
+		b->ntok++;
 		sp->cend[n++] = e;
 		pos = e + 1;
 	}
@@ -956,7 +961,7 @@ static bool do_odd(struct relay *r, uint64_t i)
 	r->odd[k] = 1;
 	pthread_mutex_unlock(&r->h.mu);
 	fk_profile_intern_fix(r->p); /* (the batch before's odd slots: from this thread's cache) */
-	fk_profile_intern_parity(r->p, r->b[k].text, r->b[k].tok, &r->b[k].par[1]);
+	fk_profile_intern_parity(r->p, r->b[k].text, r->b[k].tok[1], &r->b[k].par[1]);
 	pthread_mutex_lock(&r->h.mu);
 	r->odd[k] = 2;
 	fk_handoff_changed(&r->h);
@@ -1029,13 +1034,15 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		if ((rc = post(r, i)))
 			break;
 		pthread_mutex_unlock(&r->h.mu);
-		fk_profile_intern_parity(c->p, b->text, b->tok, &b->par[0]);
+		fk_profile_intern_parity(c->p, b->text, b->tok[0], &b->par[0]);
 		pthread_mutex_lock(&r->h.mu);
 		while (r->odd[i % NBUF] != 2)
 			if (!do_odd(r, i))
 				fk_handoff_wait(&r->h);
 		if (!(rc = FK_GROW(b->id, b->icap, b->ntok + 1)))
-			rc = fk_profile_intern_settle(c->p, b->text, b->tok, b->ntok, b->par, b->id);
+			rc = fk_profile_intern_settle(c->p, b->text,
+						      (const fk_name_tok *const[2]){ b->tok[0], b->tok[1] },
+						      b->par, b->id);
 		if (!rc)
 			rc = post(r, i + 1);
 		r->adding = true;
@@ -1082,10 +1089,11 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 	}
 	if (!two || (!rc && r.solo)) {
 		struct batch *b = &r.b[0];
+		r.sp.par = false; /* (one thread: the names of both parities in tok[0]) */
 		while (!rc && r.sp.pos < r.sp.end) {
 			split_batch(&r.sp, b);
 			if (!(rc = b->rc) && !(rc = FK_GROW(b->id, b->icap, b->ntok + 1)) &&
-			    !(rc = fk_profile_intern_toks(c->p, b->text, b->tok, b->ntok, b->id)))
+			    !(rc = fk_profile_intern_toks(c->p, b->text, b->tok[0], b->ntok, b->id)))
 				rc = add_lines(c, &a, b, buf);
 		}
 	}

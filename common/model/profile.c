@@ -503,33 +503,34 @@ int fk_profile_names_room(fk_profile *p, size_t n)
 	return names_room(p, n);
 }
 
-/* Name t[j] in its parity's slots, pending names of this batch too: o->ids[j] or o->first[j]
- * set, a slot claimed when it is new. */
-static void parity_lookup(fk_profile *p, const char *base, const fk_name_tok *t, size_t j,
+/* Name t[i] (of o's parity) in its parity's slots, pending names of this batch too: o->ids[i]
+ * or o->first[i] set, a slot claimed when it is new. */
+static void parity_lookup(fk_profile *p, const char *base, const fk_name_tok *t, size_t i,
 			  fk_parity_out *o)
 {
 	struct name_slot *tab = p->name_tab;
 	size_t mask = p->name_tab_mask;
-	uint32_t tag = (uint32_t)(t[j].hash >> 32);
+	uint32_t tag = (uint32_t)(t[i].hash >> 32);
 	size_t k = NAME_HOME(tag, mask);
 	for (; tab[k].id1; k = NAME_NEXT(k, mask)) {
 		if (tab[k].tag != tag)
 			continue;
 		if (tab[k].id1 == NAME_PENDING) {
+			/* (a name like this one has its parity: t holds it) */
 			const fk_name_tok *f = &t[tab[k].at];
-			if (f->len == t[j].len && same_bytes(base + f->off, base + t[j].off, f->len)) {
-				o->first[j] = (uint32_t)tab[k].at + 1;
+			if (f->len == t[i].len && same_bytes(base + f->off, base + t[i].off, f->len)) {
+				o->first[i] = (uint32_t)tab[k].at + 1;
 				return;
 			}
-		} else if (slot_is(p, &tab[k], base + t[j].off, t[j].len)) {
-			o->ids[j] = tab[k].id1 - 1;
-			o->first[j] = 0;
+		} else if (slot_is(p, &tab[k], base + t[i].off, t[i].len)) {
+			o->ids[i] = tab[k].id1 - 1;
+			o->first[i] = 0;
 			return;
 		}
 	}
-	tab[k] = (struct name_slot){ .tag = tag, .id1 = NAME_PENDING, .at = j };
-	o->first[j] = (uint32_t)j + 1;
-	o->fresh[o->nfresh] = (uint32_t)j;
+	tab[k] = (struct name_slot){ .tag = tag, .id1 = NAME_PENDING, .at = i };
+	o->first[i] = (uint32_t)i + 1;
+	o->fresh[o->nfresh] = (uint32_t)i;
 	o->slot[o->nfresh++] = k;
 }
 
@@ -543,10 +544,9 @@ void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok
 	const struct name_slot *cand[RING];
 	for (size_t i = 0; i < m + 2 * FK_TOK_AHEAD; i++) {
 		if (i < m)
-			__builtin_prefetch(&tab[NAME_HOME(t[o->mine[i]].hash >> 32, mask)]);
+			__builtin_prefetch(&tab[NAME_HOME(t[i].hash >> 32, mask)]);
 		if (i >= FK_TOK_AHEAD && i - FK_TOK_AHEAD < m) {
-			const fk_name_tok *x = &t[o->mine[i - FK_TOK_AHEAD]];
-			uint32_t tag = (uint32_t)(x->hash >> 32);
+			uint32_t tag = (uint32_t)(t[i - FK_TOK_AHEAD].hash >> 32);
 			size_t k = NAME_HOME(tag, mask);
 			while (tab[k].id1 && tab[k].tag != tag)
 				k = NAME_NEXT(k, mask);
@@ -557,14 +557,14 @@ void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok
 		}
 		if (i < 2 * FK_TOK_AHEAD)
 			continue;
-		size_t q = i - 2 * FK_TOK_AHEAD, j = o->mine[q];
+		size_t q = i - 2 * FK_TOK_AHEAD;
 		const struct name_slot *c = cand[q % RING];
-		if (c && slot_is(p, c, base + t[j].off, t[j].len)) {
-			o->ids[j] = c->id1 - 1;
-			o->first[j] = 0;
+		if (c && slot_is(p, c, base + t[q].off, t[q].len)) {
+			o->ids[q] = c->id1 - 1;
+			o->first[q] = 0;
 			continue;
 		}
-		parity_lookup(p, base, t, j, o);
+		parity_lookup(p, base, t, q, o);
 	}
 }
 
@@ -575,23 +575,26 @@ void fk_profile_intern_fix(fk_profile *p)
 	p->nfix = 0;
 }
 
-int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t, size_t n,
+int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *const t[2],
 			     fk_parity_out o[2], uint32_t *ids)
 {
-	/* the new names in the order they first come: the two lists merged */
+	/* the new names in the order they first come: the two lists merged by the names'
+	 * places in the batch */
 	size_t a = 0, b = 0;
 	while (a < o[0].nfresh || b < o[1].nfresh) {
-		bool zero = b == o[1].nfresh || (a < o[0].nfresh && o[0].fresh[a] < o[1].fresh[b]);
+		bool zero = b == o[1].nfresh ||
+			    (a < o[0].nfresh && o[0].mine[o[0].fresh[a]] < o[1].mine[o[1].fresh[b]]);
 		fk_parity_out *x = zero ? &o[0] : &o[1];
-		size_t q = zero ? a++ : b++, j = x->fresh[q];
+		size_t q = zero ? a++ : b++, i = x->fresh[q];
+		const fk_name_tok *tk = &t[!zero][i];
 		/* (room for its fix first: a name added whose slot stays pending would be lost) */
 		if (!zero && FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
 			return -FK_E_NOMEM;
 		struct name_slot v;
-		int64_t id = name_new(p, base + t[j].off, t[j].len, t[j].hash, x->slot[q], &v);
+		int64_t id = name_new(p, base + tk->off, tk->len, tk->hash, x->slot[q], &v);
 		if (id < 0)
 			return (int)id;
-		x->ids[j] = (uint32_t)id;
+		x->ids[i] = (uint32_t)id;
 		/* an odd slot was claimed by the other thread: a cache line it holds, which a
 		 * write from here would take from it (a miss per name); it writes the slot itself
 		 * before its next lookup */
@@ -600,9 +603,10 @@ int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok 
 		else
 			p->fix[p->nfix++] = (struct name_fix){ x->slot[q], v };
 	}
-	for (size_t j = 0; j < n; j++) {
-		const fk_parity_out *x = &o[fk_name_parity(t[j].hash)];
-		ids[j] = x->first[j] ? x->ids[x->first[j] - 1] : x->ids[j];
+	for (unsigned k = 0; k < 2; k++) {
+		const fk_parity_out *x = &o[k];
+		for (size_t i = 0; i < x->nmine; i++)
+			ids[x->mine[i]] = x->first[i] ? x->ids[x->first[i] - 1] : x->ids[i];
 	}
 	return names_room(p, 0);
 }
