@@ -586,7 +586,7 @@ int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok 
 			    (a < o[0].nfresh && o[0].mine[o[0].fresh[a]] < o[1].mine[o[1].fresh[b]]);
 		fk_parity_out *x = zero ? &o[0] : &o[1];
 		size_t q = zero ? a++ : b++, i = x->fresh[q];
-		const fk_name_tok *tk = &t[!zero][i];
+		const fk_name_tok *tk = &t[zero ? 0 : 1][i];
 		/* (room for its fix first: a name added whose slot stays pending would be lost) */
 		if (!zero && FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
 			return -FK_E_NOMEM;
