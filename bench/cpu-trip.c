@@ -2,9 +2,10 @@
  * for a cache line to go from one to the other and back (two threads, each pinned to one of
  * the first two CPUs the process may use, taking turns to write a counter), in ns, on one
  * line. On a VM the host places the two virtual CPUs where it likes, and moves them: here
- * the same two CPUs measured ~70 ns (one cache) and 350-490 ns (two) minutes apart, and two
- * threads that hand each other data (the batch reader of a collapse tool's output) run
- * slower in the second case. bench/b-threads.sh takes it before each round.
+ * the same two CPUs measured ~55-130 ns (one cache) and 250-635 ns (not) minutes apart,
+ * and the batch reader's second thread, whose writes wait on lines the first has read,
+ * split a collapse tool's output in up to 2.5x the time in the second case.
+ * bench/b-threads.sh takes it before each round.
  *
  *     cpu-trip [ROUNDTRIPS]     (20000)
  */
