@@ -11,11 +11,9 @@
 # a round's pair shares its moment) and the load average. Then the same with one busy loop
 # beside them (another task holding one of the two CPUs), where two threads must still not
 # lose.
-# Before each round, bench/cpu-trip.c (built here) takes the two CPUs' round trip for a cache
-# line: on a VM whose host moves its virtual CPUs, ~55-130 ns where they share a cache and
-# 250-635 ns where not, minutes apart (docs/svg.md: what it costs the batch reader). Each
-# line gives the trips' range and the paired one/two of the rounds near (under 200 ns) and
-# far apart.
+# Before each round, bench/cpu-trip.c (built here; it says what it found on these VMs) takes
+# the two CPUs' round trip for a cache line. Each line gives the trips' range and the paired
+# one/two of the rounds near (under 200 ns) and far apart.
 # After the idle runs, issue 23's realistic shape (the 128 MB of perf text folded) drawn:
 # time and peak memory, as ratios to inferno-flamegraph when FK_INFERNO names its directory.
 # FK_BENCH_RUNS (5) runs each; FK_BENCH_CACHE (/tmp/fk-bench-threads) keeps the inputs;
