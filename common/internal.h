@@ -323,18 +323,21 @@ FK_HIDDEN int fk_profile_intern_toks(fk_profile *p, const char *base, const fk_n
 /* The parity of a name of fk_name_hash h: which half of the name table holds it, and which
  * thread looks it up when two intern a batch (fk_profile_intern_parity). */
 static inline unsigned fk_name_parity(uint64_t h) { return h >> 32 & 1; }
-/* A batch of n names interned by two threads at once: room made for n new names
- * (fk_profile_names_room); then each thread looks up the names of one parity
+/* A batch of n names interned by two threads at once: room made for n new names and their
+ * bytes (fk_profile_names_room); then each thread looks up the names of one parity
  * (fk_name_parity), which the caller lists in their order as tokens of their own (the
  * batch's splitter, as it hashes them: a pass over all n names to pick them was a fifth of
  * each thread's lookups; and the tokens of both in one array had the first thread read
  * every line of what the second wrote), each with its place in the batch in o->mine, with
  * fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks), into arrays of its
  * own (ids, first: one per name of the parity; fresh: as many), the table's slots of that
- * parity its alone meanwhile; then one thread gives the new names their ids in the order
- * they first come, as fk_profile_intern_toks would (fk_profile_intern_settle), into ids
- * (by place in the batch); the odd names' slots are written by fk_profile_intern_fix,
- * before the next odd lookups (nothing reads them before: the even lookups read none). */
+ * parity its alone meanwhile; the thread that looked up the odd names then gives the new
+ * ones their ids, bytes and slots (fk_profile_intern_settle: in the order they first come
+ * among the odd names), while the other may still look up the even names, and after it
+ * the even ones theirs, which counts both in; last, fk_profile_intern_ids puts the ids in
+ * the batch's order. (A name's id thus differs from one thread's reading, where ids go in
+ * the order names first come: ids are internal, and every output orders names by their
+ * bytes.) */
 typedef struct fk_parity_out {
 	/* (cache lines of its own: each parity's lookup writes its counts as another thread
 	 * writes the other's) */
@@ -343,10 +346,12 @@ typedef struct fk_parity_out {
 	uint32_t *fresh;  /* the first of each new name, in order... */
 	size_t *slot;     /* ...and its table slot */
 	size_t nfresh;
+	size_t nbytes;    /* (settled) the new names' bytes, a NUL after each */
 	uint32_t *mine;   /* the parity's names' places in the batch, in order (the caller's)... */
 	size_t nmine;     /* ...and how many */
 } fk_parity_out;
-FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n);
+/* (bytes: an upper bound of the n names' bytes, a NUL after each) */
+FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n, size_t bytes);
 /* While t is set (NULL: no more), the name table's fresh tables are touched by t: a reading
  * with a second thread shares the work (writing the pages of a table of 32 MB, which the
  * kernel zeroes as they are first written, was a third of the first thread's time reading a
@@ -364,13 +369,10 @@ FK_HIDDEN void fk_profile_fronts(const fk_profile *p, fk_front out[FK_FRONTS]);
 /* (t: the o->nmine names of o's parity) */
 FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok *t,
 				       fk_parity_out *o);
-/* (t[k]: parity k's names, as they were looked up) */
-FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base,
-				       const fk_name_tok *const t[2], fk_parity_out o[2],
-				       uint32_t *ids);
-/* The odd names settled since: their slots written (the odd lookups' thread does it before
- * its next lookup; the table is grown, or read whole, only after). */
-FK_HIDDEN void fk_profile_intern_fix(fk_profile *p);
+/* (o: both parities' lookups; t: parity's names, as they were looked up) */
+FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
+				       fk_parity_out o[2], unsigned parity);
+FK_HIDDEN void fk_profile_intern_ids(const fk_parity_out o[2], uint32_t *ids);
 /* Intern with a precomputed fk_name_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
 /* Folded text of the path root->node into a growable buffer (no count). */

@@ -819,6 +819,7 @@ struct relay {
 	_Alignas(128) struct splitter sp; /* (lines of its own, as a batch's) */
 	struct batch b[NBUF];
 	_Alignas(128) uint8_t odd[NBUF]; /* a posted batch's odd names: 0 to look up, 1 being, 2 done */
+	int odd_rc[NBUF];       /* (done) their settling's error */
 	fk_profile *p;
 	uint64_t split, added;  /* batches split, and added */
 	uint64_t posted;        /* batches whose names may be looked up */
@@ -952,7 +953,8 @@ static bool do_split(struct relay *r)
 	return true;
 }
 
-/* (locked) Look up the odd names of posted batch i, unless a thread has: true if done. */
+/* (locked) Look up and settle the odd names of posted batch i, unless a thread has: true
+ * if done. */
 static bool do_odd(struct relay *r, uint64_t i)
 {
 	size_t k = i % NBUF;
@@ -960,9 +962,11 @@ static bool do_odd(struct relay *r, uint64_t i)
 		return false;
 	r->odd[k] = 1;
 	pthread_mutex_unlock(&r->h.mu);
-	fk_profile_intern_fix(r->p); /* (the batch before's odd slots: from this thread's cache) */
-	fk_profile_intern_parity(r->p, r->b[k].text, r->b[k].tok[1], &r->b[k].par[1]);
+	struct batch *b = &r->b[k];
+	fk_profile_intern_parity(r->p, b->text, b->tok[1], &b->par[1]);
+	int rc = fk_profile_intern_settle(r->p, b->text, b->tok[1], b->par, 1);
 	pthread_mutex_lock(&r->h.mu);
+	r->odd_rc[k] = rc;
 	r->odd[k] = 2;
 	fk_handoff_changed(&r->h);
 	return true;
@@ -999,7 +1003,8 @@ static int post(struct relay *r, uint64_t i)
 	if (r->posted > i || r->split <= i)
 		return 0;
 	int rc = r->b[i % NBUF].rc ? r->b[i % NBUF].rc
-				   : fk_profile_names_room(r->p, r->b[i % NBUF].ntok);
+				   : fk_profile_names_room(r->p, r->b[i % NBUF].ntok,
+							   r->b[i % NBUF].end - r->b[i % NBUF].start);
 	if (!rc) {
 		r->posted = i + 1;
 		fk_handoff_changed(&r->h);
@@ -1039,10 +1044,9 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		while (r->odd[i % NBUF] != 2)
 			if (!do_odd(r, i))
 				fk_handoff_wait(&r->h);
-		if (!(rc = FK_GROW(b->id, b->icap, b->ntok + 1)))
-			rc = fk_profile_intern_settle(c->p, b->text,
-						      (const fk_name_tok *const[2]){ b->tok[0], b->tok[1] },
-						      b->par, b->id);
+		if (!(rc = r->odd_rc[i % NBUF]) && !(rc = FK_GROW(b->id, b->icap, b->ntok + 1)) &&
+		    !(rc = fk_profile_intern_settle(c->p, b->text, b->tok[0], b->par, 0)))
+			fk_profile_intern_ids(b->par, b->id);
 		if (!rc)
 			rc = post(r, i + 1);
 		r->adding = true;
@@ -1084,7 +1088,6 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 		pthread_join(th, NULL);
 		fk_log(FK_LEVEL_DEBUG, "%s: read by two threads in batches, %zu KB of pages made ahead of the first%s",
 		       c->name, r.made_bytes >> 10, r.no_ahead ? " (no more: the kernel cannot)" : "");
-		fk_profile_intern_fix(c->p);
 		fk_handoff_destroy(&r.h);
 	}
 	if (!two || (!rc && r.solo)) {

@@ -49,10 +49,6 @@ struct fk_profile {
 	struct name_slot *name_tab; /* size a power of two: two halves (a tag's parity picks) */
 	size_t name_tab_mask;
 	size_t name_par[2];     /* names in the table's two halves, by tag parity (each fills on its own) */
-	/* odd names given their ids by fk_profile_intern_settle whose slots are written later,
-	 * by the thread that claimed them (fk_profile_intern_fix) */
-	struct name_fix { size_t slot; struct name_slot v; } *fix;
-	size_t nfix, fix_cap;
 	fk_node *nodes;
 	size_t nnodes, nodes_cap;
 	size_t nodes_reserved;  /* nodes' stretch of address space (fk_grow_reserved_from), or 0 */

@@ -60,7 +60,6 @@ static int name_tab_rehash(fk_profile *p, size_t size)
 	struct name_slot *tab = fk_zalloc_by(size, sizeof(*tab), &p->toucher);
 	if (!tab)
 		return -FK_E_NOMEM;
-	fk_profile_intern_fix(p);
 	if (p->name_tab) {
 		struct rehash r = { p->name_tab, tab, p->name_tab_mask + 1, size };
 		if (r.old_size >= REHASH_TWO_FROM && p->threads >= 2 && fk_cpu_free()) {
@@ -142,7 +141,6 @@ void fk_profile_free(fk_profile *p)
 	fk_free_reserved(p->str, p->str_reserved);
 	fk_free_reserved(p->names, p->names_reserved);
 	name_tab_drop(p);
-	free(p->fix);
 	fk_free_reserved(p->nodes, p->nodes_reserved);
 	fk_zfree(p->child_tab, p->child_tab_mask + 1, sizeof(*p->child_tab));
 	free(p->samples);
@@ -494,12 +492,15 @@ int fk_profile_intern_toks(fk_profile *p, const char *base, const fk_name_tok *t
  * at the batch's index of the name, until fk_profile_intern_settle gives it its id. */
 #define NAME_PENDING UINT32_MAX
 
-int fk_profile_names_room(fk_profile *p, size_t n)
+int fk_profile_names_room(fk_profile *p, size_t n, size_t bytes)
 {
 	if (p->sealed)
 		return -FK_E_INVAL;
 	if (p->nnames + n >= UINT32_MAX - 1)
 		return -FK_E_TOOBIG;
+	if (FK_GROW_RESERVED(p->names, p->names_cap, p->names_reserved, p->nnames + n) ||
+	    FK_GROW_RESERVED(p->str, p->str_cap, p->str_reserved, p->str_len + bytes))
+		return -FK_E_NOMEM;
 	return names_room(p, n);
 }
 
@@ -568,47 +569,58 @@ void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok
 	}
 }
 
-void fk_profile_intern_fix(fk_profile *p)
+int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
+			     fk_parity_out o[2], unsigned parity)
 {
-	for (size_t k = 0; k < p->nfix; k++)
-		p->name_tab[p->fix[k].slot] = p->fix[k].v;
-	p->nfix = 0;
+	/* (parity 0's settle comes after parity 1's, and counts its names in then) */
+	size_t id = p->nnames, off = p->str_len;
+	if (!parity) {
+		id += o[1].nfresh;
+		off += o[1].nbytes;
+	}
+	fk_parity_out *x = &o[parity];
+	size_t n = x->nfresh, off0 = off;
+	/* (room made by fk_profile_names_room: nothing moves while the other thread reads; the
+	 * profile's counts are left as they were, their cache line holding the arrays'
+	 * addresses, which the other reads at each name) */
+	if (id + n >= UINT32_MAX - 1)
+		return -FK_E_TOOBIG;
+	if (id + n > p->names_cap)
+		return -FK_E_NOMEM;
+	struct name_ent *names = p->names;
+	char *str = p->str;
+	struct name_slot *tab = p->name_tab;
+	for (size_t q = 0; q < n; q++, id++) {
+		size_t i = x->fresh[q];
+		uint64_t h = t[i].hash;
+		uint32_t len = t[i].len;
+		if (off + len + 1 > p->str_cap)
+			return -FK_E_NOMEM;
+		names[id] = (struct name_ent){ .off = off, .len = len, .hash = (uint32_t)h };
+		memcpy(str + off, base + t[i].off, len);
+		str[off + len] = 0;
+		tab[x->slot[q]] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = (uint32_t)id + 1,
+			.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
+		x->ids[i] = (uint32_t)id;
+		off += len + 1;
+	}
+	x->nbytes = off - off0;
+	if (parity)
+		return 0;
+	p->nnames = id;
+	p->str_len = off;
+	p->name_par[0] += o[0].nfresh;
+	p->name_par[1] += o[1].nfresh;
+	return names_room(p, 0);
 }
 
-int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *const t[2],
-			     fk_parity_out o[2], uint32_t *ids)
+void fk_profile_intern_ids(const fk_parity_out o[2], uint32_t *ids)
 {
-	/* the new names in the order they first come: the two lists merged by the names'
-	 * places in the batch */
-	size_t a = 0, b = 0;
-	while (a < o[0].nfresh || b < o[1].nfresh) {
-		bool zero = b == o[1].nfresh ||
-			    (a < o[0].nfresh && o[0].mine[o[0].fresh[a]] < o[1].mine[o[1].fresh[b]]);
-		fk_parity_out *x = zero ? &o[0] : &o[1];
-		size_t q = zero ? a++ : b++, i = x->fresh[q];
-		const fk_name_tok *tk = &t[zero ? 0 : 1][i];
-		/* (room for its fix first: a name added whose slot stays pending would be lost) */
-		if (!zero && FK_GROW(p->fix, p->fix_cap, p->nfix + 1))
-			return -FK_E_NOMEM;
-		struct name_slot v;
-		int64_t id = name_new(p, base + tk->off, tk->len, tk->hash, x->slot[q], &v);
-		if (id < 0)
-			return (int)id;
-		x->ids[i] = (uint32_t)id;
-		/* an odd slot was claimed by the other thread: a cache line it holds, which a
-		 * write from here would take from it (a miss per name); it writes the slot itself
-		 * before its next lookup */
-		if (zero)
-			p->name_tab[x->slot[q]] = v;
-		else
-			p->fix[p->nfix++] = (struct name_fix){ x->slot[q], v };
-	}
 	for (unsigned k = 0; k < 2; k++) {
 		const fk_parity_out *x = &o[k];
 		for (size_t i = 0; i < x->nmine; i++)
 			ids[x->mine[i]] = x->first[i] ? x->ids[x->first[i] - 1] : x->ids[i];
 	}
-	return names_room(p, 0);
 }
 
 void fk_profile_name_ahead(const fk_profile *p, uint32_t far, uint32_t near)
