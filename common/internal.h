@@ -346,6 +346,7 @@ typedef struct fk_parity_out {
 	uint32_t *fresh;  /* the first of each new name, in order... */
 	size_t *slot;     /* ...and its table slot */
 	size_t nfresh;
+	size_t done;      /* the names looked up so far (the caller's 0 at first) */
 	size_t nbytes;    /* (settled) the new names' bytes, a NUL after each */
 	uint32_t *mine;   /* the parity's names' places in the batch, in order (the caller's)... */
 	size_t nmine;     /* ...and how many */
@@ -366,9 +367,13 @@ typedef struct fk_front {
 	char *at, *end;
 } fk_front;
 FK_HIDDEN void fk_profile_fronts(const fk_profile *p, fk_front out[FK_FRONTS]);
-/* (t: the o->nmine names of o's parity) */
+/* (t: the o->nmine names of o's parity, from o->done on, 0 at first; when stop is set and
+ * *stop nonzero, it stops at a multiple of FK_STOP_STEP names, o->done, and another thread
+ * may go on from there: the thread that waits for the lookup takes the rest, and the one
+ * that stopped goes on to other work) */
+enum { FK_STOP_STEP = 128 };
 FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok *t,
-				       fk_parity_out *o);
+				       fk_parity_out *o, const int *stop);
 /* (o: both parities' lookups; t: parity's names, as they were looked up) */
 FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
 				       fk_parity_out o[2], unsigned parity);

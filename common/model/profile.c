@@ -536,17 +536,18 @@ static void parity_lookup(fk_profile *p, const char *base, const fk_name_tok *t,
 }
 
 void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok *t,
-			      fk_parity_out *o)
+			      fk_parity_out *o, const int *stop)
 {
 	const struct name_slot *tab = p->name_tab;
-	size_t mask = p->name_tab_mask, m = o->nmine;
-	o->nfresh = 0;
+	size_t mask = p->name_tab_mask, from = o->done, m = o->nmine;
+	if (!from)
+		o->nfresh = 0;
 	enum { RING = 16 };
 	const struct name_slot *cand[RING];
-	for (size_t i = 0; i < m + 2 * FK_TOK_AHEAD; i++) {
+	for (size_t i = from; i < m + 2 * FK_TOK_AHEAD; i++) {
 		if (i < m)
 			__builtin_prefetch(&tab[NAME_HOME(t[i].hash >> 32, mask)]);
-		if (i >= FK_TOK_AHEAD && i - FK_TOK_AHEAD < m) {
+		if (i >= from + FK_TOK_AHEAD && i - FK_TOK_AHEAD < m) {
 			uint32_t tag = (uint32_t)(t[i - FK_TOK_AHEAD].hash >> 32);
 			size_t k = NAME_HOME(tag, mask);
 			while (tab[k].id1 && tab[k].tag != tag)
@@ -556,17 +557,24 @@ void fk_profile_intern_parity(fk_profile *p, const char *base, const fk_name_tok
 			if (real && tab[k].at != NAME_AT_FAR)
 				__builtin_prefetch(p->str + (tab[k].at >> 24));
 		}
-		if (i < 2 * FK_TOK_AHEAD)
+		if (i < from + 2 * FK_TOK_AHEAD)
 			continue;
 		size_t q = i - 2 * FK_TOK_AHEAD;
 		const struct name_slot *c = cand[q % RING];
 		if (c && slot_is(p, c, base + t[q].off, t[q].len)) {
 			o->ids[q] = c->id1 - 1;
 			o->first[q] = 0;
-			continue;
+		} else {
+			parity_lookup(p, base, t, q, o);
 		}
-		parity_lookup(p, base, t, q, o);
+		/* (names from q + 1 on not yet taken: the candidates fetched are dropped) */
+		if (stop && (q + 1) % FK_STOP_STEP == 0 && q + 1 < m &&
+		    __atomic_load_n(stop, __ATOMIC_ACQUIRE)) {
+			o->done = q + 1;
+			return;
+		}
 	}
+	o->done = m;
 }
 
 int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
