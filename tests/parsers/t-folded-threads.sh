@@ -182,7 +182,7 @@ for f in wide1.out wide-swap.folded; do
 	assert_files_eq "$TMP/wide1.out" "$TMP/$f.1"
 	assert_files_eq "$TMP/wide1.out" "$TMP/$f.2"
 done
-made=$(sed -n 's/.*read by two threads in batches, \([0-9]*\) KB of pages made ahead.*/\1/p' "$TMP/wide.err")
+made=$(sed -n 's/.*read by two threads in [0-9]* batches (.*), \([0-9]*\) KB of pages made ahead.*/\1/p' "$TMP/wide.err")
 [ -n "$made" ] || fail "wide.folded: no word of two threads reading in batches: $(cat "$TMP/wide.err")"
 echo "(wide.folded: $made KB of pages made ahead of the first thread)"
 rm -f "$TMP"/wide*
