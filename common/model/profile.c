@@ -489,7 +489,7 @@ int fk_profile_intern_toks(fk_profile *p, const char *base, const fk_name_tok *t
 }
 
 /* A slot claimed by fk_profile_intern_parity for a name new in its batch: id1 NAME_PENDING,
- * at the batch's index of the name, until fk_profile_intern_settle gives it its id. */
+ * at the name's index among its parity's, until fk_profile_intern_settle gives it its id. */
 #define NAME_PENDING UINT32_MAX
 
 int fk_profile_names_room(fk_profile *p, size_t n, size_t bytes)
