@@ -328,7 +328,7 @@ static inline unsigned fk_name_parity(uint64_t h) { return h >> 32 & 1; }
  * (fk_name_parity), which the caller lists in their order as tokens of their own (the
  * batch's splitter, as it hashes them: a pass over all n names to pick them was a fifth of
  * each thread's lookups; and the tokens of both in one array had the first thread read
- * every line of what the second wrote), each with its place in the batch in o->mine, with
+ * every line of what the second wrote), and which parity each name is (a bit a name), with
  * fk_profile_intern_parity (fetched ahead, as fk_profile_intern_toks), into arrays of its
  * own (ids, first: one per name of the parity; fresh: as many), the table's slots of that
  * parity its alone meanwhile; the thread that looked up the odd names then gives the new
@@ -348,8 +348,7 @@ typedef struct fk_parity_out {
 	size_t nfresh;
 	size_t done;      /* the names looked up so far (the caller's 0 at first) */
 	size_t nbytes;    /* (settled) the new names' bytes, a NUL after each */
-	uint32_t *mine;   /* the parity's names' places in the batch, in order (the caller's)... */
-	size_t nmine;     /* ...and how many */
+	size_t nmine;     /* the parity's names in the batch (the caller's) */
 } fk_parity_out;
 /* (bytes: an upper bound of the n names' bytes, a NUL after each) */
 FK_HIDDEN int fk_profile_names_room(fk_profile *p, size_t n, size_t bytes);
@@ -377,7 +376,9 @@ FK_HIDDEN void fk_profile_intern_parity(fk_profile *p, const char *base, const f
 /* (o: both parities' lookups; t: parity's names, as they were looked up) */
 FK_HIDDEN int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok *t,
 				       fk_parity_out o[2], unsigned parity);
-FK_HIDDEN void fk_profile_intern_ids(const fk_parity_out o[2], uint32_t *ids);
+/* (pbit: bit j, the parity of the batch's name j, of n) */
+FK_HIDDEN void fk_profile_intern_ids(const fk_parity_out o[2], const uint64_t *pbit, size_t n,
+				     uint32_t *ids);
 /* Intern with a precomputed fk_name_hash(s, len) (hot paths hash once). */
 FK_HIDDEN int64_t fk_profile_intern_h(fk_profile *p, const char *s, size_t len, uint64_t h);
 /* Folded text of the path root->node into a growable buffer (no count). */

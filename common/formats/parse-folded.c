@@ -579,12 +579,14 @@ static bool looks_collapsed(const char *buf, size_t pos, size_t end)
 enum { BATCH_TOKS = 8192, BATCH_LINES = 1024, NBUF = 3, BATCH_TEXT = 1 << 30 };
 enum { BL_STACK, BL_NONE, BL_BAD, BL_LONG };
 
+/* (40 bytes: the splitting thread writes one a line for the adding thread to read) */
 struct bline {
-	uint64_t lineno;
 	double count, count2;
-	uint64_t seqhash;
-	const char *why;  /* BL_BAD: why */
-	size_t first;     /* its first new name in the batch's toks */
+	union {
+		uint64_t seqhash; /* BL_STACK: the stack's hash */
+		const char *why;  /* BL_BAD: why */
+	};
+	uint32_t first;   /* its first new name in the batch's toks */
 	uint32_t n, k;    /* names in the stack, and those it shares with the stack before */
 	uint8_t what;
 	bool two;
@@ -598,12 +600,15 @@ struct batch {
 	_Alignas(128) struct bline *line;
 	size_t nline, lcap;
 	fk_name_tok *tok[2]; /* its new names: each parity's where two threads look them up
-			      * (par[k].mine: their places among all), else all in tok[0] */
+			      * (pbit: which parity each of all is), else all in tok[0] */
 	size_t ntok, tcap[2]; /* (ntok: all) */
+	uint64_t *pbit;   /* bit i: the parity of its name i (a word a 64, not 4 bytes a name) */
+	size_t pbcap;
 	uint32_t *id;
 	size_t icap;
-	fk_parity_out par[2]; /* each parity's lookups (room for pcap names; mine: mcap) */
-	size_t pcap, mcap[2];
+	fk_parity_out par[2]; /* each parity's lookups (room for pcap names) */
+	size_t pcap;
+	uint64_t lineno;   /* the number of the line before its first */
 	size_t start, end; /* where its text begins and ends in the file */
 	const char *text;  /* its text: where its names' offsets count from */
 	int rc;           /* the split's error (out of memory) */
@@ -643,13 +648,13 @@ static void batch_free(struct batch *b)
 	free(b->line);
 	free(b->tok[0]);
 	free(b->tok[1]);
+	free(b->pbit);
 	free(b->id);
 	for (int k = 0; k < 2; k++) {
 		free(b->par[k].ids);
 		free(b->par[k].first);
 		free(b->par[k].fresh);
 		free(b->par[k].slot);
-		free(b->par[k].mine);
 	}
 }
 
@@ -663,7 +668,7 @@ struct splitter {
 	size_t *pend, *cend;
 	uint64_t *phash, *chash;
 	size_t pn, pcap, ccap, phcap, chcap;
-	bool par;       /* each parity's names listed (b->par[k].mine): two threads look them up */
+	bool par;       /* each parity's names listed apart (b->pbit): two threads look them up */
 };
 
 /* One stack line into b: the names it shares with the stack before (their ids come from
@@ -679,7 +684,7 @@ static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, c
 		memcpy(sp->cend, sp->pend, k * sizeof(*sp->cend));
 		memcpy(sp->chash, sp->phash, k * sizeof(*sp->chash));
 	}
-	bl->first = b->ntok;
+	bl->first = (uint32_t)b->ntok;
 	while (pos <= sl) {
 		if (FK_UNLIKELY(n >= sp->ccap || n >= sp->chcap) &&
 		    (FK_GROW(sp->cend, sp->ccap, n + 1) || FK_GROW(sp->chash, sp->chcap, n + 1)))
@@ -691,9 +696,11 @@ static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, c
 		if (FK_UNLIKELY(at >= b->tcap[q]) && FK_GROW(b->tok[q], b->tcap[q], at + 1))
 			return -FK_E_NOMEM;
 		if (sp->par) {
-			if (FK_UNLIKELY(o->nmine >= b->mcap[q]) && FK_GROW(o->mine, b->mcap[q], o->nmine + 1))
+			size_t w = b->ntok >> 6;
+			if (FK_UNLIKELY(w >= b->pbcap) && FK_GROW(b->pbit, b->pbcap, w + 1))
 				return -FK_E_NOMEM;
-			o->mine[o->nmine++] = (uint32_t)b->ntok;
+			b->pbit[w] = (b->ntok & 63 ? b->pbit[w] : 0) | (uint64_t)q << (b->ntok & 63);
+			o->nmine++;
 		}
 		b->tok[q][at] = (fk_name_tok){ sp->chash[n], (uint32_t)(s + pos - b->text),
 					       (uint32_t)(e - pos) };
@@ -723,6 +730,7 @@ static void split_batch(struct splitter *sp, struct batch *b)
 	b->par[0].nmine = b->par[1].nmine = 0;
 	b->par[0].done = b->par[1].done = 0;
 	b->start = sp->pos;
+	b->lineno = sp->lineno;
 	b->text = sp->buf + sp->pos;
 	b->rc = 0;
 	/* (a line begins under BATCH_TEXT into the batch, and a stack line has at most
@@ -737,7 +745,8 @@ static void split_batch(struct splitter *sp, struct batch *b)
 			return;
 		}
 		struct bline *bl = &b->line[b->nline++];
-		*bl = (struct bline){ .lineno = ++sp->lineno, .what = BL_NONE };
+		sp->lineno++;
+		*bl = (struct bline){ .what = BL_NONE };
 		sp->pos += len + (nl != NULL);
 		if (len > FK_MAX_LINE) {
 			bl->what = BL_LONG;
@@ -779,11 +788,11 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 		if (bl->what != BL_STACK && bl->what != BL_NONE && fk_input_cut(buf))
 			return -FK_E_CHANGED; /* (a line that ran into the zeros: not the file's) */
 		if (bl->what == BL_LONG) {
-			fk_reader_long_line(c->r, bl->lineno);
+			fk_reader_long_line(c->r, b->lineno + i + 1);
 			continue;
 		}
 		if (bl->what == BL_BAD)
-			fk_bad_line(c, bl->lineno, "%s", bl->why);
+			fk_bad_line(c, b->lineno + i + 1, "%s", bl->why);
 		if (bl->what != BL_STACK)
 			continue;
 		if (FK_GROW(a->cur, a->ccap, bl->n + 1))
@@ -1097,7 +1106,7 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 		odd_done(r, i);
 		if (!(rc = r->odd_rc[i % NBUF]) && !(rc = FK_GROW(b->id, b->icap, b->ntok + 1)) &&
 		    !(rc = fk_profile_intern_settle(c->p, b->text, b->tok[0], b->par, 0)))
-			fk_profile_intern_ids(b->par, b->id);
+			fk_profile_intern_ids(b->par, b->pbit, b->ntok, b->id);
 		if (!rc)
 			rc = post(r, i + 1);
 		r->adding = true;

@@ -622,12 +622,15 @@ int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok 
 	return names_room(p, 0);
 }
 
-void fk_profile_intern_ids(const fk_parity_out o[2], uint32_t *ids)
+void fk_profile_intern_ids(const fk_parity_out o[2], const uint64_t *pbit, size_t n,
+			   uint32_t *ids)
 {
-	for (unsigned k = 0; k < 2; k++) {
-		const fk_parity_out *x = &o[k];
-		for (size_t i = 0; i < x->nmine; i++)
-			ids[x->mine[i]] = x->first[i] ? x->ids[x->first[i] - 1] : x->ids[i];
+	size_t at[2] = { 0, 0 };
+	for (size_t j = 0; j < n; j++) {
+		unsigned q = pbit[j >> 6] >> (j & 63) & 1;
+		const fk_parity_out *x = &o[q];
+		size_t i = at[q]++;
+		ids[j] = x->first[i] ? x->ids[x->first[i] - 1] : x->ids[i];
 	}
 }
 
