@@ -854,7 +854,7 @@ struct relay {
 	bool no_ahead;
 	size_t made_bytes;
 	uint64_t taken;         /* odd lookups the first thread finished */
-	bool halt_soon;         /* (tests) the second stops each at its first step */
+	bool halt_soon;         /* (tests) the second starts each, to stop at its first step */
 	/* (out of the lock) the first thread's ask to stop the odd lookups being made: read by
 	 * the second at every FK_STOP_STEP names, a line of its own */
 	_Alignas(128) int halt;
@@ -1015,7 +1015,8 @@ static void odd_done(struct relay *r, uint64_t i)
 {
 	size_t k = i % NBUF;
 	while (r->odd[k] != 2) {
-		if (do_odd(r, i, false))
+		/* (tests, FLAMEKIT_HALT_ODD: the second starts each, stops, and this one goes on) */
+		if ((!r->halt_soon || r->solo) && do_odd(r, i, false))
 			continue;
 		if (r->odd[k] == 3) {
 			r->odd[k] = 1;
