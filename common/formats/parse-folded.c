@@ -970,39 +970,27 @@ static bool do_split(struct relay *r)
 	return true;
 }
 
-/* (locked) Settle batch k's odd names, looked up (odd[k] 2 then). */
-static void odd_settle(struct relay *r, size_t k)
-{
-	struct batch *b = &r->b[k];
-	pthread_mutex_unlock(&r->h.mu);
-	int rc = fk_profile_intern_settle(r->p, b->text, b->tok[1], b->par, 1);
-	pthread_mutex_lock(&r->h.mu);
-	r->odd_rc[k] = rc;
-	r->odd[k] = 2;
-	fk_handoff_changed(&r->h);
-}
-
 /* (locked) Look up and settle the odd names of posted batch i, unless a thread has: true
- * if done. The second thread stops when the first asks (r->halt), leaving the rest to it
- * (odd[k] 3). */
+ * if done. The second thread stops when the first asks (r->halt), leaving the rest to the
+ * first (odd[k] 3), which goes on from there. */
 static bool do_odd(struct relay *r, uint64_t i, bool second)
 {
 	size_t k = i % NBUF;
-	if (i >= r->posted || r->odd[k])
+	if (i >= r->posted || !(r->odd[k] == 0 || (r->odd[k] == 3 && !second)))
 		return false;
+	r->taken += r->odd[k] == 3;
 	r->odd[k] = 1;
 	pthread_mutex_unlock(&r->h.mu);
 	struct batch *b = &r->b[k];
 	static const int at_once = 1;
 	fk_profile_intern_parity(r->p, b->text, b->tok[1], &b->par[1],
 				 !second ? NULL : r->halt_soon ? &at_once : &r->halt);
+	bool whole = b->par[1].done == b->par[1].nmine;
+	int rc = whole ? fk_profile_intern_settle(r->p, b->text, b->tok[1], b->par, 1) : 0;
 	pthread_mutex_lock(&r->h.mu);
-	if (b->par[1].done < b->par[1].nmine) {
-		r->odd[k] = 3;
-		fk_handoff_changed(&r->h);
-	} else {
-		odd_settle(r, k);
-	}
+	r->odd_rc[k] = rc;
+	r->odd[k] = whole ? 2 : 3;
+	fk_handoff_changed(&r->h);
 	return true;
 }
 
@@ -1016,17 +1004,8 @@ static void odd_done(struct relay *r, uint64_t i)
 	size_t k = i % NBUF;
 	while (r->odd[k] != 2) {
 		/* (tests, FLAMEKIT_HALT_ODD: the second starts each, stops, and this one goes on) */
-		if ((!r->halt_soon || r->solo) && do_odd(r, i, false))
+		if ((!r->halt_soon || r->solo || r->odd[k] == 3) && do_odd(r, i, false))
 			continue;
-		if (r->odd[k] == 3) {
-			r->odd[k] = 1;
-			r->taken++;
-			pthread_mutex_unlock(&r->h.mu);
-			fk_profile_intern_parity(r->p, r->b[k].text, r->b[k].tok[1], &r->b[k].par[1], NULL);
-			pthread_mutex_lock(&r->h.mu);
-			odd_settle(r, k);
-			continue;
-		}
 		if (r->odd[k] == 1 && !r->solo)
 			__atomic_store_n(&r->halt, 1, __ATOMIC_RELEASE);
 		fk_handoff_wait(&r->h);

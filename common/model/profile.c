@@ -327,6 +327,19 @@ static int names_room(fk_profile *p, size_t more)
 	}
 }
 
+/* Name s (hash h) written as id: its entry, its bytes at off in str (room made there), and
+ * what the table slot that finds it holds. */
+static inline struct name_slot name_put(struct name_ent *names, char *str, uint32_t id,
+					uint64_t off, const char *s, uint32_t len, uint64_t h)
+{
+	names[id] = (struct name_ent){ .off = off, .len = len, .hash = (uint32_t)h };
+	if (len)
+		memcpy(str + off, s, len);
+	str[off + len] = 0;
+	return (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
+		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
+}
+
 /* A new name s (hash h) given the next id, its bytes appended; *v: what its table slot
  * (slot i: empty, or claimed for it) is to hold, counted in its half. The id or a negative
  * error. */
@@ -339,14 +352,8 @@ static int64_t name_new(fk_profile *p, const char *s, size_t len, uint64_t h, si
 	    FK_GROW_RESERVED(p->str, p->str_cap, p->str_reserved, p->str_len + len + 1))
 		return -FK_E_NOMEM;
 	uint32_t id = (uint32_t)p->nnames++;
-	uint64_t off = p->str_len;
-	p->names[id] = (struct name_ent){ .off = off, .len = (uint32_t)len, .hash = (uint32_t)h };
-	if (len)
-		memcpy(p->str + off, s, len);
-	p->str[off + len] = 0;
+	*v = name_put(p->names, p->str, id, p->str_len, s, (uint32_t)len, h);
 	p->str_len += len + 1;
-	*v = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = id + 1,
-		.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
 	p->name_par[NAME_HALF(i, p->name_tab_mask)]++;
 	return id;
 }
@@ -600,17 +607,12 @@ int fk_profile_intern_settle(fk_profile *p, const char *base, const fk_name_tok 
 	struct name_slot *tab = p->name_tab;
 	for (size_t q = 0; q < n; q++, id++) {
 		size_t i = x->fresh[q];
-		uint64_t h = t[i].hash;
-		uint32_t len = t[i].len;
-		if (off + len + 1 > p->str_cap)
+		if (off + t[i].len + 1 > p->str_cap)
 			return -FK_E_NOMEM;
-		names[id] = (struct name_ent){ .off = off, .len = len, .hash = (uint32_t)h };
-		memcpy(str + off, base + t[i].off, len);
-		str[off + len] = 0;
-		tab[x->slot[q]] = (struct name_slot){ .tag = (uint32_t)(h >> 32), .id1 = (uint32_t)id + 1,
-			.at = len < 0xffffff && off < (1ULL << 40) ? off << 24 | len : NAME_AT_FAR };
+		tab[x->slot[q]] = name_put(names, str, (uint32_t)id, off, base + t[i].off, t[i].len,
+					   t[i].hash);
 		x->ids[i] = (uint32_t)id;
-		off += len + 1;
+		off += t[i].len + 1;
 	}
 	x->nbytes = off - off0;
 	if (parity)
