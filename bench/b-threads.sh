@@ -6,7 +6,7 @@
 # repeat (10 and 50 times: read in halves), a collapse tool's output (each stack once: read
 # line by line under 64 MB, in batches from 64 MB on) and the b-wide shapes when their cache
 # is there. Each line: the medians of both, one/two (above 1: two threads are faster), the
-# median of the rounds' own one/two (each round runs both, in a shuffled order: on a VM
+# median of the rounds' own one/two (each round runs both, each first in turn: on a VM
 # whose host takes freed memory back, a run after a pause pays for its fresh pages, and
 # a round's pair shares its moment) and the load average. Then the same with one busy loop
 # beside them (another task holding one of the two CPUs), where two threads must still not
