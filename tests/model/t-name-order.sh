@@ -62,9 +62,35 @@ FLAMEKIT_HALT_ODD=1 FLAMEKIT_CROWDED=never FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_DEBUG=1
 grep -q "lookups of [1-9][0-9]* finished by the first" a3.err ||
 	fail "no odd lookup was finished by the first thread: $(grep 'batches' a3.err)"
 cmp -s a1.svg a3.svg || fail "svg differs with the odd lookups finished by the first thread"
+# every name but the root's sharing 44 first bytes (c: some ending at 40 and 41, the rest
+# past them: the levels where one run alone goes on pass over bytes 8-39, run_shared; d:
+# some ending inside them or at a word's end, so none is passed over), in collapse's order
+# (a name ranked as a stack's last frame and as one that goes on) and the SVG's
+python3 - <<'PY'
+import random
+r = random.Random(12)
+pre = 'xxxxx' + 'com.example.server.handler.module07.Svc'
+for path, cuts in (('c.folded', (40, 41)), ('d.folded', (8, 12, 16, 23, 24, 25, 32, 40))):
+    names = set(pre[:k] for k in cuts)
+    while len(names) < 3000:
+        names.add(pre + ''.join(r.choice(['', 'a', 'b', '$1', '.run', '\u00e9', 'zz'])
+                                for _ in range(r.randint(0, 5))))
+    names = sorted(names)
+    with open(path, 'w', encoding='utf-8') as f:
+        for _ in range(20000):
+            st = ';'.join(r.choice(names) for _ in range(r.randint(1, 6)))
+            f.write('%s %d\n' % (st, r.randint(1, 9)))
+PY
+for x in c d; do
+	expect $x.folded > $x.want
+	"$FLAMEKIT" collapse --format folded $x.folded > $x.got || fail "collapse $x"
+	assert_files_eq $x.want $x.got
+	"$FLAMEKIT" svg $x.folded -o $x.svg || fail "svg $x"
+done
 # the SVG's frames: siblings in byte order of their names
-python3 "$FK_TOP/tests/svg/fkframes.py" a1.svg > frames.tsv || fail "fkframes"
-python3 - frames.tsv <<'PY' || fail "siblings out of byte order"
+for svg in a1.svg c.svg d.svg; do
+python3 "$FK_TOP/tests/svg/fkframes.py" $svg > frames.tsv || fail "fkframes"
+python3 - frames.tsv <<'PY' || fail "siblings out of byte order ($svg)"
 import sys
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1], encoding='utf-8')]
 last = {}
@@ -79,4 +105,5 @@ for r in rows:
         del last[k]
 sys.exit(bad)
 PY
+done
 echo ok
