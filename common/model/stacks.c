@@ -380,7 +380,7 @@ static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, c
 /* How many bytes from `at` on (a multiple of 8) every entry of the run ord[0..n) has as its
  * first entry has, within the texts (a ';' an FK_ORDER_TEXT entry goes on with is not
  * counted): levels whose keys would all be equal and fill their 8 bytes, passed over where
- * a run alone goes on (b-wide's jvm names: bytes 8-39, four levels of 977k keys). The
+ * a run alone goes on (b-wide's jvm names: bytes 8-31, three levels of 977k keys). The
  * entries are read in the run's order, which is still the names' own where no level has
  * told them apart (the sorts are stable): text read in the order it was written. The first
  * entry that does not share the next 8 bytes ends it. At most 256 bytes a call. */

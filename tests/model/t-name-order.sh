@@ -89,8 +89,8 @@ for x in c d; do
 done
 # the SVG's frames: siblings in byte order of their names
 for svg in a1.svg c.svg d.svg; do
-python3 "$FK_TOP/tests/svg/fkframes.py" $svg > frames.tsv || fail "fkframes"
-python3 - frames.tsv <<'PY' || fail "siblings out of byte order ($svg)"
+	python3 "$FK_TOP/tests/svg/fkframes.py" $svg > frames.tsv || fail "fkframes"
+	python3 - frames.tsv <<'PY' || fail "siblings out of byte order ($svg)"
 import sys
 rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1], encoding='utf-8')]
 last = {}
