@@ -608,7 +608,6 @@ struct batch {
 	size_t icap;
 	fk_parity_out par[2]; /* each parity's lookups (room for pcap names) */
 	size_t pcap;
-	uint64_t lineno;   /* the number of the line before its first */
 	size_t start, end; /* where its text begins and ends in the file */
 	const char *text;  /* its text: where its names' offsets count from */
 	int rc;           /* the split's error (out of memory) */
@@ -658,17 +657,19 @@ static void batch_free(struct batch *b)
 	}
 }
 
-/* Where the splitting is, and the stack line before: its text, its names' ends and hashes. */
+/* Where the splitting is, and the stack line before: its text, its names' ends and hashes.
+ * A batch ends at the end, or where it is full (BATCH_TOKS names or BATCH_LINES lines)
+ * unless spans (two threads: each batch a stretch of text of its own, split by either). */
 struct splitter {
-	const char *buf;
+	_Alignas(128) const char *buf;
 	size_t pos, end;
-	uint64_t lineno;
 	const char *prev;
 	size_t prev_sl;
 	size_t *pend, *cend;
 	uint64_t *phash, *chash;
 	size_t pn, pcap, ccap, phcap, chcap;
 	bool par;       /* each parity's names listed apart (b->pbit): two threads look them up */
+	bool spans;
 };
 
 /* One stack line into b: the names it shares with the stack before (their ids come from
@@ -730,13 +731,12 @@ static void split_batch(struct splitter *sp, struct batch *b)
 	b->par[0].nmine = b->par[1].nmine = 0;
 	b->par[0].done = b->par[1].done = 0;
 	b->start = sp->pos;
-	b->lineno = sp->lineno;
 	b->text = sp->buf + sp->pos;
 	b->rc = 0;
 	/* (a line begins under BATCH_TEXT into the batch, and a stack line has at most
 	 * FK_MAX_LINE bytes: its names' offsets fit 32 bits) */
-	while (sp->pos < sp->end && b->ntok < BATCH_TOKS && b->nline < BATCH_LINES &&
-	       sp->pos - b->start < BATCH_TEXT) {
+	while (sp->pos < sp->end &&
+	       (sp->spans || (b->ntok < BATCH_TOKS && b->nline < BATCH_LINES && sp->pos - b->start < BATCH_TEXT))) {
 		const char *line = sp->buf + sp->pos;
 		const char *nl = memchr(line, '\n', sp->end - sp->pos);
 		size_t len = nl ? (size_t)(nl - line) : sp->end - sp->pos;
@@ -745,7 +745,6 @@ static void split_batch(struct splitter *sp, struct batch *b)
 			return;
 		}
 		struct bline *bl = &b->line[b->nline++];
-		sp->lineno++;
 		*bl = (struct bline){ .what = BL_NONE };
 		sp->pos += len + (nl != NULL);
 		if (len > FK_MAX_LINE) {
@@ -769,10 +768,12 @@ static void split_batch(struct splitter *sp, struct batch *b)
 	b->end = sp->pos;
 }
 
-/* What the adding side keeps: the ids of the stack before and of this one. */
+/* What the adding side keeps: the ids of the stack before and of this one, and the number
+ * of the last line added. */
 struct adder {
 	uint32_t *prev, *cur;
 	size_t pcap, ccap;
+	uint64_t lineno;
 	size_t done;      /* the file's pages let go up to here */
 };
 
@@ -788,11 +789,11 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 		if (bl->what != BL_STACK && bl->what != BL_NONE && fk_input_cut(buf))
 			return -FK_E_CHANGED; /* (a line that ran into the zeros: not the file's) */
 		if (bl->what == BL_LONG) {
-			fk_reader_long_line(c->r, b->lineno + i + 1);
+			fk_reader_long_line(c->r, a->lineno + i + 1);
 			continue;
 		}
 		if (bl->what == BL_BAD)
-			fk_bad_line(c, b->lineno + i + 1, "%s", bl->why);
+			fk_bad_line(c, a->lineno + i + 1, "%s", bl->why);
 		if (bl->what != BL_STACK)
 			continue;
 		if (FK_GROW(a->cur, a->ccap, bl->n + 1))
@@ -808,6 +809,7 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 		size_t tc = a->pcap;
 		a->prev = a->cur, a->pcap = a->ccap, a->cur = t, a->ccap = tc;
 	}
+	a->lineno += b->nline;
 	/* (its text is read no more: the splitter holds later lines; a megabyte at a time, as
 	 * everywhere: each let-go with two threads running interrupts the other CPU to flush its
 	 * TLB, and at 64 KB b-wide's shapes took 490-580 of those a run, 100-180 at 1 MB, for
@@ -816,27 +818,37 @@ static int add_lines(fk_parse_ctx *c, struct adder *a, struct batch *b, const ch
 	return 0;
 }
 
-/* Two threads: the second splits batches ahead of the first (NBUF at most), listing each
- * parity's names as it hashes them, and looks up the odd names of each batch the first posts
- * (with nothing else to do, it makes the pages the first's appends write next: do_ahead),
- * while the first looks up the even ones; the
- * first then settles the batch's new names, posts the next batch and adds this one's lines
- * (which touch no name) while the second looks up the next one's. Whichever thread gets to
- * a task first does it: when the second is slow to run (a busy machine), the first splits
- * and looks up on its own rather than wait. */
+/* Two threads: the text is cut in batches (to a line's end: span_end), each split by either
+ * thread (NBUF at most ahead of the first; split_from: from the stack line before), listing
+ * each parity's names as it hashes them. The second looks up the odd names of each batch
+ * the first posts, and splits the batches ahead (with nothing else to do, it makes the
+ * pages the first's appends write next: do_ahead), while the first looks up the even ones;
+ * the first then settles the batch's new names, posts the next batch and adds this one's
+ * lines (which touch no name) while the second looks up the next one's. Whichever thread
+ * gets to a task first does it: the first splits a batch ahead when the one it waits for
+ * is being split (with one thread splitting every batch in turn, that thread was the
+ * slower of the two on all of b-wide's shapes: 79-97% of the reading's time splitting),
+ * and when the second is slow to run (a busy machine), the first splits and looks up on
+ * its own rather than wait. */
 struct relay {
 	fk_handoff h;           /* (what follows is read and changed under h.mu) */
-	_Alignas(128) struct splitter sp; /* (lines of its own, as a batch's) */
+	struct splitter sp[2];  /* each thread's (lines of their own, as a batch's) */
 	struct batch b[NBUF];
+	const char *buf;
+	size_t from, size;      /* the text: buf[from, size) */
+	size_t cut;             /* where the next batch's text starts */
+	size_t span;            /* (tests) each batch's text: a 16th of the text */
+	uint64_t claimed;       /* batches given their text (split, or being split) */
+	uint8_t ready[NBUF];    /* a claimed batch is split */
 	/* a posted batch's odd names: 0 to look up, 1 being, 2 done (looked up and settled), 3
 	 * stopped halfway (the first thread, waiting for them, asked and takes the rest) */
 	_Alignas(128) uint8_t odd[NBUF];
 	int odd_rc[NBUF];       /* (done) their settling's error */
 	fk_profile *p;
-	uint64_t split, added;  /* batches split, and added */
+	uint64_t added;         /* batches added */
 	uint64_t posted;        /* batches whose names may be looked up */
-	bool splitting;         /* a thread is splitting the next batch */
-	bool over, stop;        /* the text is all split; the first thread gave up */
+	bool over, stop;        /* the text is all claimed (or a split failed); the first thread
+				 * gave up */
 	bool solo;              /* the first thread goes on alone */
 	int tid;                /* the second thread's, once it runs */
 	/* a fresh name table's second half, its pages to be written by the second thread
@@ -949,26 +961,90 @@ static bool do_ahead(struct relay *r)
 	return false;
 }
 
-/* (locked) Split the next batch, when one is due and nobody is at it: true if done. */
-static bool do_split(struct relay *r)
+/* Where batch j, whose text starts at r->cut, ends: after the line that holds its span-th
+ * byte, the span such that batch j - NBUF (added: its slot's last) would have held about
+ * SPAN_TOKS names to look up (the first NBUF: SPAN_FIRST). Bytes are cut so that either
+ * thread may split the next batch before the one before is split; sized by names, as one
+ * thread's batches are, since a batch's lookups have a cost of their own at both ends (the
+ * first fetched ahead of none): b-wide's jvm shape (16k names a MiB) read by two threads
+ * 9% slower in batches of 256 KiB than of 1 MiB (20 paired rounds), its wide and huge
+ * shapes (50k a MiB) the same in either. */
+enum { SPAN_TOKS = 16384, SPAN_FIRST = 256 << 10, SPAN_MIN = 64 << 10, SPAN_MAX = 4 << 20 };
+static size_t span_end(const struct relay *r, uint64_t j)
 {
-	if (r->over || r->splitting || r->split - r->added >= NBUF)
+	size_t from = r->cut, span = r->span ? r->span : SPAN_FIRST;
+	if (!r->span && j >= NBUF) {
+		const struct batch *b = &r->b[j % NBUF];
+		double want = (double)(b->end - b->start) * SPAN_TOKS / (b->ntok ? (double)b->ntok : 1.0);
+		span = want < SPAN_MIN ? SPAN_MIN : want > SPAN_MAX ? SPAN_MAX : (size_t)want;
+	}
+	if (r->size - from <= span)
+		return r->size;
+	const char *nl = memchr(r->buf + from + span - 1, '\n', r->size - from - span + 1);
+	return nl ? (size_t)(nl - r->buf) + 1 : r->size;
+}
+
+/* Splitter sp at a batch's first line, at pos in the text that starts at from: the line
+ * before is the stack line before, if it is one (the first line's names shared with it are
+ * then not looked up again, as for any other line). */
+static void split_from(struct splitter *sp, size_t pos, size_t from)
+{
+	sp->pos = pos;
+	sp->prev = NULL;
+	sp->prev_sl = sp->pn = 0;
+	if (pos <= from)
+		return;
+	size_t back = pos - 1 < FK_MAX_LINE + 2 ? pos - 1 : FK_MAX_LINE + 2;
+	const char *nl = memrchr(sp->buf + pos - 1 - back, '\n', back);
+	if (!nl && back < pos - 1)
+		return; /* (too long) */
+	const char *line = nl ? nl + 1 : sp->buf;
+	size_t len = (size_t)(sp->buf + pos - 1 - line), sl, n = 0;
+	if (len > FK_MAX_LINE)
+		return;
+	if (len && line[len - 1] == '\r')
+		len--;
+	double count, count2;
+	bool two;
+	if (len == 0 || line[0] == '#' || split_line(line, len, &sl, &count, &count2, &two))
+		return;
+	for (size_t at = 0; at <= sl; n++) {
+		if (FK_GROW(sp->pend, sp->pcap, n + 1) || FK_GROW(sp->phash, sp->phcap, n + 1))
+			return;
+		sp->pend[n] = scan_name(line, at, sl, len, &sp->phash[n]);
+		at = sp->pend[n] + 1;
+	}
+	sp->prev = line;
+	sp->prev_sl = sl;
+	sp->pn = n;
+}
+
+/* (locked) Split the next batch with splitter sp, when one is due: true if done. */
+static bool do_split(struct relay *r, struct splitter *sp)
+{
+	if (r->over || r->claimed - r->added >= NBUF)
 		return false;
-	size_t k = r->split % NBUF;
+	uint64_t j = r->claimed++;
+	size_t k = j % NBUF, pos = r->cut;
 	struct batch *b = &r->b[k];
-	r->splitting = true;
+	sp->end = r->cut = span_end(r, j);
+	r->over = r->cut >= r->size;
+	r->ready[k] = 0;
 	r->odd[k] = 0;
 	pthread_mutex_unlock(&r->h.mu);
-	split_batch(&r->sp, b);
+	split_from(sp, pos, r->from);
+	split_batch(sp, b);
 	if (!b->rc)
 		b->rc = par_room(b);
 	pthread_mutex_lock(&r->h.mu);
-	r->splitting = false;
-	r->split++;
-	r->over = r->sp.pos >= r->sp.end || b->rc;
+	r->ready[k] = 1;
+	r->over |= b->rc != 0;
 	fk_handoff_changed(&r->h);
 	return true;
 }
+
+/* (locked) Whether batch i is split. */
+static bool is_split(const struct relay *r, uint64_t i) { return i < r->claimed && r->ready[i % NBUF]; }
 
 /* (locked) Look up and settle the odd names of posted batch i, unless a thread has: true
  * if done. The second thread stops when the first asks (r->halt), leaving the rest to the
@@ -1027,9 +1103,9 @@ static void *split_run(void *arg)
 		bool did = false;
 		for (uint64_t i = r->added; i < r->posted && !did; i++)
 			did = do_odd(r, i, true);
-		if (did || (!r->solo && do_split(r)))
+		if (did || (!r->solo && do_split(r, &r->sp[1])))
 			continue;
-		if (r->over && !r->splitting && r->posted == r->split)
+		if (r->over && r->posted == r->claimed)
 			break; /* (the first thread takes what is left) */
 		if (!do_ahead(r))
 			fk_handoff_wait(&r->h);
@@ -1042,7 +1118,7 @@ static void *split_run(void *arg)
  * (no lookup runs then: those of batch i - 1 are done). */
 static int post(struct relay *r, uint64_t i)
 {
-	if (r->posted > i || r->split <= i)
+	if (r->posted > i || !is_split(r, i))
 		return 0;
 	int rc = r->b[i % NBUF].rc ? r->b[i % NBUF].rc
 				   : fk_profile_names_room(r->p, r->b[i % NBUF].ntok,
@@ -1070,12 +1146,13 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 			fk_profile_one_thread(c->p);
 			fk_handoff_changed(&r->h);
 		}
-		if (r->solo && r->split <= i && !r->splitting)
+		if (r->solo && r->claimed <= i)
 			break; /* (all split so far is added: the rest is read line after line) */
-		while (r->split <= i && !(r->over && !r->splitting))
-			if (!do_split(r))
+		/* (solo: a batch the second claimed is split by it) */
+		while (!is_split(r, i) && !(r->over && r->claimed <= i))
+			if (r->solo || !do_split(r, &r->sp[0]))
 				fk_handoff_wait(&r->h);
-		if (r->split <= i)
+		if (!is_split(r, i))
 			break;
 		struct batch *b = &r->b[i % NBUF];
 		if ((rc = post(r, i)))
@@ -1110,12 +1187,14 @@ static int run_two(fk_parse_ctx *c, struct relay *r, struct adder *a, const char
 
 static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t start, bool two_ok)
 {
-	struct relay r = { .sp = { .buf = buf, .pos = start, .end = size, .lineno = c->r->lineno },
-			   .p = c->p };
-	struct adder a = { .done = start & ~(size_t)4095 };
+	struct relay r = { .buf = buf, .from = start, .size = size, .cut = start, .p = c->p };
+	if (getenv("FLAMEKIT_SPLIT_MIN")) /* (tests: small files cut in batches too) */
+		r.span = (size - start) / 16 > 4096 ? (size - start) / 16 : 4096;
+	struct adder a = { .done = start & ~(size_t)4095, .lineno = c->r->lineno };
 	int rc = 0;
 	bool two = two_ok && !fk_handoff_init(&r.h);
-	r.sp.par = two; /* (before the second thread splits) */
+	for (int t = 0; t < 2; t++) /* (before the second thread splits) */
+		r.sp[t] = (struct splitter){ .buf = buf, .par = two, .spans = two };
 	r.halt_soon = getenv("FLAMEKIT_HALT_ODD") != NULL;
 	pthread_t th;
 	if (two && fk_thread_start(&th, split_run, &r)) {
@@ -1129,30 +1208,37 @@ static int parse_batches(fk_parse_ctx *c, const char *buf, size_t size, size_t s
 		pthread_join(th, NULL);
 		fk_log(FK_LEVEL_DEBUG, "%s: read by two threads in %llu batches (the odd names' lookups of %llu "
 		       "finished by the first), %zu KB of pages made ahead of the first%s",
-		       c->name, (unsigned long long)r.split, (unsigned long long)r.taken,
+		       c->name, (unsigned long long)r.claimed, (unsigned long long)r.taken,
 		       r.made_bytes >> 10, r.no_ahead ? " (no more: the kernel cannot)" : "");
 		fk_handoff_destroy(&r.h);
 	}
 	if (!two || (!rc && r.solo)) {
 		struct batch *b = &r.b[0];
-		r.sp.par = false; /* (one thread: the names of both parities in tok[0]) */
-		while (!rc && r.sp.pos < r.sp.end) {
-			split_batch(&r.sp, b);
+		/* (one thread: the names of both parities in tok[0]; from where the batches cut
+		 * by two end) */
+		struct splitter *sp = &r.sp[0];
+		sp->par = sp->spans = false;
+		sp->end = size;
+		split_from(sp, r.cut, start);
+		while (!rc && sp->pos < sp->end) {
+			split_batch(sp, b);
 			if (!(rc = b->rc) && !(rc = FK_GROW(b->id, b->icap, b->ntok + 1)) &&
 			    !(rc = fk_profile_intern_toks(c->p, b->text, b->tok[0], b->ntok, b->id)))
 				rc = add_lines(c, &a, b, buf);
 		}
 	}
-	c->r->lineno = r.sp.lineno;
+	c->r->lineno = a.lineno;
 	c->r->bytes += size - start;
 	c->r->pos = c->r->end;
 	lseek(c->r->fd, (off_t)size, SEEK_SET);
 	for (size_t i = 0; i < NBUF; i++)
 		batch_free(&r.b[i]);
-	free(r.sp.pend);
-	free(r.sp.cend);
-	free(r.sp.phash);
-	free(r.sp.chash);
+	for (int t = 0; t < 2; t++) {
+		free(r.sp[t].pend);
+		free(r.sp[t].cend);
+		free(r.sp[t].phash);
+		free(r.sp[t].chash);
+	}
 	free(a.prev);
 	free(a.cur);
 	return rc;

@@ -147,6 +147,34 @@ for seed in 11 12 13 14; do
 		assert_files_eq "$TMP/pipe.rc" "$TMP/crowd.rc"
 	done
 done
+# a collapse tool's output cut in batches (two threads split them, each batch from where
+# the one before ends): two kinds of stacks in turn, each sharing its first frames with the
+# stack two lines up and none with the line before, and comments, blanks, malformed and
+# CRLF lines between; a batch's first line shares frames only with the stack line just
+# before it. The same output and messages as one thread's.
+python3 - > "$TMP/turns.folded" << 'EOF'
+import random
+r = random.Random(5)
+for i in range(8000):
+    k = r.random()
+    if k < 0.03:
+        print(r.choice(["# a comment", "", "no_count_here", "a;b;c x"]))
+    t = "ab"[i % 2]
+    print("%s.main;%s.svc%d;%s.run%d;%s.leaf%d %d%s" % (t, t, i // 400, t, i // 20, t, i, r.randint(1, 9),
+                                                      "\r" if k > 0.97 else ""))
+EOF
+"$FLAMEKIT" collapse --threads 1 -o "$TMP/turns1.out" "$TMP/turns.folded" 2> "$TMP/turns1.err"
+echo $? > "$TMP/turns1.rc"
+FLAMEKIT_SPLIT_MIN=1 FLAMEKIT_CROWDED=never FLAMEKIT_DEBUG=1 "$FLAMEKIT" collapse --threads 2 \
+	-o "$TMP/turns2.out" "$TMP/turns.folded" 2> "$TMP/turns2.dbg"
+echo $? > "$TMP/turns2.rc"
+grep -q "read by two threads in 1[6-7] batches" "$TMP/turns2.dbg" ||
+	fail "turns.folded: not read in batches by two threads: $(grep batches "$TMP/turns2.dbg")"
+grep -v ': debug ' "$TMP/turns2.dbg" > "$TMP/turns2.err"
+assert_files_eq "$TMP/turns1.out" "$TMP/turns2.out"
+assert_files_eq "$TMP/turns1.err" "$TMP/turns2.err"
+assert_files_eq "$TMP/turns1.rc" "$TMP/turns2.rc"
+assert_eq "turns.folded: stacks" 8000 "$(wc -l < "$TMP/turns2.out")"
 # names and stacks past a MiB, met out of order (their arrays in reserved stretches, whose
 # next pages the second thread makes ahead of the first: fk_populate), read in batches by
 # two threads, and past FK_RADIX_TWO_MIN names and stacks (ranked and sorted by two
