@@ -32,6 +32,22 @@ printf 'waker_[w] 1\noff 1\n' > "$TMP/w.folded"
 assert_eq "waker aqua" "$(fill <($FR "$TMP/w.svg" --rgb) waker)" "$(fill "$TMP/chain.tsv" waker)"
 assert_eq "off-cpu blue" "$(fill <($FR "$TMP/w.svg" --rgb) off)" "$(fill "$TMP/chain.tsv" off)"
 
+# a frame whose samples all lie under the off-CPU mark is drawn in the off-CPU colour, the
+# mark shared by its children or inside each child's own stack, every one too narrow to be
+# drawn (20000 samples of 40000, one a stack); no mark: the plain colour
+for way in shared own none; do
+	awk -v way=$way 'BEGIN { for (i = 0; i < 20000; i++)
+		if (way == "shared") printf "main;io;[off-cpu];a%05d;x 1\n", i
+		else if (way == "own") printf "main;io;a%05d;[off-cpu];x 1\n", i
+		else printf "main;io;a%05d;x 1\n", i
+		print "main;cpu;busy 20000" }' > "$TMP/mark-$way.folded"
+	"$FLAMEKIT" svg "$TMP/mark-$way.folded" -o "$TMP/mark-$way.svg" || fail "render mark-$way"
+done
+io_shared=$(fill <($FR "$TMP/mark-shared.svg") io)
+[ -n "$io_shared" ] || fail "mark-shared.svg: no io frame"
+assert_eq "io under its children's own marks: off-CPU" "$io_shared" "$(fill <($FR "$TMP/mark-own.svg") io)"
+[ "$(fill <($FR "$TMP/mark-none.svg") io)" != "$io_shared" ] || fail "io without a mark drawn off-CPU"
+
 # default colours: a function keeps its colour wherever it appears, across graphs
 printf 'a;shared 1\nb;shared 1\nb;c;shared 3\n' > "$TMP/s.folded"
 "$FLAMEKIT" svg "$TMP/s.folded" -o "$TMP/s.svg" || fail "render s"
