@@ -573,9 +573,9 @@ static bool looks_collapsed(const char *buf, size_t pos, size_t end)
  * nearly every name is a lookup that misses the caches), in batches of lines: a batch's
  * lines are split and their new names hashed first, then all those names looked up at once
  * (fk_profile_intern_parity: the lookups of many lines overlap), then the stacks added in
- * line order. With two threads the second splits the next batches and looks up half of
- * each batch's names meanwhile (run_two). Messages come in line order from the thread that
- * adds. */
+ * line order. With two threads either splits the next batches, and the second looks up
+ * half of each batch's names meanwhile (run_two). Messages come in line order from the
+ * thread that adds. */
 enum { BATCH_TOKS = 8192, BATCH_LINES = 1024, NBUF = 3, BATCH_TEXT = 1 << 30 };
 enum { BL_STACK, BL_NONE, BL_BAD, BL_LONG };
 
