@@ -724,6 +724,24 @@ static int split_stack(struct splitter *sp, struct batch *b, struct bline *bl, c
 	return 0;
 }
 
+/* What a line of len bytes (no '\n') is, in bl (what, and a stack's counts or a malformed
+ * line's why): BL_LONG, BL_NONE (blank, a comment), BL_BAD or BL_STACK, whose names take
+ * *sl bytes; *len loses a trailing '\r'. */
+static void line_what(const char *line, size_t *len, size_t *sl, struct bline *bl)
+{
+	*bl = (struct bline){ .what = BL_NONE };
+	if (*len > FK_MAX_LINE) {
+		bl->what = BL_LONG;
+		return;
+	}
+	if (*len && line[*len - 1] == '\r')
+		(*len)--;
+	if (*len == 0 || line[0] == '#')
+		return;
+	bl->why = split_line(line, *len, sl, &bl->count, &bl->count2, &bl->two);
+	bl->what = bl->why ? BL_BAD : BL_STACK;
+}
+
 /* The next batch of lines into b (emptied first). */
 static void split_batch(struct splitter *sp, struct batch *b)
 {
@@ -745,24 +763,10 @@ static void split_batch(struct splitter *sp, struct batch *b)
 			return;
 		}
 		struct bline *bl = &b->line[b->nline++];
-		*bl = (struct bline){ .what = BL_NONE };
 		sp->pos += len + (nl != NULL);
-		if (len > FK_MAX_LINE) {
-			bl->what = BL_LONG;
-			continue;
-		}
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (len == 0 || line[0] == '#')
-			continue;
 		size_t sl;
-		bl->why = split_line(line, len, &sl, &bl->count, &bl->count2, &bl->two);
-		if (bl->why) {
-			bl->what = BL_BAD;
-			continue;
-		}
-		bl->what = BL_STACK;
-		if ((b->rc = split_stack(sp, b, bl, line, sl, len)))
+		line_what(line, &len, &sl, bl);
+		if (bl->what == BL_STACK && (b->rc = split_stack(sp, b, bl, line, sl, len)))
 			break;
 	}
 	b->end = sp->pos;
@@ -1000,13 +1004,9 @@ static void split_from(struct splitter *sp, size_t pos, size_t from)
 		return; /* (too long) */
 	const char *line = nl ? nl + 1 : sp->buf;
 	size_t len = (size_t)(sp->buf + pos - 1 - line), sl, n = 0;
-	if (len > FK_MAX_LINE)
-		return;
-	if (len && line[len - 1] == '\r')
-		len--;
-	double count, count2;
-	bool two;
-	if (len == 0 || line[0] == '#' || split_line(line, len, &sl, &count, &count2, &two))
+	struct bline bl;
+	line_what(line, &len, &sl, &bl);
+	if (bl.what != BL_STACK)
 		return;
 	for (size_t at = 0; at <= sl; n++) {
 		if (FK_GROW(sp->pend, sp->pcap, n + 1) || FK_GROW(sp->phash, sp->phcap, n + 1))
