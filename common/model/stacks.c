@@ -49,12 +49,14 @@ static int stk_tab_grow(fk_profile *p, size_t size)
 	uint64_t *tab = fk_zalloc_by(size, sizeof(*tab), &p->toucher);
 	if (!tab)
 		return -FK_E_NOMEM;
+	/* a slot's home is the hash's low bits, which the slot holds: the stacks themselves
+	 * (at random in memory) are read only past 2^32 slots */
+	bool low = size - 1 <= UINT32_MAX;
 	for (size_t k = 0; p->stk_tab && k <= p->stk_tab_mask; k++) {
 		uint64_t v = p->stk_tab[k];
 		if (!v)
 			continue;
-		const struct stk *s = &p->stk[(uint32_t)v - 1];
-		uint64_t h = (uint64_t)s->hash << 32 | (v >> 32);
+		uint64_t h = low ? v >> 32 : (uint64_t)p->stk[(uint32_t)v - 1].hash << 32 | (v >> 32);
 		size_t i = h & (size - 1);
 		while (tab[i])
 			i = (i + 1) & (size - 1);
