@@ -130,26 +130,65 @@ static bool dark_fill(uint32_t c)
 /* The frames' colours: col[i] of frame i, made all at once in drawing order (the seeded
  * --random sequence, a palette file's new names), or where the palette is shared
  * (fk_palette_shared) or the graph differential, chunk by chunk by the threads that write
- * the rects (lazy). cache: per name id, the colour its plain frames share + 1 (0: not made
- * yet); two threads may make the same one at once, alike (relaxed atomics). */
+ * the rects (lazy). cache: per name drawn (fidx: frame_index's), the colour its plain
+ * frames share + 1 (0: not made yet); two threads may make the same one at once, alike
+ * (relaxed atomics). */
 typedef struct fcolors {
 	uint32_t *col;
 	uint32_t *cache;  /* NULL: none (random colours, differential) */
+	const uint32_t *fidx;
 	fk_palette *pal;
 	const fk_svg_layout *L;
 	const fk_svg_opts *o;
 	bool lazy;
 } fcolors;
 
-static int colors_init(fcolors *fc, const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal)
+static int colors_init(fcolors *fc, const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal,
+		       const uint32_t *fidx, size_t nk)
 {
-	*fc = (fcolors){ .pal = pal, .L = L, .o = o };
-	size_t nn = fk_profile_name_count(L->names);
+	*fc = (fcolors){ .pal = pal, .L = L, .o = o, .fidx = fidx };
 	if (!(fc->col = malloc((L->n ? L->n : 1) * sizeof(*fc->col))))
 		return -FK_E_NOMEM;
-	if (!o->random && !L->diff && !(fc->cache = calloc(nn ? nn : 1, sizeof(*fc->cache))))
+	if (!o->random && !L->diff && !(fc->cache = calloc(nk + 1, sizeof(*fc->cache))))
 		return -FK_E_NOMEM;
 	return 0;
+}
+
+/* Each drawn frame's name as the script numbers the names: 1, 2, ... in the order the
+ * frames first have them (frame 0, the root: 0), found in a table of the drawn names
+ * alone. (Arrays by name id, one for this and one for the colours, were 4 bytes for every
+ * name of the profile, touched at random: b-wide's names shape draws 27k frames of 724k
+ * names, and its two 2.9 MB arrays, a page fault every few frames, made the rects'
+ * colours 3x slower with two threads, each faulting, than with one.) NULL: out of memory;
+ * *nk: the names drawn. */
+static uint32_t *frame_index(const fk_svg_layout *L, size_t *nk)
+{
+	size_t n = L->n ? L->n : 1, nn = fk_profile_name_count(L->names), most = n < nn ? n : nn;
+	size_t size = 16;
+	while (size < 2 * most)
+		size *= 2;
+	uint32_t *fidx = malloc(n * sizeof(*fidx));
+	uint64_t *tab = calloc(size, sizeof(*tab)); /* name id << 32 | its index (never 0) */
+	if (!fidx || !tab) {
+		free(fidx);
+		free(tab);
+		return NULL;
+	}
+	uint32_t next = 1;
+	fidx[0] = 0;
+	for (size_t i = 1; i < L->n; i++) {
+		uint32_t id = L->frames[i].name;
+		size_t k = fk_mix64(id) & (size - 1);
+		uint64_t v;
+		while ((v = tab[k]) && (uint32_t)(v >> 32) != id)
+			k = (k + 1) & (size - 1);
+		if (!v)
+			tab[k] = v = (uint64_t)id << 32 | next++;
+		fidx[i] = (uint32_t)v;
+	}
+	free(tab);
+	*nk = next - 1;
+	return fidx;
 }
 
 static void colors_make(const fcolors *fc, size_t from, size_t to)
@@ -173,7 +212,7 @@ static void colors_make(const fcolors *fc, size_t from, size_t to)
 			continue;
 		}
 		bool waker = f->flags & FK_SVGF_WAKER;
-		uint32_t *slot = fc->cache && !waker ? &fc->cache[f->name] : NULL;
+		uint32_t *slot = fc->cache && !waker ? &fc->cache[fc->fidx[i]] : NULL;
 		uint32_t known = slot ? __atomic_load_n(slot, __ATOMIC_RELAXED) : 0;
 		if (known) {
 			fc->col[i] = known - 1;
@@ -393,7 +432,7 @@ struct half {
 	const fk_svg_opts *o;
 	const fcolors *fc;
 	const struct geom *g;
-	const uint32_t *nidx; /* the script's name index of each name id */
+	const uint32_t *fidx; /* the script's name index of each frame (frame_index) */
 };
 
 /* Whether the rects of L are written with the second writer (when there is one). */
@@ -404,14 +443,14 @@ static bool half_two(const struct half *h, const fk_svg_layout *L)
 
 /* The script's data of frames [from, to) (fkF): name index, depth, width, x within the
  * parent, and a differential graph's delta. */
-static void put_frame_data(fk_obuf *b, const fk_svg_layout *L, const uint32_t *nidx, size_t from,
+static void put_frame_data(fk_obuf *b, const fk_svg_layout *L, const uint32_t *fidx, size_t from,
 			   size_t to)
 {
 	for (size_t i = from; i < to; i++) {
 		const fk_svg_frame *f = &L->frames[i];
 		if (i)
 			fk_obuf_puts(b, (i & 7) ? "," : ",\n");
-		fk_obuf_u64(b, i ? nidx[f->name] : 0);
+		fk_obuf_u64(b, fidx[i]);
 		fk_obuf_puts(b, ",");
 		fk_obuf_u64(b, f->depth);
 		fk_obuf_puts(b, ",");
@@ -488,7 +527,7 @@ static void half_format(struct half *h, size_t k)
 	if (rects)
 		put_rects(m, h->L, h->o, h->fc->col, h->g, from, to);
 	else
-		put_frame_data(m, h->L, h->nidx, from, to);
+		put_frame_data(m, h->L, h->fidx, from, to);
 	pthread_mutex_lock(&h->ho.mu);
 	if (direct) {
 		h->written++;
@@ -588,7 +627,7 @@ static int half_out(struct half *h, size_t upto)
  * writer, which goes on to format the script's frame data (half_data). 0 or a negative
  * error (a buffer's: out of memory). */
 static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o,
-		      const fcolors *fc, const struct geom *g, const uint32_t *nidx, bool *two)
+		      const fcolors *fc, const struct geom *g, bool *two)
 {
 	*two = half_two(h, L);
 	if (!*two) {
@@ -599,7 +638,7 @@ static int half_rects(struct half *h, fk_obuf *b, const fk_svg_layout *L, const 
 	h->o = o;
 	h->fc = fc;
 	h->g = g;
-	h->nidx = nidx;
+	h->fidx = fc->fidx;
 	h->nrects = (L->n + CHUNK_FRAMES - 1) / CHUNK_FRAMES;
 	h->nchunks = h->nrects + (L->n + DATA_FRAMES - 1) / DATA_FRAMES;
 	h->gate = h->nrects;
@@ -685,22 +724,11 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_text_at(b, "ignorecase", W - XPAD - 16, fs * 2, "", "ic");
 	put_text_at(b, "matched", W - XPAD, H - ypad2 / 2, " text-anchor=\"end\"", " ");
 
-	/* the script's index of each name (0: the root), in the order the frames first have it */
-	size_t nn = fk_profile_name_count(L->names);
-	uint32_t *nidx = calloc(nn ? nn : 1, sizeof(*nidx));
-	if (!nidx)
-		return -FK_E_NOMEM;
-	uint32_t next = 1;
-	for (size_t i = 1; i < L->n; i++)
-		if (!nidx[L->frames[i].name])
-			nidx[L->frames[i].name] = next++;
 	fk_obuf_puts(b, "<g id=\"frames\">\n");
 	bool two;
-	int rc = half_rects(h, b, L, o, fc, g, nidx, &two);
-	if (rc) {
-		free(nidx);
+	int rc = half_rects(h, b, L, o, fc, g, &two);
+	if (rc)
 		return rc;
-	}
 	fk_obuf_puts(b, "</g>\n<g id=\"labels\">\n");
 	for (size_t i = 0; i < L->n; i++) {
 		const fk_svg_frame *f = &L->frames[i];
@@ -729,14 +757,13 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	put_js_config(b, L, o, stride, o->inverted ? ypad1 + ypad3 : H - ypad2 - fh + 1,
 		      o->inverted ? fh : -fh);
 	fk_obuf_puts(b, "var fkN=[\"all\"");
-	next = 1;
+	uint32_t next = 1;
 	for (size_t i = 1; i < L->n; i++) {
-		uint32_t id = L->frames[i].name;
-		if (nidx[id] != next)
-			continue; /* (not its first frame) */
+		if (fc->fidx[i] != next)
+			continue; /* (not its name's first frame) */
 		next++;
 		size_t len;
-		const char *s = fk_profile_name(L->names, id, &len);
+		const char *s = fk_profile_name(L->names, L->frames[i].name, &len);
 		fk_obuf_puts(b, (next & 7) == 2 ? ",\n" : ",");
 		fk_obuf_js(b, s, fk_svg_strip_annotation(s, len));
 	}
@@ -744,8 +771,7 @@ static int write_svg(fk_obuf *b, const fk_svg_layout *L, const fk_svg_opts *o, c
 	if (two)
 		rc = half_data(h);
 	else
-		put_frame_data(b, L, nidx, 0, L->n);
-	free(nidx);
+		put_frame_data(b, L, fc->fidx, 0, L->n);
 	if (rc)
 		return rc;
 	fk_obuf_puts(b, "];\n");
@@ -793,13 +819,19 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	fk_log(FK_LEVEL_DEBUG, "svg: laid out, %zu frames drawn", L.n);
 	fk_palette *pal = NULL;
 	fcolors fc = { 0 };
+	uint32_t *fidx = NULL;
 	char *sub = NULL;
 	const char *subtitle = o.subtitle && *o.subtitle ? o.subtitle : NULL;
 	if (!L.diff && !(pal = fk_palette_new(&o))) {
 		rc = errno == FK_E_NOMEM || errno == ENOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
 		goto out;
 	}
-	if ((rc = colors_init(&fc, &L, &o, pal)))
+	size_t nk = 0;
+	if (!(fidx = frame_index(&L, &nk))) {
+		rc = -FK_E_NOMEM;
+		goto out;
+	}
+	if ((rc = colors_init(&fc, &L, &o, pal, fidx, nk)))
 		goto out;
 	/* (made by the rects' chunks where two threads write them) */
 	fc.lazy = half_two(h, &L) && (L.diff || fk_palette_shared(pal));
@@ -834,6 +866,7 @@ out:
 	half_end(h);
 	free(sub);
 	colors_free(&fc);
+	free(fidx);
 	fk_palette_free(pal);
 	fk_svg_layout_free(&L);
 	return rc;
