@@ -114,6 +114,16 @@ FK_HIDDEN int fk_thread_start(pthread_t *th, void *(*fn)(void *), void *arg);
 /* fn(arg, 1) on a second thread while fn(arg, 0) runs on this one (both on this one, in
  * turn, when no thread can be made); returns once both are done. */
 FK_HIDDEN void fk_run2(void (*fn)(void *arg, unsigned part), void *arg);
+/* fn over [0, n) in pieces of `piece` (the last shorter), taken in turn by this thread and a
+ * second (fk_run2) as each is free: a thread kept from its CPU a while, or slow to start,
+ * takes fewer (fixed halves had one thread wait for the other's half 2-17 ms a run of
+ * b-wide's shapes, the stacks' sort and the names' ranking, where the second was slow to
+ * start or kept from its CPU). Each index is in one piece, whichever thread takes it; by
+ * this thread alone where two is false. */
+FK_HIDDEN void fk_run2_pieces(void (*fn)(void *arg, size_t from, size_t to), void *arg, size_t n,
+			      size_t piece, bool two);
+/* The pieces of n things for fk_run2_pieces: 32 of them, of 4096 at least. */
+#define FK_PIECE(n) ((n) / 32 > 4096 ? (n) / 32 : 4096)
 
 /* Whether two threads that work together are kept from the CPUs (another task holds one of
  * them): the time each spends runnable but waiting for a CPU, from the kernel's schedstat,

@@ -192,6 +192,37 @@ void fk_run2(void (*fn)(void *arg, unsigned part), void *arg)
 		fn(arg, 1);
 }
 
+struct pieces {
+	void (*fn)(void *arg, size_t from, size_t to);
+	void *arg;
+	size_t n, piece;
+	_Alignas(64) size_t next; /* (taken by both threads: a line of its own) */
+};
+
+static void pieces_take(void *arg, unsigned part)
+{
+	struct pieces *w = arg;
+	(void)part;
+	for (;;) {
+		size_t i = __atomic_fetch_add(&w->next, w->piece, __ATOMIC_RELAXED);
+		if (i >= w->n)
+			return;
+		w->fn(w->arg, i, w->n - i > w->piece ? i + w->piece : w->n);
+	}
+}
+
+void fk_run2_pieces(void (*fn)(void *arg, size_t from, size_t to), void *arg, size_t n, size_t piece,
+		    bool two)
+{
+	if (!two || n <= piece) {
+		if (n)
+			fn(arg, 0, n);
+		return;
+	}
+	struct pieces w = { .fn = fn, .arg = arg, .n = n, .piece = piece ? piece : 1 };
+	fk_run2(pieces_take, &w);
+}
+
 /* ---- fk_radix64_two: each half sorted by fk_radix64 (and copied into the scratch), then
  * the halves merged back, each thread writing half of the result: the first m places (the
  * merge's cut: how many of them the left half gives, by a binary search) or the rest. */

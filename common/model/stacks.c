@@ -245,8 +245,8 @@ static void sort_run(uint32_t *ord, uint64_t *key, size_t i, size_t j, uint64_t 
 	}
 }
 
-/* One level's work on its runs, in steps, each in two parts (done by two threads at once
- * where the profile may use them): the key at byte `at` of every entry ord[k] of the runs,
+/* One level's work on its runs, in steps, each in two parts or in pieces (done by two
+ * threads at once where the profile may use them): the key at byte `at` of every entry ord[k] of the runs,
  * then each run sorted by them. Entries come in key order, at random in memory; when the
  * runs hold many of them (names after the shared bytes of a namespace, level by level),
  * every entry's key is first taken in id order, where the names lie one after another, into
@@ -256,7 +256,7 @@ struct level {
 	uint32_t *ord, *tmp;
 	uint64_t *key, *k2;
 	const struct run *runs;
-	size_t nruns, half;  /* runs [0, half) are part 0's to sort, the others part 1's */
+	size_t nruns;
 	size_t cut, mid;     /* the keys of entries before place mid are part 0's, the others
 			      * part 1's: run cut holds mid (cut == nruns: none) */
 	size_t giant;        /* a run sorted by both threads at once, not by a part (SIZE_MAX: none) */
@@ -267,33 +267,39 @@ struct level {
 	int step;            /* 0: keys by id; 1: each run's keys; 2: each run sorted */
 };
 
+/* Steps 0 and 2 in pieces (fk_run2_pieces): the keys by id of entries [from, to), or runs
+ * [from, to) sorted. */
+static void level_piece(void *arg, size_t from, size_t to)
+{
+	struct level *l = arg;
+	const struct rank_ctx *c = l->c;
+	if (l->step == 0) {
+		size_t e = from;
+		if (l->mark) {
+			for (; e < to; e++)
+				if (l->mark[e] == l->stamp)
+					l->k2[e] = entry_key(c->p, c->order, (uint32_t)e, l->at);
+			return;
+		}
+		for (; e < to; e++)
+			l->k2[e] = entry_key(c->p, c->order, (uint32_t)e, l->at);
+		return;
+	}
+	for (size_t r = from; r < to; r++) {
+		size_t i = l->runs[r].at, j = i + l->runs[r].len;
+		/* (each run's scratch is its own stretch of k2 and tmp) */
+		if (r != l->giant)
+			sort_run(l->ord, l->key, i, j, l->k2 + i, l->tmp + i);
+	}
+}
+
+/* Step 1 in two parts (a run may be cut: see struct level). */
 static void level_part(void *arg, unsigned part)
 {
 	struct level *l = arg;
 	const struct rank_ctx *c = l->c;
 	const fk_profile *p = c->p;
-	if (l->step == 0) {
-		size_t e = part ? c->n / 2 : 0, end = part ? c->n : c->n / 2;
-		if (l->mark) {
-			for (; e < end; e++)
-				if (l->mark[e] == l->stamp)
-					l->k2[e] = entry_key(p, c->order, (uint32_t)e, l->at);
-			return;
-		}
-		for (; e < end; e++)
-			l->k2[e] = entry_key(p, c->order, (uint32_t)e, l->at);
-		return;
-	}
 	unsigned sh = c->order == FK_ORDER_TEXT;
-	if (l->step == 2) {
-		for (size_t r = part ? l->half : 0; r < (part ? l->nruns : l->half); r++) {
-			size_t i = l->runs[r].at, j = i + l->runs[r].len;
-			/* (each run's scratch is its own stretch of k2 and tmp) */
-			if (r != l->giant)
-				sort_run(l->ord, l->key, i, j, l->k2 + i, l->tmp + i);
-		}
-		return;
-	}
 	/* the keys: each entry's own, so a run may be cut (a run of most of the entries, a
 	 * namespace's names, was part 0's alone: 0.4 ms of jvm's levels, the other waiting) */
 	size_t r0 = part ? l->cut : 0, r1 = part ? l->nruns : l->cut + (l->cut < l->nruns);
@@ -336,7 +342,12 @@ static void run_parts(void (*fn)(void *arg, unsigned part), void *arg, bool two)
 static void level_step(struct level *l, int step, bool two)
 {
 	l->step = step;
-	run_parts(level_part, l, two);
+	if (step == 1)
+		run_parts(level_part, l, two);
+	else if (step == 0)
+		fk_run2_pieces(level_piece, l, l->c->n, FK_PIECE(l->c->n), two);
+	else
+		fk_run2_pieces(level_piece, l, l->nruns, l->nruns / 32 ? l->nruns / 32 : 1, two);
 }
 
 /* The runs' keys at byte at, then each run sorted by them. *mark: scratch of c->n bytes kept
@@ -357,13 +368,11 @@ static void level_sort(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, c
 				(*mark)[ord[k]] = l.stamp;
 		l.mark = *mark;
 	}
-	/* the runs halved by entries: cut for the keys (run cut holds the middle entry), whole
-	 * for sorting (part 0's up to where the middle entry's run starts, or with it past) */
+	/* the runs halved by entries for the keys (run cut holds the middle entry) */
 	size_t sum = 0;
 	for (; l.cut < nruns && sum + runs[l.cut].len <= total / 2; l.cut++)
 		sum += runs[l.cut].len;
 	l.mid = l.cut < nruns ? runs[l.cut].at + (total / 2 - sum) : 0;
-	l.half = l.cut + (l.cut < nruns && l.mid > runs[l.cut].at);
 	bool two = c->p->threads >= 2 && total >= 65536 && fk_looks_ask(c->looks) == 1;
 	if (l.byid)
 		level_step(&l, 0, two);
@@ -470,16 +479,15 @@ static int rank_levels(const struct rank_ctx *c, uint32_t *ord, uint64_t *key, u
 	return 0;
 }
 
-/* Each entry's place and its key at byte 0: part 0 the first half of the entries. */
+/* Entries [from, to): each one's place and its key at byte 0. */
 struct first_keys {
 	const struct rank_ctx *c;
 	uint32_t *ord;
 	uint64_t *key;
 };
-static void first_keys(void *arg, unsigned part)
+static void first_keys(void *arg, size_t i, size_t end)
 {
 	struct first_keys *f = arg;
-	size_t n = f->c->n, i = part ? n / 2 : 0, end = part ? n : n / 2;
 	for (; i < end; i++) {
 		f->ord[i] = (uint32_t)i;
 		f->key[i] = entry_key(f->c->p, f->c->order, (uint32_t)i, 0);
@@ -493,16 +501,15 @@ static bool sort_two(const fk_profile *p, size_t n, fk_looks *looks)
 	return n >= FK_RADIX_TWO_MIN && fk_profile_threads(p) >= 2 && fk_looks_ask(looks) == 1;
 }
 
-/* rank[ord[i]] = i: part 0 for the first half of the places, part 1 the rest. */
+/* rank[ord[i]] = i for places [from, to). */
 struct ranks {
 	const uint32_t *ord;
 	uint32_t *rank;
-	size_t n;
 };
-static void ranks_part(void *arg, unsigned part)
+static void ranks_piece(void *arg, size_t from, size_t to)
 {
 	struct ranks *r = arg;
-	for (size_t i = part ? r->n / 2 : 0, end = part ? r->n : r->n / 2; i < end; i++)
+	for (size_t i = from; i < to; i++)
 		r->rank[r->ord[i]] = (uint32_t)i;
 }
 
@@ -521,7 +528,7 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent, fk_loo
 	struct rank_ctx c = { p, order, n, looks };
 	struct first_keys fk = { &c, ord, key };
 	bool two = sort_two(p, n, looks); /* (asked once: the first keys and the places) */
-	run_parts(first_keys, &fk, two);
+	fk_run2_pieces(first_keys, &fk, n, FK_PIECE(n), two);
 	if (two)
 		fk_radix64_two(key, ord, n, 64, k2, tmp);
 	else
@@ -530,8 +537,8 @@ static uint32_t *rank_names(const fk_profile *p, int order, size_t *nent, fk_loo
 		goto out;
 	rank = tmp; /* reuse: rank[entry] = place */
 	tmp = NULL;
-	struct ranks r = { ord, rank, n };
-	run_parts(ranks_part, &r, two);
+	struct ranks r = { ord, rank };
+	fk_run2_pieces(ranks_piece, &r, n, FK_PIECE(n), two);
 	*nent = n;
 out:
 	free(tmp);
@@ -572,14 +579,17 @@ static int stack_cmp(const void *a, const void *b, void *arg)
 static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t d, uint64_t *key,
 		    uint64_t *k2, uint32_t *tmp);
 
-/* The first sort's work by two threads (each on half of the stacks): their keys, then the
- * runs of equal keys that go on, each sorted by the thread whose half it starts in. */
-struct sort_halves {
+/* The first sort's work by two threads (fk_run2_pieces: stretches of the stacks taken by
+ * either as it is free): their keys; where a run of equal keys starts in each stretch; then
+ * the runs that go on, each sorted by the thread that takes the stretch it starts in. */
+struct sort_pieces {
 	const struct sort_ctx *c;
 	uint32_t *ord, *tmp;
 	uint64_t *key, *k2;
-	size_t ns;
-	int step; /* 0: keys, 1: runs */
+	size_t ns, piece;
+	size_t *start; /* stretch k's first run: its start, the next one's past it (SIZE_MAX:
+			* none, before the fill), [npieces]: ns */
+	int step;      /* 0: keys, 1: the runs' starts, 2: the runs sorted */
 };
 
 /* Stacks [from, to) of ord: the keys of `per` frames from d on. */
@@ -598,18 +608,17 @@ static void stack_keys(const struct sort_ctx *c, const uint32_t *ord, size_t fro
 	}
 }
 
-/* The runs of equal keys that start in [from, to) and go on (their last frame is not in the
- * key), each sorted from d + per on. */
-static void sort_runs(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t d, uint64_t *key,
-		      uint64_t *k2, uint32_t *tmp, size_t from, size_t to)
+/* The runs of equal keys that start in [from, to) (from starts one) and go on (their last
+ * frame is not in the key), each sorted from d + per on; the last ends by `end`, where the
+ * next run starts (the keys past it may be another thread's, being sorted: a run's sort
+ * writes the deeper keys of its own stretch). */
+static void sort_runs(uint32_t *ord, const struct sort_ctx *c, uint32_t d, uint64_t *key,
+		      uint64_t *k2, uint32_t *tmp, size_t from, size_t to, size_t end)
 {
 	uint64_t lastmask = (c->bits == 64 ? ~0ULL : (1ULL << c->bits) - 1);
-	size_t i = from;
-	while (i > 0 && i < ns && key[i] == key[i - 1]) /* (a run that starts before: not ours) */
-		i++;
-	while (i < to) {
+	for (size_t i = from; i < to;) {
 		size_t j = i + 1;
-		while (j < ns && key[j] == key[i])
+		while (j < end && key[j] == key[i])
 			j++;
 		if (j - i > 1 && (key[i] & lastmask))
 			sort_at(ord + i, j - i, c, d + c->per, key + i, k2 + i, tmp + i);
@@ -617,14 +626,19 @@ static void sort_runs(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32
 	}
 }
 
-static void sort_halves_part(void *arg, unsigned part)
+static void sort_piece(void *arg, size_t from, size_t to)
 {
-	struct sort_halves *t = arg;
-	size_t from = part ? t->ns / 2 : 0, to = part ? t->ns : t->ns / 2;
-	if (t->step == 0)
+	struct sort_pieces *t = arg;
+	size_t k = from / t->piece, i = from;
+	if (t->step == 0) {
 		stack_keys(t->c, t->ord, from, to, 0, t->key);
-	else
-		sort_runs(t->ord, t->ns, t->c, 0, t->key, t->k2, t->tmp, from, to);
+	} else if (t->step == 1) {
+		while (i > 0 && i < to && t->key[i] == t->key[i - 1])
+			i++;
+		t->start[k] = i < to ? i : SIZE_MAX;
+	} else if (t->start[k] < to) {
+		sort_runs(t->ord, t->c, 0, t->key, t->k2, t->tmp, t->start[k], to, t->start[k + 1]);
+	}
 }
 
 /* Most-significant first: `per` frames from d on (rank + 1, 0 past the end) make a key,
@@ -638,17 +652,25 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 		qsort_r(ord, ns, sizeof(*ord), stack_cmp, (void *)c);
 		return;
 	}
-	if (d == 0 && c->two) {
-		struct sort_halves t = { c, ord, tmp, key, k2, ns, 0 };
-		fk_run2(sort_halves_part, &t);
+	size_t piece = FK_PIECE(ns), np = (ns + piece - 1) / piece;
+	size_t *start = d == 0 && c->two ? malloc((np + 1) * sizeof(*start)) : NULL;
+	if (start) {
+		struct sort_pieces t = { c, ord, tmp, key, k2, ns, piece, start, 0 };
+		fk_run2_pieces(sort_piece, &t, ns, piece, true);
 		fk_radix64_two(key, ord, ns, c->bits * c->per, k2, tmp);
-		t.step = 1;
-		fk_run2(sort_halves_part, &t);
+		for (t.step = 1; t.step <= 2; t.step++) {
+			fk_run2_pieces(sort_piece, &t, ns, piece, true);
+			start[np] = ns;
+			for (size_t k = np; t.step == 1 && k-- > 0;)
+				if (start[k] == SIZE_MAX)
+					start[k] = start[k + 1];
+		}
+		free(start);
 		return;
 	}
 	stack_keys(c, ord, 0, ns, d, key);
 	fk_radix64(key, ord, ns, c->bits * c->per, k2, tmp);
-	sort_runs(ord, ns, c, d, key, k2, tmp, 0, ns);
+	sort_runs(ord, c, d, key, k2, tmp, 0, ns, ns);
 }
 
 /* Whether each stack of ord comes after the one before it: part 0 the places before the
