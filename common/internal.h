@@ -495,6 +495,8 @@ typedef struct fk_walk_seam {
 	uint32_t depth;  /* the depth of the last frame the first part opens (its last stack's leaf) */
 	uint32_t shared; /* the frames the second part's first stack shares with that stack: its
 			  * first open is at depth shared + 1 */
+	const uint32_t *frames; /* the second part's first stack's frames (shared of them are
+				 * the frames open at the seam) */
 } fk_walk_seam;
 typedef struct fk_walk_split {
 	void *ctx2;      /* the second part's ops->open context */
@@ -508,12 +510,18 @@ typedef struct fk_walk_split {
 	 * it), or a negative error */
 	int (*join)(void *ctx, void *ctx2, const fk_walk_seam *seam);
 } fk_walk_split;
-/* fk_profile_walk_ranked of ops with open alone, which a profile in stack mode with many
- * stacks may walk in two parts at once where it may use two threads: the first part's opens
- * go to ctx, the second's to sp->ctx2 on a second thread (see fk_walk_split); the opens and
- * their order as one walk's once joined. Otherwise (tree mode, few stacks) the plain walk. */
+/* fk_profile_walk_ranked, which a profile in stack mode with many stacks may walk in two
+ * parts at once where it may use two threads: the first part's calls go to ctx, the
+ * second's to sp->ctx2 on a second thread (see fk_walk_split); the calls and their order
+ * as one walk's once joined. Ops with open alone: the first part closes nothing. Ops with
+ * close or chain: the first part leaves the seam's frames (1..shared) open, and the second
+ * starts with them open, closing them with its own counts alone (the join's to make whole).
+ * Otherwise (tree mode, few stacks) the plain walk. */
 FK_HIDDEN int fk_profile_walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx,
 				    const fk_walk_split *sp, uint32_t **rank);
+/* fk_profile_walk_split without the names' ranks (sp NULL: fk_profile_walk). */
+FK_HIDDEN int fk_profile_walk_two(const fk_profile *p, const fk_walk_ops *ops, void *ctx,
+				  const fk_walk_split *sp);
 /* For a loop over names met at random: fetches name far's entry and name near's bytes
  * (with far some 16 names ahead and near 8, both are in cache as the loop comes to them). */
 FK_HIDDEN void fk_profile_name_ahead(const fk_profile *p, uint32_t far, uint32_t near);

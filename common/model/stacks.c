@@ -833,7 +833,8 @@ static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, c
 	if (!p->stk[ord[mid - 1]].len) /* (the seam's last frame: the stack before opens one) */
 		return false;
 	struct walk_parts w = { p, ops, ctx, sp, ord, mid, ns,
-				{ p->stk[ord[mid - 1]].len, shared_frames(p, ord[mid - 1], ord[mid]) }, { 0, 0 } };
+				{ p->stk[ord[mid - 1]].len, shared_frames(p, ord[mid - 1], ord[mid]),
+				  p->sid + p->stk[ord[mid]].off }, { 0, 0 } };
 	fk_run2(walk_part, &w);
 	int took = 0;
 	*rc = w.rc[0];
@@ -847,20 +848,23 @@ static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, c
 	return true;
 }
 
-int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp,
-		   uint32_t **rank)
+/* Stacks ord[from, to) of ord[0, ns) walked with ops into ctx, as one walk of them all
+ * does: frames 1..open are open as it starts (their records in (*op)[0..open]; 0: none,
+ * ord[from] the first stack), each stack's frames past those it shares with the stack
+ * before opened (or given as a chain), and, at the end, the frames deeper than `keep`
+ * closed (those to `keep` left open: the first of a split walk's parts). */
+static int walk_range(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const uint32_t *ord,
+		      size_t from, size_t to, size_t ns, uint32_t open, uint32_t keep, struct open **opp,
+		      size_t *ocap)
 {
-	size_t ns = p->nstk;
-	uint32_t *ord = fk_big_alloc((ns ? ns : 1) * sizeof(*ord));
-	struct open *op = NULL;
-	size_t ocap = 0;
-	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord, rank) : -FK_E_NOMEM;
-	if (!rc)
-		fk_log(FK_LEVEL_DEBUG, "walk: %zu names ranked, %zu stacks sorted", p->nnames, ns);
-	uint32_t prevn = 0, l = 0; /* l: frames this stack shares with the one before */
-	bool split = !rc && walk_split(p, ops, ctx, sp, ord, ns, &rc);
 	static const double zero[2] = { 0, 0 };
-	for (size_t k = 0; k < ns && !rc && !split; k++) {
+	uint32_t prevn = open, l = open; /* l: frames this stack shares with the one before */
+	int rc = 0;
+	if (FK_GROW(*opp, *ocap, (size_t)open + 1))
+		return -FK_E_NOMEM;
+	if (!open)
+		(*opp)[0] = (struct open){ 0, { 0, 0 } };
+	for (size_t k = from; k < to; k++) {
 		const struct stk *s = &p->stk[ord[k]];
 		const uint32_t *q = p->sid + s->off;
 		uint32_t n = s->len;
@@ -874,14 +878,11 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const
 				l2++;
 		}
 		/* close what this stack leaves (depths prevn .. l + 1) */
-		if ((rc = close_down(ops, ctx, op, prevn, l)))
-			goto out;
-		if (FK_GROW(op, ocap, n + 1)) {
-			rc = -FK_E_NOMEM;
-			break;
-		}
-		if (k == 0)
-			op[0] = (struct open){ 0, { 0, 0 } };
+		if ((rc = close_down(ops, ctx, *opp, prevn, l)))
+			return rc;
+		if (FK_GROW(*opp, *ocap, (size_t)n + 1))
+			return -FK_E_NOMEM;
+		struct open *op = *opp;
 		/* the frames past what the next stack shares are this stack's alone: a chain,
 		 * each frame's total the stack's count (given whole to ops->chain) */
 		uint32_t m = ops->chain ? (l > l2 ? l : l2) : n;
@@ -889,20 +890,102 @@ int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const
 			const double *self = j + 1 == n ? s->self : zero;
 			op[j + 1] = (struct open){ q[j], { self[0], self[1] } };
 			if (ops->open && (rc = ops->open(ctx, j + 1, q[j], self)))
-				goto out;
+				return rc;
 		}
 		if (m < n) {
 			if ((rc = ops->chain(ctx, m + 1, q + m, n - m, s->self)))
-				goto out;
+				return rc;
 			op[m].total[0] += s->self[0];
 			op[m].total[1] += s->self[1];
 		}
 		prevn = m;
 		l = l2; /* at most m: the next stack's shared frames are still open */
 	}
+	return close_down(ops, ctx, *opp, prevn, keep);
+}
+
+/* A split walk of ops with close or chain (fk_profile_walk_split): the first part's frames
+ * shared with the second's first stack stay open at its end; the second part starts with
+ * them open (its records of them: no counts yet), and the caller's join makes the seam's
+ * frames whole. */
+struct full_parts {
+	const fk_profile *p;
+	const fk_walk_ops *ops;
+	void *ctx;
+	const fk_walk_split *sp;
+	const uint32_t *ord;
+	size_t mid, ns;
+	fk_walk_seam seam;
+	struct open *op[2];
+	size_t ocap[2];
+	int rc[2];
+};
+static void full_part(void *arg, unsigned part)
+{
+	struct full_parts *w = arg;
+	uint32_t sh = w->seam.shared;
+	if (!part) {
+		w->rc[0] = walk_range(w->p, w->ops, w->ctx, w->ord, 0, w->mid, w->ns, 0, sh, &w->op[0],
+				      &w->ocap[0]);
+		if (!w->rc[0] && w->sp->end)
+			w->sp->end(w->ctx);
+		return;
+	}
+	w->sp->begin(w->sp->ctx2, &w->seam);
+	if (FK_GROW(w->op[1], w->ocap[1], (size_t)sh + 1)) {
+		w->rc[1] = -FK_E_NOMEM;
+		return;
+	}
+	w->op[1][0] = (struct open){ 0, { 0, 0 } };
+	for (uint32_t d = 1; d <= sh; d++)
+		w->op[1][d] = (struct open){ w->seam.frames[d - 1], { 0, 0 } };
+	w->rc[1] = walk_range(w->p, w->ops, w->sp->ctx2, w->ord, w->mid, w->ns, w->ns, sh, 0, &w->op[1],
+			      &w->ocap[1]);
+	if (!w->rc[1] && w->sp->end)
+		w->sp->end(w->sp->ctx2);
+}
+
+/* (a split walk of ops with close or chain) As walk_split: the second part walked again by
+ * this thread where the join declines it, from where the first part left off. */
+static bool walk_split_full(const fk_profile *p, const fk_walk_ops *ops, void *ctx,
+			    const fk_walk_split *sp, const uint32_t *ord, size_t ns, int *rc)
+{
+	size_t min = getenv("FLAMEKIT_SPLIT_MIN") ? 2 : 1u << 16;
+	if (!sp || ns < min || fk_profile_threads(p) < 2)
+		return false;
+	size_t mid = ns / 2;
+	const struct stk *a = &p->stk[ord[mid - 1]], *b = &p->stk[ord[mid]];
+	struct full_parts w = { .p = p, .ops = ops, .ctx = ctx, .sp = sp, .ord = ord, .mid = mid, .ns = ns,
+				.seam = { a->len, shared_frames(p, ord[mid - 1], ord[mid]), p->sid + b->off } };
+	fk_run2(full_part, &w);
+	int took = 0;
+	*rc = w.rc[0];
+	if (!*rc && !w.rc[1] && (took = sp->join(ctx, sp->ctx2, &w.seam)) < 0)
+		*rc = took;
+	if (!*rc && took != 1) /* (declined, or the second part failed: walked here) */
+		*rc = walk_range(p, ops, ctx, ord, mid, ns, ns, w.seam.shared, 0, &w.op[0], &w.ocap[0]);
+	if (!*rc)
+		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", mid,
+		       took == 1 ? "" : ", the second walked again by the first thread");
+	free(w.op[0]);
+	free(w.op[1]);
+	return true;
+}
+
+int fk_stacks_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp,
+		   uint32_t **rank)
+{
+	size_t ns = p->nstk;
+	uint32_t *ord = fk_big_alloc((ns ? ns : 1) * sizeof(*ord));
+	struct open *op = NULL;
+	size_t ocap = 0;
+	int rc = ord ? fk_stacks_sorted(p, FK_ORDER_NAME, ord, rank) : -FK_E_NOMEM;
+	if (!rc)
+		fk_log(FK_LEVEL_DEBUG, "walk: %zu names ranked, %zu stacks sorted", p->nnames, ns);
+	bool split = !rc && (ops->close || ops->chain ? walk_split_full(p, ops, ctx, sp, ord, ns, &rc)
+						     : walk_split(p, ops, ctx, sp, ord, ns, &rc));
 	if (!rc && !split)
-		rc = close_down(ops, ctx, op, prevn, 0);
-out:
+		rc = walk_range(p, ops, ctx, ord, 0, ns, ns, 0, 0, &op, &ocap);
 	fk_big_free(ord, (ns ? ns : 1) * sizeof(*ord));
 	free(op);
 	return rc;

@@ -88,6 +88,11 @@ int fk_profile_walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx
 	return rc;
 }
 
+int fk_profile_walk_two(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp)
+{
+	return p->nstk ? fk_stacks_walk(p, ops, ctx, sp, NULL) : walk_tree(p, ops, ctx);
+}
+
 int fk_profile_walk_ranked(const fk_profile *p, const fk_walk_ops *ops, void *ctx, uint32_t **rank)
 {
 	return fk_profile_walk_split(p, ops, ctx, NULL, rank);

@@ -671,6 +671,16 @@ struct wopen {
 	double tot[2];      /* positive counts below and at it, per column */
 	double off;         /* of tot[col], what lies in off-CPU mark frames */
 	double sdelta;      /* self delta */
+	bool seam_child;    /* (a split walk's second part) its parent is a seam frame, or the root */
+};
+
+/* (a split walk's second part) A seam frame as the second part closed it: its frame's place
+ * in the part's frames, and the part's own counts below it. */
+struct seam_close {
+	size_t at;
+	uint32_t depth;
+	double tot[2], off;
+	double up_off;      /* what it gave its parent's off */
 };
 
 typedef struct wl {
@@ -682,7 +692,30 @@ typedef struct wl {
 	bool offmark;       /* draw off-CPU frames (not a diff, and the mark exists) */
 	struct wopen *op;
 	size_t ocap, neg;
+	/* a split walk (layout_walk): the stacks' own widths so far, the root's too (the
+	 * first part's: the second part's x start past them), and whether a count is not a
+	 * whole number under 2^53 (the parts' sums could then differ from one walk's) */
+	double sum;
+	bool inexact;
+	/* the second part: the seam frames still open (depths 1..seam_top), as they closed,
+	 * and its frames whose parent was a seam frame or the root (their rel made at the join) */
+	bool second;
+	uint32_t seam_top;
+	struct seam_close *sc;
+	size_t nsc, sccap;
+	size_t *fix;
+	size_t nfix, fixcap;
 } wl;
+
+/* (a split walk) The counts of a stack walked: its own width summed, and whether they are
+ * whole numbers the parts' sums keep exact. */
+static inline void wl_count(wl *w, const double self[2])
+{
+	w->sum += own_width(self, w->col);
+	for (int c = 0; c < 2; c++)
+		if (self[c] != floor(self[c]) || fabs(self[c]) >= 0x1p53)
+			w->inexact = true;
+}
 
 static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
 {
@@ -691,10 +724,13 @@ static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
 		return -FK_E_NOMEM;
 	struct wopen *up = &w->op[d - 1], *me = &w->op[d];
 	w->neg += self[0] < 0 || self[1] < 0;
+	if (self[0] != 0 || self[1] != 0)
+		wl_count(w, self);
 	uint32_t fin = up->kflags;
 	*me = (struct wopen){ .flags_in = fin, .x = up->x + up->acc, .rel = up->acc,
 			      .acc = own_width(self, w->col), .tot = { pos(self[0]), pos(self[1]) },
-			      .sdelta = pos(self[1]) - pos(self[0]) };
+			      .sdelta = pos(self[1]) - pos(self[0]),
+			      .seam_child = w->second && d - 1 <= w->seam_top };
 	me->kflags = fin | ((int64_t)frame == w->dashid ? FK_SVGF_WAKER : 0) |
 		     (w->offmark && (int64_t)frame == w->markid ? FK_SVGF_OFFCPU : 0);
 	return 0;
@@ -727,12 +763,24 @@ static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2
 	double delta = w->o->diff_mode == FK_DIFF_TOTAL ? me->tot[1] - me->tot[0] : me->sdelta;
 	if (fabs(delta) > w->maxd)
 		w->maxd = fabs(delta);
-	if (wd >= w->minw) {
+	if (w->second && d <= w->seam_top) {
+		/* a seam frame: drawn or not once the join has its first part's counts */
+		static const double ab0[3] = { 0, 0, 0 };
+		if (FK_GROW(w->sc, w->sccap, w->nsc + 1) || wl_keep(w, frame, d, 0, 0, 0, 0, ab0))
+			return -FK_E_NOMEM;
+		w->sc[w->nsc++] = (struct seam_close){ w->L->n - 1, d, { me->tot[0], me->tot[1] }, me->off, off };
+		w->seam_top = d - 1;
+	} else if (wd >= w->minw) {
 		uint32_t fl = me->flags_in | (w->offmark && wd > 0 && off >= wd ? FK_SVGF_OFFCPU : 0);
 		const double ab[3] = { delta, me->tot[0], me->tot[1] };
 		int rc = wl_keep(w, frame, d, fl, me->x, me->rel, wd, ab);
 		if (rc)
 			return rc;
+		if (me->seam_child) {
+			if (FK_GROW(w->fix, w->fixcap, w->nfix + 1))
+				return -FK_E_NOMEM;
+			w->fix[w->nfix++] = w->L->n - 1;
+		}
 	}
 	up->acc += wd;
 	up->tot[0] += me->tot[0];
@@ -754,6 +802,7 @@ static int wl_chain(void *vctx, uint32_t d, const uint32_t *frames, uint32_t n, 
 		plain = (int64_t)frames[i] != w->markid && (int64_t)frames[i] != w->dashid;
 	if (plain) {
 		struct wopen *up = &w->op[d - 1];
+		wl_count(w, self);
 		up->acc += wd;
 		up->tot[0] += pos(self[0]);
 		up->tot[1] += pos(self[1]);
@@ -861,6 +910,72 @@ out:
 	return rc;
 }
 
+/* ---- the walk in two parts (fk_profile_walk_two): the second part starts with the seam's
+ * frames open and no counts in them, its x from 0; at the join its x are moved past the
+ * first part's stacks (their widths summed: the x one walk gives, with whole counts), the
+ * seam frames made whole from both parts' counts (deepest first: what the second part gave
+ * each one's parent lacks the first part's share of it), and its frames put after the
+ * first part's, in the order one walk closes them (the seam frames where the second part
+ * closed them). A count not a whole number (or the total past 2^53): declined. */
+static void wl_begin(void *ctx2, const fk_walk_seam *seam)
+{
+	wl *b = ctx2;
+	b->second = true;
+	b->seam_top = seam->shared;
+	if (FK_GROW(b->op, b->ocap, (size_t)seam->shared + 1)) {
+		b->inexact = true; /* (out of memory: declined, walked again by the first thread) */
+		b->seam_top = 0;
+		return;
+	}
+	b->op[0] = (struct wopen){ 0 };
+	for (uint32_t d = 1; d <= seam->shared; d++) {
+		uint32_t fin = b->op[d - 1].kflags, frame = seam->frames[d - 1];
+		b->op[d] = (struct wopen){ .flags_in = fin };
+		b->op[d].kflags = fin | ((int64_t)frame == b->dashid ? FK_SVGF_WAKER : 0) |
+				  (b->offmark && (int64_t)frame == b->markid ? FK_SVGF_OFFCPU : 0);
+	}
+}
+
+static int wl_join(void *ctx, void *ctx2, const fk_walk_seam *seam)
+{
+	wl *a = ctx, *b = ctx2;
+	fk_svg_layout *L = a->L, *L2 = b->L;
+	if (a->inexact || b->inexact || !(L->total < 0x1p53) || b->nsc != seam->shared)
+		return 0;
+	for (size_t i = 0; i < L2->n; i++)
+		L2->frames[i].x += a->sum;
+	for (size_t i = 0; i < b->nfix; i++) {
+		fk_svg_frame *f = &L2->frames[b->fix[i]];
+		f->rel = f->x - a->op[f->depth - 1].x;
+	}
+	/* the seam frames, deepest first */
+	double more[2] = { 0, 0 }, more_off = 0;
+	for (size_t i = 0; i < b->nsc; i++) {
+		const struct seam_close *c = &b->sc[i];
+		const struct wopen *me = &a->op[c->depth];
+		fk_svg_frame *f = &L2->frames[c->at];
+		double tot[2] = { me->tot[0] + c->tot[0] + more[0], me->tot[1] + c->tot[1] + more[1] };
+		double wd = tot[a->col], off = me->off + c->off + more_off;
+		double up_off = (int64_t)f->name == a->markid ? wd : off;
+		more[0] = tot[0] - c->tot[0];
+		more[1] = tot[1] - c->tot[1];
+		more_off = up_off - c->up_off;
+		f->x = me->x;
+		f->rel = me->rel;
+		f->w = wd;
+		f->flags = me->flags_in | (a->offmark && wd > 0 && up_off >= wd ? FK_SVGF_OFFCPU : 0);
+		if (!(wd >= a->minw))
+			f->depth = UINT32_MAX; /* (not drawn: dropped below) */
+	}
+	if (frames_room(L, L->n + L2->n))
+		return -FK_E_NOMEM;
+	for (size_t i = 0; i < L2->n; i++)
+		if (L2->frames[i].depth != UINT32_MAX)
+			L->frames[L->n++] = L2->frames[i];
+	a->neg += b->neg;
+	return 1;
+}
+
 static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opts *o, unsigned col,
 		       double minw)
 {
@@ -876,13 +991,24 @@ static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opt
 		goto out;
 	w.op[0] = (struct wopen){ .acc = own_width(rs, col), .tot = { pos(rs[0]), pos(rs[1]) },
 				  .sdelta = pos(rs[1]) - pos(rs[0]) };
+	w.sum = own_width(rs, col);
 	/* the root first (its width is the graph's), then the walk's frames */
 	static const double ab0[3] = { 0, 0, 0 };
 	L->nab = 0;
 	if ((rc = wl_keep(&w, 0, 0, 0, 0, 0, L->timemax, ab0)))
 		goto out;
 	static const fk_walk_ops ops = { wl_open, wl_close, wl_chain };
-	if ((rc = fk_profile_walk(src, &ops, &w)))
+	/* (two parts: not a diff, whose deltas and colour scale the parts would have to share) */
+	fk_svg_layout L2 = { .timemax = L->timemax };
+	wl w2 = { .L = &L2, .o = o, .col = col, .minw = minw, .markid = w.markid,
+		  .dashid = w.dashid, .offmark = w.offmark };
+	fk_walk_split sp = { &w2, wl_begin, NULL, wl_join };
+	rc = fk_profile_walk_two(src, &ops, &w, L->diff || col >= WCOL_MAX ? NULL : &sp);
+	free(w2.op);
+	free(w2.sc);
+	free(w2.fix);
+	fk_svg_layout_free(&L2);
+	if (rc)
 		goto out;
 	double rdelta = o->diff_mode == FK_DIFF_TOTAL ? w.op[0].tot[1] - w.op[0].tot[0] : w.op[0].sdelta;
 	if (fabs(rdelta) > w.maxd)
