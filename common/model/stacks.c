@@ -817,6 +817,29 @@ static void walk_part(void *arg, unsigned part)
 		w->sp->end(ctx);
 }
 
+/* A split walk's parts walked (their errors: prc): the caller's join, and the second part
+ * walked again by this thread (redo(arg)) where the join declines it or the second part
+ * failed. 0 or an error. */
+static int split_end(void *ctx, const fk_walk_split *sp, const fk_walk_seam *seam, const int prc[2],
+		     size_t mid, int (*redo)(void *arg), void *arg)
+{
+	int took = 0, rc = prc[0];
+	if (!rc && !prc[1] && (took = sp->join(ctx, sp->ctx2, seam)) < 0)
+		rc = took;
+	if (!rc && took != 1)
+		rc = redo(arg);
+	if (!rc)
+		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", mid,
+		       took == 1 ? "" : ", the second walked again by the first thread");
+	return rc;
+}
+
+static int redo_opens(void *arg)
+{
+	const struct walk_parts *w = arg;
+	return walk_opens(w->p, w->ops, w->ctx, w->ord, w->mid, w->ns);
+}
+
 /* (a split walk: fk_profile_walk_split) The stacks ord[0, ns) opened in two parts, the
  * second by a second thread from the middle stack on, where it pays; the second part
  * walked again by this thread where the caller's join declines it. Whether it walked them
@@ -836,15 +859,7 @@ static bool walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, c
 				{ p->stk[ord[mid - 1]].len, shared_frames(p, ord[mid - 1], ord[mid]),
 				  p->sid + p->stk[ord[mid]].off }, { 0, 0 } };
 	fk_run2(walk_part, &w);
-	int took = 0;
-	*rc = w.rc[0];
-	if (!*rc && !w.rc[1] && (took = sp->join(ctx, sp->ctx2, &w.seam)) < 0)
-		*rc = took;
-	if (!*rc && took != 1) /* (declined, or the second part failed: walked here) */
-		*rc = walk_opens(p, ops, ctx, ord, mid, ns);
-	if (!*rc)
-		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", mid,
-		       took == 1 ? "" : ", the second walked again by the first thread");
+	*rc = split_end(ctx, sp, &w.seam, w.rc, mid, redo_opens, &w);
 	return true;
 }
 
@@ -909,40 +924,43 @@ static int walk_range(const fk_profile *p, const fk_walk_ops *ops, void *ctx, co
  * them open (its records of them: no counts yet), and the caller's join makes the seam's
  * frames whole. */
 struct full_parts {
-	const fk_profile *p;
-	const fk_walk_ops *ops;
-	void *ctx;
-	const fk_walk_split *sp;
-	const uint32_t *ord;
-	size_t mid, ns;
-	fk_walk_seam seam;
-	struct open *op[2];
+	struct walk_parts w;
+	struct open *op[2]; /* each part's open frames */
 	size_t ocap[2];
-	int rc[2];
 };
 static void full_part(void *arg, unsigned part)
 {
-	struct full_parts *w = arg;
+	struct full_parts *f = arg;
+	struct walk_parts *w = &f->w;
 	uint32_t sh = w->seam.shared;
 	if (!part) {
-		w->rc[0] = walk_range(w->p, w->ops, w->ctx, w->ord, 0, w->mid, w->ns, 0, sh, &w->op[0],
-				      &w->ocap[0]);
+		w->rc[0] = walk_range(w->p, w->ops, w->ctx, w->ord, 0, w->mid, w->ns, 0, sh, &f->op[0],
+				      &f->ocap[0]);
 		if (!w->rc[0] && w->sp->end)
 			w->sp->end(w->ctx);
 		return;
 	}
 	w->sp->begin(w->sp->ctx2, &w->seam);
-	if (FK_GROW(w->op[1], w->ocap[1], (size_t)sh + 1)) {
+	if (FK_GROW(f->op[1], f->ocap[1], (size_t)sh + 1)) {
 		w->rc[1] = -FK_E_NOMEM;
 		return;
 	}
-	w->op[1][0] = (struct open){ 0, { 0, 0 } };
+	f->op[1][0] = (struct open){ 0, { 0, 0 } };
 	for (uint32_t d = 1; d <= sh; d++)
-		w->op[1][d] = (struct open){ w->seam.frames[d - 1], { 0, 0 } };
-	w->rc[1] = walk_range(w->p, w->ops, w->sp->ctx2, w->ord, w->mid, w->ns, w->ns, sh, 0, &w->op[1],
-			      &w->ocap[1]);
+		f->op[1][d] = (struct open){ w->seam.frames[d - 1], { 0, 0 } };
+	w->rc[1] = walk_range(w->p, w->ops, w->sp->ctx2, w->ord, w->mid, w->ns, w->ns, sh, 0, &f->op[1],
+			      &f->ocap[1]);
 	if (!w->rc[1] && w->sp->end)
 		w->sp->end(w->sp->ctx2);
+}
+
+/* (split_end) The second part walked by this thread, from where the first left off. */
+static int redo_range(void *arg)
+{
+	struct full_parts *f = arg;
+	const struct walk_parts *w = &f->w;
+	return walk_range(w->p, w->ops, w->ctx, w->ord, w->mid, w->ns, w->ns, w->seam.shared, 0,
+			  &f->op[0], &f->ocap[0]);
 }
 
 /* (a split walk of ops with close or chain) As walk_split: the second part walked again by
@@ -955,20 +973,13 @@ static bool walk_split_full(const fk_profile *p, const fk_walk_ops *ops, void *c
 		return false;
 	size_t mid = ns / 2;
 	const struct stk *a = &p->stk[ord[mid - 1]], *b = &p->stk[ord[mid]];
-	struct full_parts w = { .p = p, .ops = ops, .ctx = ctx, .sp = sp, .ord = ord, .mid = mid, .ns = ns,
-				.seam = { a->len, shared_frames(p, ord[mid - 1], ord[mid]), p->sid + b->off } };
-	fk_run2(full_part, &w);
-	int took = 0;
-	*rc = w.rc[0];
-	if (!*rc && !w.rc[1] && (took = sp->join(ctx, sp->ctx2, &w.seam)) < 0)
-		*rc = took;
-	if (!*rc && took != 1) /* (declined, or the second part failed: walked here) */
-		*rc = walk_range(p, ops, ctx, ord, mid, ns, ns, w.seam.shared, 0, &w.op[0], &w.ocap[0]);
-	if (!*rc)
-		fk_log(FK_LEVEL_DEBUG, "walk: in two parts from stack %zu%s", mid,
-		       took == 1 ? "" : ", the second walked again by the first thread");
-	free(w.op[0]);
-	free(w.op[1]);
+	struct full_parts f = { .w = { p, ops, ctx, sp, ord, mid, ns,
+				       { a->len, shared_frames(p, ord[mid - 1], ord[mid]), p->sid + b->off },
+				       { 0, 0 } } };
+	fk_run2(full_part, &f);
+	*rc = split_end(ctx, sp, &f.w.seam, f.w.rc, mid, redo_range, &f);
+	free(f.op[0]);
+	free(f.op[1]);
 	return true;
 }
 
