@@ -246,8 +246,8 @@ static void sort_run(uint32_t *ord, uint64_t *key, size_t i, size_t j, uint64_t 
 }
 
 /* One level's work on its runs, in steps, each in two parts or in pieces (done by two
- * threads at once where the profile may use them): the key at byte `at` of every entry ord[k] of the runs,
- * then each run sorted by them. Entries come in key order, at random in memory; when the
+ * threads at once where the profile may use them): the key at byte `at` of every entry
+ * ord[k] of the runs, then each run sorted by them. Entries come in key order, at random in memory; when the
  * runs hold many of them (names after the shared bytes of a namespace, level by level),
  * every entry's key is first taken in id order, where the names lie one after another, into
  * byid (k2, scratch of c->n), and each run picks its own from there. */
@@ -586,7 +586,7 @@ struct sort_pieces {
 	const struct sort_ctx *c;
 	uint32_t *ord, *tmp;
 	uint64_t *key, *k2;
-	size_t ns, piece;
+	size_t piece;
 	size_t *start; /* stretch k's first run: its start, the next one's past it (SIZE_MAX:
 			* none, before the fill), [npieces]: ns */
 	int step;      /* 0: keys, 1: the runs' starts, 2: the runs sorted */
@@ -655,7 +655,7 @@ static void sort_at(uint32_t *ord, size_t ns, const struct sort_ctx *c, uint32_t
 	size_t piece = FK_PIECE(ns), np = (ns + piece - 1) / piece;
 	size_t *start = d == 0 && c->two ? malloc((np + 1) * sizeof(*start)) : NULL;
 	if (start) {
-		struct sort_pieces t = { c, ord, tmp, key, k2, ns, piece, start, 0 };
+		struct sort_pieces t = { c, ord, tmp, key, k2, piece, start, 0 };
 		fk_run2_pieces(sort_piece, &t, ns, piece, true);
 		fk_radix64_two(key, ord, ns, c->bits * c->per, k2, tmp);
 		for (t.step = 1; t.step <= 2; t.step++) {

@@ -75,7 +75,7 @@ out:
 
 int fk_profile_walk(const fk_profile *p, const fk_walk_ops *ops, void *ctx)
 {
-	return p->nstk ? fk_stacks_walk(p, ops, ctx, NULL, NULL) : walk_tree(p, ops, ctx);
+	return fk_profile_walk_two(p, ops, ctx, NULL);
 }
 
 int fk_profile_walk_split(const fk_profile *p, const fk_walk_ops *ops, void *ctx, const fk_walk_split *sp,

@@ -692,9 +692,11 @@ typedef struct wl {
 	bool offmark;       /* draw off-CPU frames (not a diff, and the mark exists) */
 	struct wopen *op;
 	size_t ocap, neg;
-	/* a split walk (layout_walk): the stacks' own widths so far, the root's too (the
-	 * first part's: the second part's x start past them), and whether a count is not a
-	 * whole number under 2^53 (the parts' sums could then differ from one walk's) */
+	/* a split walk (layout_walk; counted only where one may be made): the stacks' own
+	 * widths so far, the root's too (the first part's: the second part's x start past
+	 * them), and whether a count is not a whole number under 2^53 (the parts' sums could
+	 * then differ from one walk's) */
+	bool counted;
 	double sum;
 	bool inexact;
 	/* the second part: the seam frames still open (depths 1..seam_top), as they closed,
@@ -711,10 +713,32 @@ typedef struct wl {
  * whole numbers the parts' sums keep exact. */
 static inline void wl_count(wl *w, const double self[2])
 {
+	if (!w->counted)
+		return;
 	w->sum += own_width(self, w->col);
 	for (int c = 0; c < 2; c++)
 		if (self[c] != floor(self[c]) || fabs(self[c]) >= 0x1p53)
 			w->inexact = true;
+}
+
+/* The flags a frame's children inherit: its own (fin, inherited) and, for the "--" frame
+ * and the off-CPU mark, what lies past them. */
+static inline uint32_t wl_kflags(const wl *w, uint32_t fin, uint32_t frame)
+{
+	return fin | ((int64_t)frame == w->dashid ? FK_SVGF_WAKER : 0) |
+	       (w->offmark && (int64_t)frame == w->markid ? FK_SVGF_OFFCPU : 0);
+}
+
+/* What a closed frame of width wd gives its parent's off-CPU time (the mark frame: all of
+ * it; another: its off, from its children), and its flags as drawn: drawn off-CPU where
+ * that is all of its time. */
+static inline double wl_up_off(const wl *w, uint32_t frame, double wd, double off)
+{
+	return (int64_t)frame == w->markid ? wd : off;
+}
+static inline uint32_t wl_drawn_flags(const wl *w, uint32_t fin, double wd, double up_off)
+{
+	return fin | (w->offmark && wd > 0 && up_off >= wd ? FK_SVGF_OFFCPU : 0);
 }
 
 static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
@@ -731,8 +755,7 @@ static int wl_open(void *vctx, uint32_t d, uint32_t frame, const double self[2])
 			      .acc = own_width(self, w->col), .tot = { pos(self[0]), pos(self[1]) },
 			      .sdelta = pos(self[1]) - pos(self[0]),
 			      .seam_child = w->second && d - 1 <= w->seam_top };
-	me->kflags = fin | ((int64_t)frame == w->dashid ? FK_SVGF_WAKER : 0) |
-		     (w->offmark && (int64_t)frame == w->markid ? FK_SVGF_OFFCPU : 0);
+	me->kflags = wl_kflags(w, fin, frame);
 	return 0;
 }
 
@@ -759,7 +782,7 @@ static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2
 	wl *w = vctx;
 	struct wopen *me = &w->op[d], *up = &w->op[d - 1];
 	double wd = w->col < WCOL_MAX ? me->tot[w->col] : me->acc;
-	double off = (int64_t)frame == w->markid ? wd : me->off;
+	double off = wl_up_off(w, frame, wd, me->off);
 	double delta = w->o->diff_mode == FK_DIFF_TOTAL ? me->tot[1] - me->tot[0] : me->sdelta;
 	if (fabs(delta) > w->maxd)
 		w->maxd = fabs(delta);
@@ -768,10 +791,11 @@ static int wl_close(void *vctx, uint32_t d, uint32_t frame, const double total[2
 		static const double ab0[3] = { 0, 0, 0 };
 		if (FK_GROW(w->sc, w->sccap, w->nsc + 1) || wl_keep(w, frame, d, 0, 0, 0, 0, ab0))
 			return -FK_E_NOMEM;
-		w->sc[w->nsc++] = (struct seam_close){ w->L->n - 1, d, { me->tot[0], me->tot[1] }, me->off, off };
+		w->sc[w->nsc++] = (struct seam_close){ w->L->n - 1, d, { me->tot[0], me->tot[1] },
+						       me->off, off };
 		w->seam_top = d - 1;
 	} else if (wd >= w->minw) {
-		uint32_t fl = me->flags_in | (w->offmark && wd > 0 && off >= wd ? FK_SVGF_OFFCPU : 0);
+		uint32_t fl = wl_drawn_flags(w, me->flags_in, wd, off);
 		const double ab[3] = { delta, me->tot[0], me->tot[1] };
 		int rc = wl_keep(w, frame, d, fl, me->x, me->rel, wd, ab);
 		if (rc)
@@ -929,10 +953,9 @@ static void wl_begin(void *ctx2, const fk_walk_seam *seam)
 	}
 	b->op[0] = (struct wopen){ 0 };
 	for (uint32_t d = 1; d <= seam->shared; d++) {
-		uint32_t fin = b->op[d - 1].kflags, frame = seam->frames[d - 1];
-		b->op[d] = (struct wopen){ .flags_in = fin };
-		b->op[d].kflags = fin | ((int64_t)frame == b->dashid ? FK_SVGF_WAKER : 0) |
-				  (b->offmark && (int64_t)frame == b->markid ? FK_SVGF_OFFCPU : 0);
+		uint32_t fin = b->op[d - 1].kflags;
+		b->op[d] = (struct wopen){ .flags_in = fin,
+					   .kflags = wl_kflags(b, fin, seam->frames[d - 1]) };
 	}
 }
 
@@ -956,14 +979,14 @@ static int wl_join(void *ctx, void *ctx2, const fk_walk_seam *seam)
 		fk_svg_frame *f = &L2->frames[c->at];
 		double tot[2] = { me->tot[0] + c->tot[0] + more[0], me->tot[1] + c->tot[1] + more[1] };
 		double wd = tot[a->col], off = me->off + c->off + more_off;
-		double up_off = (int64_t)f->name == a->markid ? wd : off;
+		double up_off = wl_up_off(a, f->name, wd, off);
 		more[0] = tot[0] - c->tot[0];
 		more[1] = tot[1] - c->tot[1];
 		more_off = up_off - c->up_off;
 		f->x = me->x;
 		f->rel = me->rel;
 		f->w = wd;
-		f->flags = me->flags_in | (a->offmark && wd > 0 && up_off >= wd ? FK_SVGF_OFFCPU : 0);
+		f->flags = wl_drawn_flags(a, me->flags_in, wd, up_off);
 		if (!(wd >= a->minw))
 			f->depth = UINT32_MAX; /* (not drawn: dropped below) */
 	}
@@ -1000,10 +1023,12 @@ static int layout_walk(fk_svg_layout *L, const fk_profile *src, const fk_svg_opt
 	static const fk_walk_ops ops = { wl_open, wl_close, wl_chain };
 	/* (two parts: not a diff, whose deltas and colour scale the parts would have to share) */
 	fk_svg_layout L2 = { .timemax = L->timemax };
+	bool two = !L->diff && col < WCOL_MAX && fk_profile_threads(src) >= 2;
+	w.counted = two;
 	wl w2 = { .L = &L2, .o = o, .col = col, .minw = minw, .markid = w.markid,
-		  .dashid = w.dashid, .offmark = w.offmark };
+		  .dashid = w.dashid, .offmark = w.offmark, .counted = true };
 	fk_walk_split sp = { &w2, wl_begin, NULL, wl_join };
-	rc = fk_profile_walk_two(src, &ops, &w, L->diff || col >= WCOL_MAX ? NULL : &sp);
+	rc = fk_profile_walk_two(src, &ops, &w, two ? &sp : NULL);
 	free(w2.op);
 	free(w2.sc);
 	free(w2.fix);

@@ -136,23 +136,12 @@ static bool dark_fill(uint32_t c)
 typedef struct fcolors {
 	uint32_t *col;
 	uint32_t *cache;  /* NULL: none (random colours, differential) */
-	const uint32_t *fidx;
+	uint32_t *fidx;   /* frame_index's (the script's names too) */
 	fk_palette *pal;
 	const fk_svg_layout *L;
 	const fk_svg_opts *o;
 	bool lazy;
 } fcolors;
-
-static int colors_init(fcolors *fc, const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal,
-		       const uint32_t *fidx, size_t nk)
-{
-	*fc = (fcolors){ .pal = pal, .L = L, .o = o, .fidx = fidx };
-	if (!(fc->col = malloc((L->n ? L->n : 1) * sizeof(*fc->col))))
-		return -FK_E_NOMEM;
-	if (!o->random && !L->diff && !(fc->cache = calloc(nk + 1, sizeof(*fc->cache))))
-		return -FK_E_NOMEM;
-	return 0;
-}
 
 /* Each drawn frame's name as the script numbers the names: 1, 2, ... in the order the
  * frames first have them (frame 0, the root: 0), found in a table of the drawn names
@@ -189,6 +178,18 @@ static uint32_t *frame_index(const fk_svg_layout *L, size_t *nk)
 	free(tab);
 	*nk = next - 1;
 	return fidx;
+}
+
+static int colors_init(fcolors *fc, const fk_svg_layout *L, const fk_svg_opts *o, fk_palette *pal)
+{
+	*fc = (fcolors){ .pal = pal, .L = L, .o = o };
+	size_t nk = 0;
+	if (!(fc->col = malloc((L->n ? L->n : 1) * sizeof(*fc->col))) ||
+	    !(fc->fidx = frame_index(L, &nk)))
+		return -FK_E_NOMEM;
+	if (!o->random && !L->diff && !(fc->cache = calloc(nk + 1, sizeof(*fc->cache))))
+		return -FK_E_NOMEM;
+	return 0;
 }
 
 static void colors_make(const fcolors *fc, size_t from, size_t to)
@@ -229,6 +230,7 @@ static void colors_free(fcolors *fc)
 {
 	free(fc->col);
 	free(fc->cache);
+	free(fc->fidx);
 }
 
 /* y0/dy: y of the rects of depth 0 and the step per depth (the script puts
@@ -819,19 +821,13 @@ int fk_render_svg(const fk_profile *p, const fk_svg_opts *opts, FILE *out)
 	fk_log(FK_LEVEL_DEBUG, "svg: laid out, %zu frames drawn", L.n);
 	fk_palette *pal = NULL;
 	fcolors fc = { 0 };
-	uint32_t *fidx = NULL;
 	char *sub = NULL;
 	const char *subtitle = o.subtitle && *o.subtitle ? o.subtitle : NULL;
 	if (!L.diff && !(pal = fk_palette_new(&o))) {
 		rc = errno == FK_E_NOMEM || errno == ENOMEM ? -FK_E_NOMEM : -(errno ? errno : FK_E_INVAL);
 		goto out;
 	}
-	size_t nk = 0;
-	if (!(fidx = frame_index(&L, &nk))) {
-		rc = -FK_E_NOMEM;
-		goto out;
-	}
-	if ((rc = colors_init(&fc, &L, &o, pal, fidx, nk)))
+	if ((rc = colors_init(&fc, &L, &o, pal)))
 		goto out;
 	/* (made by the rects' chunks where two threads write them) */
 	fc.lazy = half_two(h, &L) && (L.diff || fk_palette_shared(pal));
@@ -866,7 +862,6 @@ out:
 	half_end(h);
 	free(sub);
 	colors_free(&fc);
-	free(fidx);
 	fk_palette_free(pal);
 	fk_svg_layout_free(&L);
 	return rc;
